@@ -1,0 +1,41 @@
+"""The base of every user-facing model: strict, camelCase keys, one description per field.
+
+Cross-field rules raise :func:`constraint` so that the error names the exact key
+(``nodePool.autoscaling.minSize``) with the value found and what is allowed,
+like pydantic's own per-field errors do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+CONSTRAINT_ERROR = "trainstack_constraint"
+
+
+class StrictModel(BaseModel):
+    """Unknown keys are errors; YAML keys are the camelCase aliases of the attributes."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=to_camel,
+        validate_by_alias=True,
+        validate_by_name=False,
+        serialize_by_alias=True,
+        frozen=True,
+    )
+
+
+def constraint(field: str, found: Any, allowed: str) -> PydanticCustomError:
+    """An error about ``field`` of the model being validated (raise it from a validator).
+
+    ``field`` is a dotted path relative to the model, in the user's spelling.
+    """
+    return PydanticCustomError(
+        CONSTRAINT_ERROR,
+        "{field}: found {found}; allowed: {allowed}",
+        {"field": field, "found": found, "allowed": allowed},
+    )

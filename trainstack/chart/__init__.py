@@ -1,0 +1,1 @@
+"""The training-job Helm chart: generated from the experiment model, rendered with Helm."""

@@ -1,0 +1,134 @@
+"""Every error a user can cause, in one module.
+
+The CLI prints ``str(error)`` for any :class:`TrainstackError` and exits with
+status 2; the Pulumi program turns it into a ``pulumi.RunError`` so that
+``pulumi up`` stops with the same message and no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_MAX_VALUE_CHARS = 80
+
+
+def describe_value(value: Any) -> str:
+    """Render a value found in a user's file for an error message (short, JSON-like)."""
+    try:
+        text = json.dumps(value, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > _MAX_VALUE_CHARS:
+        text = text[: _MAX_VALUE_CHARS - 3] + "..."
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One invalid value: where it is, what was found there and what is allowed."""
+
+    path: str
+    found: str
+    allowed: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: found {self.found}; allowed: {self.allowed}"
+
+
+class TrainstackError(Exception):
+    """Base class of every error caused by user input or by the user's environment."""
+
+
+class InvalidInputError(TrainstackError):
+    """A file the user wrote holds invalid values; lists every problem at once."""
+
+    kind = "input"
+
+    def __init__(self, source: str | Path, problems: Sequence[Problem]) -> None:
+        self.source = str(source)
+        self.problems = tuple(problems)
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if len(self.problems) == 1:
+            return f"invalid {self.kind} in {self.source}: {self.problems[0]}"
+        lines = [f"invalid {self.kind} in {self.source}: {len(self.problems)} problems"]
+        lines += [f"  - {problem}" for problem in self.problems]
+        return "\n".join(lines)
+
+
+class ConfigError(InvalidInputError):
+    """The stack configuration (``stacks/Pulumi.<stack>.yaml``) is invalid."""
+
+    kind = "stack configuration"
+
+
+class ExperimentError(InvalidInputError):
+    """An experiment file (``experiments/*.yaml``) or a stack's override of it is invalid."""
+
+    kind = "experiment"
+
+
+class ValuesError(InvalidInputError):
+    """A values file given to the training-job chart is invalid."""
+
+    kind = "chart values"
+
+
+class StackNotFoundError(TrainstackError):
+    """The named stack has no configuration file."""
+
+    def __init__(self, stack: str, path: Path, known: Sequence[str]) -> None:
+        choices = ", ".join(known) if known else "none"
+        super().__init__(
+            f"stack {stack!r} has no configuration file {path}; "
+            f"stacks in this project: {choices}"
+        )
+
+
+class ProjectNotFoundError(TrainstackError):
+    """No ``Pulumi.yaml`` in the working directory or any parent."""
+
+    def __init__(self, start: Path) -> None:
+        super().__init__(
+            f"no Pulumi.yaml in {start} or any parent directory; "
+            "run trainstack from inside the project"
+        )
+
+
+class PlanCheckError(TrainstackError):
+    """Plan-time checks found experiments that cannot run as declared."""
+
+    def __init__(self, failures: Sequence[str]) -> None:
+        self.failures = tuple(failures)
+        lines = [f"{len(self.failures)} plan-time check(s) failed:"]
+        lines += [f"  - {failure}" for failure in self.failures]
+        super().__init__("\n".join(lines))
+
+
+class ChartError(TrainstackError):
+    """The training-job chart could not be generated, rendered, linted or packaged."""
+
+
+class ChartDriftError(TrainstackError):
+    """The committed chart differs from what the generator writes."""
+
+    def __init__(self, chart_dir: Path, files: Sequence[str]) -> None:
+        self.files = tuple(files)
+        listed = "\n".join(f"  - {name}" for name in self.files)
+        super().__init__(
+            f"{chart_dir} is out of date with the experiment model; these files differ:\n"
+            f"{listed}\nrun `trainstack chart generate` and commit the result"
+        )
+
+
+class PlanError(TrainstackError):
+    """The program could not be planned (it failed under the mock engine)."""
+
+
+class DiffError(TrainstackError):
+    """Two plans could not be compared (missing plan, bad git revision...)."""
