@@ -12,6 +12,7 @@ import typer
 
 from trainstack.chart.cli import chart_app
 from trainstack.errors import TrainstackError
+from trainstack.plan.cli import plan
 
 app = typer.Typer(
     name="trainstack",
@@ -21,26 +22,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(chart_app, name="chart")
+app.command()(plan)
 
 USER_ERROR_EXIT = 2
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (usage errors are Typer's own: message and exit 2)."""
     try:
-        app(standalone_mode=False)
+        app()
     except TrainstackError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(USER_ERROR_EXIT)
-    except typer.Exit as done:
-        sys.exit(done.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        print("aborted", file=sys.stderr)
-        sys.exit(130)
-    except Exception as usage:  # click's usage errors (bad option, missing argument)
-        import click
-
-        if isinstance(usage, click.ClickException):
-            usage.show()
-            sys.exit(USER_ERROR_EXIT)
-        raise

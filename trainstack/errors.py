@@ -82,11 +82,10 @@ class ValuesError(InvalidInputError):
 class StackNotFoundError(TrainstackError):
     """The named stack has no configuration file."""
 
-    def __init__(self, stack: str, path: Path, known: Sequence[str]) -> None:
+    def __init__(self, stack: str, path: str, known: Sequence[str]) -> None:
         choices = ", ".join(known) if known else "none"
         super().__init__(
-            f"stack {stack!r} has no configuration file {path}; "
-            f"stacks in this project: {choices}"
+            f"stack {stack!r} has no configuration file {path}; stacks in this project: {choices}"
         )
 
 

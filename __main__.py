@@ -1,0 +1,33 @@
+"""The trainstack Pulumi program: load the stack's configuration, create the components.
+
+Only wiring lives here; defaults and rules are in ``trainstack/config``, resources in
+``components/``. ``pulumi up -s <stack>`` and ``trainstack plan <stack>`` run this file.
+"""
+
+import pulumi
+
+from components.acceleration import Acceleration, AccelerationArgs
+from components.cluster_provider import kubernetes_provider
+from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
+from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
+from components.training_operators import TrainingOperators, TrainingOperatorsArgs
+from trainstack.config.loader import load_for_program
+
+stack = load_for_program()
+config = stack.config
+cluster = kubernetes_provider("cluster", stack)
+
+pool = GpuNodePool("gpu", GpuNodePoolArgs(config.node_pool, config.cluster, cluster))
+datasets = [
+    DatasetVolume(dataset.name, DatasetVolumeArgs(dataset, config.cluster, cluster))
+    for dataset in config.datasets
+]
+operators = TrainingOperators("operators", TrainingOperatorsArgs(config.operators, cluster))
+if config.acceleration.enabled:
+    Acceleration("acceleration", AccelerationArgs(config.acceleration, config.cluster, cluster))
+
+pulumi.export("gpuCapacity", config.node_pool.gpu_capacity)
+pulumi.export("nodePoolId", pool.node_pool_id)
+pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
+pulumi.export("operatorReleases", operators.release_names)
+pulumi.export("accelerated", config.acceleration.enabled)

@@ -1,0 +1,1 @@
+"""Pulumi ComponentResources: one per file, each named after what it creates."""

@@ -1,0 +1,32 @@
+"""The explicit Kubernetes provider every in-cluster resource uses.
+
+Explicit rather than ambient: a stack must never deploy to whatever cluster the
+deployer's current kubectl context happens to point at.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_alicloud as alicloud
+import pulumi_kubernetes as k8s
+
+from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.loader import LoadedStack
+
+
+def kubernetes_provider(name: str, stack: LoadedStack) -> k8s.Provider:
+    """A provider for the stack's cluster, built from the ``trainstack:kubeconfig`` secret.
+
+    On ACK the kubeconfig may be left unset: it is then fetched from the ACK API for the
+    configured cluster (with the deployer's Alibaba Cloud credentials). On an existing
+    cluster without the secret, the named context of the deployer's kubeconfig is used.
+    """
+    cluster = stack.config.cluster
+    kubeconfig: pulumi.Input[str] | None = None
+    if stack.kubeconfig is not None:
+        kubeconfig = pulumi.Output.secret(stack.kubeconfig)
+    elif isinstance(cluster, AlicloudCluster):
+        credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
+        kubeconfig = pulumi.Output.secret(credential.kube_config)
+    context = None if isinstance(cluster, AlicloudCluster) else cluster.context
+    return k8s.Provider(name, kubeconfig=kubeconfig, context=context)

@@ -1,0 +1,119 @@
+"""Shared datasets on NAS/NFS, exposed to training pods as a static PV + PVC pair."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from trainstack.base_model import StrictModel, constraint
+from trainstack.config.cluster import VSwitchId
+from trainstack.config.names import DnsLabel
+from trainstack.config.node_pool import Quantity
+
+AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
+AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]
+
+# The ACK CSI plug-in that mounts NAS volumes.
+NAS_CSI_DRIVER = "nasplugin.csi.alibabacloud.com"
+
+
+class NasFileSystem(StrictModel):
+    """A NAS file system (and a mount target in the cluster's VPC) created by the stack."""
+
+    storage_type: Literal["Performance", "Capacity", "Premium"] = Field(
+        default="Performance", description="General Purpose NAS storage class."
+    )
+    zone_id: str | None = Field(
+        default=None, description="Zone of the file system; unset lets NAS pick one in region."
+    )
+    vswitch_id: VSwitchId | None = Field(
+        default=None,
+        description="vSwitch of the mount target; unset uses the cluster's first vSwitch.",
+    )
+    description: str | None = Field(
+        default=None, description="Description shown in the NAS console; defaults to the name."
+    )
+
+
+class AlicloudNasSource(StrictModel):
+    """Alibaba Cloud NAS, mounted with the ACK NAS CSI plug-in."""
+
+    type: Literal["alicloud-nas"] = Field(description="`alicloud-nas`: a NAS file system.")
+    create: NasFileSystem | None = Field(
+        default=None, description="Create a file system and mount target for this dataset."
+    )
+    mount_target_domain: str | None = Field(
+        default=None,
+        description="Use an existing mount target instead, e.g. "
+        "`0a1b2c3d4e-abc12.cn-beijing.nas.aliyuncs.com`.",
+    )
+    path: AbsolutePath = Field(default="/", description="Directory exported by the file system.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AlicloudNasSource:
+        if (self.create is None) == (self.mount_target_domain is None):
+            raise constraint(
+                "mountTargetDomain",
+                self.mount_target_domain,
+                "exactly one of `create` (a new NAS file system) or `mountTargetDomain` "
+                "(an existing mount target)",
+            )
+        return self
+
+
+class NfsSource(StrictModel):
+    """An existing NFS export (e.g. NetApp), mounted with the in-tree NFS volume type."""
+
+    type: Literal["nfs"] = Field(description="`nfs`: an existing NFS export.")
+    server: Annotated[str, StringConstraints(min_length=1, pattern=r"^[^\s/]+$")] = Field(
+        description="NFS server host name or IP address."
+    )
+    path: AbsolutePath = Field(description="Exported path on the server.")
+
+
+DatasetSource = Annotated[AlicloudNasSource | NfsSource, Field(discriminator="type")]
+
+
+def _read_write_many() -> list[AccessMode]:
+    return ["ReadWriteMany"]
+
+
+class Dataset(StrictModel):
+    """One shared dataset: a PersistentVolume and the PersistentVolumeClaim bound to it."""
+
+    name: DnsLabel = Field(
+        description="Name of both the PV and the PVC; experiments mount it as `claimName`."
+    )
+    namespace: DnsLabel = Field(
+        default="default", description="Namespace of the PVC (where the experiments run)."
+    )
+    capacity: Quantity = Field(description="Declared capacity, e.g. `1Pi`.")
+    access_modes: list[AccessMode] = Field(
+        default_factory=_read_write_many,
+        min_length=1,
+        description="Access modes; shared training data needs `ReadWriteMany` or `ReadOnlyMany`.",
+    )
+    mount_options: list[str] = Field(
+        default_factory=list,
+        description="NFS mount options, e.g. `[nolock, tcp, noresvport, vers=3]` for NAS.",
+    )
+    sub_path: Annotated[str, StringConstraints(pattern=r"^[^/\s][^\s]*$")] | None = Field(
+        default=None,
+        description="Directory inside the export to expose instead of its root (relative).",
+    )
+    source: DatasetSource = Field(description="Where the data lives.")
+
+    @model_validator(mode="after")
+    def _sub_path_stays_inside(self) -> Dataset:
+        if self.sub_path is not None and ".." in self.sub_path.split("/"):
+            raise constraint("subPath", self.sub_path, "a relative path without `..`")
+        return self
+
+    @property
+    def export_path(self) -> str:
+        """The path mounted: the source's export path joined with the sub-path."""
+        if self.sub_path is None:
+            return self.source.path
+        return posixpath.join(self.source.path, self.sub_path)

@@ -1,0 +1,176 @@
+"""Load and validate a stack's ``trainstack:`` configuration.
+
+Two callers, one path: the Pulumi program reads the configuration the engine hands it
+(``pulumi up`` or the offline plan, which feeds the stack file into the same runtime
+config), so both see exactly the same validation and the same messages.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from trainstack.config.stack import StackConfig
+from trainstack.errors import ConfigError, Problem, TrainstackError
+from trainstack.project import CONFIG_NAMESPACE, Project
+from trainstack.validation import problems_from
+
+KUBECONFIG_KEY = f"{CONFIG_NAMESPACE}:kubeconfig"
+SECRET_PLACEHOLDER = "[secret]"
+_PREFIX = f"{CONFIG_NAMESPACE}:"
+
+
+@dataclass(frozen=True)
+class LoadedStack:
+    """A validated stack configuration and what came with it."""
+
+    name: str
+    source: str
+    config: StackConfig
+    kubeconfig: str | None
+    """The kubeconfig secret's value (a placeholder offline); ``None`` when not set."""
+
+
+def load_stack_config(
+    stack: str, raw: dict[str, Any], secret_keys: set[str], source: str
+) -> LoadedStack:
+    """Validate the runtime config map of ``stack`` (keys like ``trainstack:nodePool``)."""
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    kubeconfig: str | None = None
+    for key in sorted(raw):
+        if not key.startswith(_PREFIX):
+            continue  # provider settings such as alicloud:region belong to their providers
+        if key == KUBECONFIG_KEY:
+            if key not in secret_keys:
+                problems.append(
+                    Problem(
+                        key,
+                        "a plain-text value (not shown)",
+                        "a secret: set it with `pulumi config set --secret "
+                        f"{KUBECONFIG_KEY} < kubeconfig.yaml`",
+                    )
+                )
+            kubeconfig = str(raw[key])
+            continue
+        if key in secret_keys:
+            problems.append(
+                Problem(
+                    key,
+                    "a secret value (not shown)",
+                    f"plain configuration: only {KUBECONFIG_KEY} may be secret; reference "
+                    "Kubernetes Secrets by name instead of putting credentials here",
+                )
+            )
+            continue
+        values[key[len(_PREFIX) :]] = _decode(raw[key])
+    try:
+        config = StackConfig.model_validate(values)
+    except ValidationError as error:
+        problems.extend(problems_from(error, StackConfig, _PREFIX))
+        config = None
+    if problems or config is None:
+        raise ConfigError(source, problems)
+    return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
+
+
+def _decode(value: Any) -> Any:
+    """Pulumi hands structured config to programs as JSON text; scalars may be plain text."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+def load_from_pulumi() -> LoadedStack:
+    """The current stack's configuration, as the Pulumi engine (real or mock) provides it."""
+    import pulumi
+    from pulumi.runtime import config as runtime_config
+
+    stack = pulumi.get_stack()
+    raw: dict[str, Any] = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
+    secret_keys = set(runtime_config.get_config_secret_keys_env())
+    secret_keys |= {key for key in raw if runtime_config.is_config_secret(key)}
+    return load_stack_config(stack, raw, secret_keys, stack_source(stack))
+
+
+def stack_source(stack: str) -> str:
+    """How error messages name the stack's file (relative to the project)."""
+    try:
+        project = Project.find()
+    except TrainstackError:
+        return f"Pulumi.{stack}.yaml"
+    return project.display(project.stack_config_dir / f"Pulumi.{stack}.yaml")
+
+
+def pulumi_config_map(document: Any, source: str) -> tuple[dict[str, str], set[str]]:
+    """A stack file's ``config:`` section as the Pulumi engine passes it to programs.
+
+    Values stored as ``secure:`` are never decrypted: they become a fixed placeholder
+    and their keys are marked secret, exactly like the engine marks them.
+    """
+    if document is None:
+        return {}, set()
+    if not isinstance(document, dict):
+        raise ConfigError(source, [Problem("(document)", "not a mapping", "a mapping")])
+    section = document.get("config") or {}
+    if not isinstance(section, dict):
+        raise ConfigError(
+            source, [Problem("config", json.dumps(section, default=str)[:60], "a mapping")]
+        )
+    config: dict[str, str] = {}
+    secret_keys: set[str] = set()
+    for key, value in section.items():
+        masked, had_secret = _mask_secure(value)
+        if had_secret:
+            secret_keys.add(str(key))
+        config[str(key)] = masked if isinstance(masked, str) else json.dumps(masked)
+    return config, secret_keys
+
+
+def _mask_secure(value: Any) -> tuple[Any, bool]:
+    """Replace every ``{secure: ...}`` leaf by the placeholder; report whether any was found."""
+    if isinstance(value, dict):
+        if set(value) == {"secure"}:
+            return SECRET_PLACEHOLDER, True
+        found = False
+        masked: dict[str, Any] = {}
+        for key, item in value.items():
+            masked[key], inner = _mask_secure(item)
+            found = found or inner
+        return masked, found
+    if isinstance(value, list):
+        pairs = [_mask_secure(item) for item in value]
+        return [item for item, _ in pairs], any(inner for _, inner in pairs)
+    return value, False
+
+
+def read_stack_file(project: Project, stack: str) -> tuple[dict[str, str], set[str], str]:
+    """The config map, secret keys and display name of ``stack``'s file."""
+    from trainstack.yaml_io import read_yaml
+
+    path: Path = project.stack_file(stack)
+    source = project.display(path)
+    document = read_yaml(path, source)
+    config, secret_keys = pulumi_config_map(document, source)
+    return config, secret_keys, source
+
+
+def load_for_program() -> LoadedStack:
+    """:func:`load_from_pulumi` for the program: a bad stack stops ``pulumi up`` cleanly.
+
+    ``pulumi.RunError`` ends the program with the message alone (no traceback) and
+    before any resource is registered.
+    """
+    import pulumi
+
+    try:
+        return load_from_pulumi()
+    except TrainstackError as error:
+        raise pulumi.RunError(str(error)) from None

@@ -1,0 +1,33 @@
+"""``trainstack plan STACK``: what ``pulumi up -s STACK`` would create, without a cloud account."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from trainstack.plan.runner import plan_stack
+from trainstack.plan.summary import print_summary
+from trainstack.plan.writer import write_plan
+from trainstack.project import Project
+
+DEFAULT_OUTPUT = Path("build/plan")
+
+
+def plan(
+    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc or baseline.")],
+    output_dir: Annotated[
+        Path,
+        typer.Option(
+            "--output-dir", "-o", help="Where to write <stack>/resources.json and the YAML views."
+        ),
+    ] = DEFAULT_OUTPUT,
+) -> None:
+    """Run the program under Pulumi's mock engine and write every resource it registers."""
+    project = Project.find()
+    result = plan_stack(project, stack)
+    target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
+    written = write_plan(result, target)
+    print_summary(result, Console(), project.display(written))

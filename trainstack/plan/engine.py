@@ -1,0 +1,101 @@
+"""Run the Pulumi program under the SDK's mock engine and record every registration.
+
+The mocks play the engine of a ``pulumi preview``: inputs are known, and what the
+cloud computes at creation (IDs, NAS mount target domains...) stays unknown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import runpy
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import mocks, rpc, settings, stack, sync_await
+from pulumi.runtime.config import set_all_config
+
+from trainstack.plan.masking import masked
+from trainstack.plan.model import PlannedResource
+
+# Invokes the program makes, answered offline with placeholders instead of cloud calls.
+_INVOKE_RESULTS: dict[str, dict[str, Any]] = {
+    "alicloud:cs/getClusterCredential:getClusterCredential": {
+        "kubeConfig": "[kubeconfig fetched from ACK at deploy time]",
+    },
+}
+
+
+class _PreviewMocks(pulumi.runtime.Mocks):
+    """Resources echo their inputs (as a preview does); their IDs are unknown."""
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
+        return "", dict(args.inputs)
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
+        return dict(_INVOKE_RESULTS.get(args.token, {})), []
+
+
+class _RecordingMonitor(mocks.MockMonitor):
+    """A mock monitor that keeps each registration as the program sent it."""
+
+    def __init__(self) -> None:
+        super().__init__(_PreviewMocks())
+        self.recorded: list[PlannedResource] = []
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        inputs = rpc.deserialize_properties(request.object, keep_unknowns=True)
+        self.recorded.append(
+            PlannedResource(
+                urn=self.make_urn(request.parent, request.type, request.name),
+                type=request.type,
+                name=request.name,
+                parent=request.parent,
+                inputs=masked(inputs),
+            )
+        )
+        return super().RegisterResource(request)
+
+
+def run_program(
+    program: Path, project: str, stack_name: str, config: dict[str, str], secret_keys: set[str]
+) -> list[PlannedResource]:
+    """Run ``program`` for ``stack_name`` with ``config``; return what it registered."""
+    monitor = _RecordingMonitor()
+    _reset_runtime()
+    set_all_config(dict(config), sorted(secret_keys))
+    pulumi.runtime.set_mocks(
+        monitor.mocks, project=project, stack=stack_name, preview=True, monitor=monitor
+    )
+
+    def run() -> None:
+        runpy.run_path(str(program), run_name="__main__")
+
+    with _inside(program.parent):
+        sync_await._sync_await(stack.run_pulumi_func(run))
+    return sorted(monitor.recorded, key=lambda resource: resource.urn)
+
+
+def _reset_runtime() -> None:
+    """Forget the previous run's stack so that several plans can run in one process."""
+    settings.set_root_resource(None)  # type: ignore[arg-type]
+    settings.SETTINGS.rpc_manager.clear()
+    settings.SETTINGS.outputs.clear()
+
+
+@contextlib.contextmanager
+def _inside(project_root: Path) -> Iterator[None]:
+    """Run as the Pulumi language host does: from the project root, importable from there."""
+    previous_cwd = Path.cwd()
+    root = str(project_root)
+    sys.path.insert(0, root)
+    os.chdir(project_root)
+    try:
+        yield
+    finally:
+        os.chdir(previous_cwd)
+        with contextlib.suppress(ValueError):
+            sys.path.remove(root)

@@ -1,0 +1,40 @@
+"""Plan one stack: validate its configuration, then run the program under the mock engine."""
+
+from __future__ import annotations
+
+from trainstack.config.loader import load_stack_config, read_stack_file
+from trainstack.errors import PlanError
+from trainstack.plan.engine import run_program
+from trainstack.plan.model import Plan, PlannedResource
+from trainstack.project import Project
+
+HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
+
+REMOTE_CHART_NOTE = (
+    "{count} Helm release(s) of remote charts are recorded as chart + version + values: "
+    "remote charts cannot be fetched offline, so their objects are not expanded."
+)
+
+
+def plan_stack(project: Project, stack_name: str) -> Plan:
+    """Everything ``pulumi up -s <stack_name>`` would register, computed offline.
+
+    The configuration is validated first (a bad value stops the plan before the
+    program runs); a program that registers nothing is an error, never an empty plan.
+    """
+    config, secret_keys, source = read_stack_file(project, stack_name)
+    stack = load_stack_config(stack_name, config, secret_keys, source)
+    resources = run_program(project.main_program, project.name, stack_name, config, secret_keys)
+    if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
+        raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
+    return Plan(stack=stack, resources=tuple(resources), notes=tuple(_notes(resources)))
+
+
+def _notes(resources: list[PlannedResource]) -> list[str]:
+    remote = [r for r in resources if r.type == HELM_RELEASE and not _is_local(r)]
+    return [REMOTE_CHART_NOTE.format(count=len(remote))] if remote else []
+
+
+def _is_local(release: PlannedResource) -> bool:
+    chart = str(release.inputs.get("chart", ""))
+    return chart.startswith(("./", "../", "charts/"))

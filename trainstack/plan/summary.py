@@ -1,0 +1,48 @@
+"""The plan's summary on the terminal: what would be created, the GPU capacity, the data."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Console
+from rich.table import Table
+
+from trainstack.config.datasets import AlicloudNasSource
+from trainstack.plan.model import Plan
+
+
+def print_summary(plan: Plan, console: Console, written_to: str) -> None:
+    """Counts by type, the pool's GPU capacity, the datasets, and notes."""
+    config = plan.stack.config
+    counts = Counter(r.type for r in plan.resources if r.type != "pulumi:pulumi:Stack")
+    table = Table(title=f"stack {plan.stack.name}: {sum(counts.values())} resources")
+    table.add_column("type")
+    table.add_column("count", justify="right")
+    for type_token, count in sorted(counts.items()):
+        table.add_row(type_token, str(count))
+    console.print(table)
+
+    pool = config.node_pool
+    console.print(
+        f"GPU pool {pool.name}: {pool.max_nodes} node(s) x {pool.gpus_per_node} "
+        f"{pool.gpu_model} = {pool.gpu_capacity} GPUs"
+        + (
+            f" (autoscaling {pool.autoscaling.min_size}-{pool.autoscaling.max_size})"
+            if pool.autoscaling and pool.autoscaling.enabled
+            else ""
+        )
+    )
+    for dataset in config.datasets:
+        source = dataset.source
+        if isinstance(source, AlicloudNasSource):
+            origin = "new NAS file system" if source.create else source.mount_target_domain
+        else:
+            origin = f"nfs {source.server}"
+        console.print(
+            f"dataset {dataset.name}: {dataset.capacity} {','.join(dataset.access_modes)} "
+            f"in {dataset.namespace}, {origin}:{dataset.export_path}"
+        )
+    console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
+    for note in plan.notes:
+        console.print(f"note: {note}")
+    console.print(f"plan written to {written_to}")

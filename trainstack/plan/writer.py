@@ -1,0 +1,91 @@
+"""Write a plan to disk: ``resources.json`` and one readable YAML file per resource.
+
+The stack's directory is written in full to a temporary sibling and then swapped in,
+so a failed plan never leaves a half-written or mixed directory behind. Everything is
+sorted, so the same input gives byte-identical files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from trainstack.plan.model import Plan, PlannedResource
+from trainstack.yaml_io import dump_yaml
+
+RESOURCES_JSON = "resources.json"
+RESOURCES_DIR = "resources"
+NOTES_FILE = "NOTES.txt"
+
+
+def write_plan(plan: Plan, output_dir: Path) -> Path:
+    """Write ``plan`` under ``output_dir/<stack>/``; returns that directory."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    target = output_dir / plan.stack.name
+    staging = Path(tempfile.mkdtemp(prefix=f".{plan.stack.name}-", dir=output_dir))
+    try:
+        _write_into(plan, staging)
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def _write_into(plan: Plan, directory: Path) -> None:
+    items = [resource.as_json() for resource in plan.resources]
+    (directory / RESOURCES_JSON).write_text(canonical_json(items), encoding="utf-8")
+    views = directory / RESOURCES_DIR
+    views.mkdir()
+    for file_name, resource in resource_file_names(plan.resources).items():
+        (views / file_name).write_text(resource_yaml(resource), encoding="utf-8")
+    if plan.notes:
+        (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
+
+
+def canonical_json(data: Any) -> str:
+    """JSON with sorted keys and a final newline: stable across runs and machines."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def resource_yaml(resource: PlannedResource) -> str:
+    """The readable view of one resource: identity first, then inputs (keys sorted)."""
+    return dump_yaml(
+        {
+            "urn": resource.urn,
+            "type": resource.type,
+            "name": resource.name,
+            "parent": resource.parent,
+            "inputs": _sorted(resource.inputs),
+        }
+    )
+
+
+def resource_file_names(resources: tuple[PlannedResource, ...]) -> dict[str, PlannedResource]:
+    """A stable, readable, unique file name per resource (``<type>--<name>.yaml``)."""
+    names: dict[str, PlannedResource] = {}
+    for resource in resources:
+        base = f"{_slug(resource.type)}--{_slug(resource.name)}"
+        candidate, counter = f"{base}.yaml", 2
+        while candidate in names:
+            candidate, counter = f"{base}-{counter}.yaml", counter + 1
+        names[candidate] = resource
+    return names
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(item) for item in value]
+    return value

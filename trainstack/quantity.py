@@ -1,0 +1,55 @@
+"""Kubernetes resource quantities (``1Pi``, ``500m``, ``368Gi``) as exact numbers.
+
+Used to compare capacities and requests at plan time; the text form stays what the
+user wrote in everything that is deployed.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+QUANTITY_PATTERN = r"^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$"
+_QUANTITY = re.compile(QUANTITY_PATTERN)
+
+_SUFFIX = {
+    "": Decimal(1),
+    "m": Decimal("0.001"),
+    "k": Decimal(10) ** 3,
+    "M": Decimal(10) ** 6,
+    "G": Decimal(10) ** 9,
+    "T": Decimal(10) ** 12,
+    "P": Decimal(10) ** 15,
+    "E": Decimal(10) ** 18,
+    "Ki": Decimal(2) ** 10,
+    "Mi": Decimal(2) ** 20,
+    "Gi": Decimal(2) ** 30,
+    "Ti": Decimal(2) ** 40,
+    "Pi": Decimal(2) ** 50,
+    "Ei": Decimal(2) ** 60,
+}
+
+
+def parse_quantity(text: str | int) -> Decimal:
+    """The exact value of a quantity; raises ``ValueError`` naming the text when invalid."""
+    match = _QUANTITY.match(str(text))
+    if match is None:
+        raise ValueError(f"{text!r} is not a Kubernetes quantity (e.g. 500m, 4, 16Gi, 1Pi)")
+    suffix = match.group(2) or ""
+    number = str(text)[: len(str(text)) - len(suffix)]
+    return Decimal(number) * _SUFFIX[suffix]
+
+
+def format_quantity(value: Decimal, binary: bool = True) -> str:
+    """A short human form of a value, for messages (``1.5Gi``, ``3``)."""
+    if binary:
+        for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
+            unit = _SUFFIX[suffix]
+            if value >= unit:
+                return f"{_trim(value / unit)}{suffix}"
+    return _trim(value)
+
+
+def _trim(value: Decimal) -> str:
+    text = f"{value.quantize(Decimal('0.001')):f}".rstrip("0").rstrip(".")
+    return text or "0"
