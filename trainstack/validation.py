@@ -6,6 +6,8 @@ and what is allowed, so one message tells the user exactly what to change.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, get_args, get_origin
 
@@ -14,6 +16,9 @@ from pydantic_core import ErrorDetails
 
 from trainstack.base_model import CONSTRAINT_ERROR
 from trainstack.errors import Problem, describe_value
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+_FIELD_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 _TYPE_WORDS = {
     "int_type": "an integer",
@@ -46,11 +51,17 @@ _BOUND_WORDS = {
 
 
 def dotted_path(loc: Iterable[int | str], prefix: str = "") -> str:
-    """``("nodePool", "instanceTypes", 0)`` -> ``nodePool.instanceTypes[0]`` (after ``prefix``)."""
+    """``("nodePool", "instanceTypes", 0)`` -> ``nodePool.instanceTypes[0]`` (after ``prefix``).
+
+    Keys that are not plain words (label keys such as ``trainstack.io/pool``) are
+    written ``labels["trainstack.io/pool"]`` so that the path stays unambiguous.
+    """
     text = prefix
     for part in loc:
         if isinstance(part, int):
             text += f"[{part}]"
+        elif not _PLAIN_KEY.match(str(part)):
+            text += f"[{json.dumps(str(part))}]"
         elif text and not text.endswith(":"):
             text += f".{part}"
         else:
@@ -72,8 +83,7 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
     ctx: dict[str, Any] = dict(detail.get("ctx") or {})
     value = detail.get("input")
     if kind == CONSTRAINT_ERROR:
-        field = str(ctx["field"])
-        path = dotted_path([*loc, *field.split(".")] if field else loc, prefix)
+        path = dotted_path([*loc, *_field_parts(str(ctx["field"]))], prefix)
         return Problem(path, describe_value(ctx["found"]), str(ctx["allowed"]))
     path = dotted_path(loc, prefix)
     if kind == "missing":
@@ -93,6 +103,11 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
     if kind in _TYPE_WORDS:
         return Problem(path, describe_value(value), _TYPE_WORDS[kind])
     return Problem(path, describe_value(value), detail["msg"])
+
+
+def _field_parts(field: str) -> list[int | str]:
+    """``datasets[0].source`` -> ``["datasets", 0, "source"]`` (a constraint's field path)."""
+    return [int(index) if index else key for key, index in _FIELD_TOKEN.findall(field)]
 
 
 def _user_loc(model: type[BaseModel], loc: Sequence[int | str]) -> tuple[list[int | str], Any]:

@@ -93,29 +93,35 @@ class Operators(StrictModel):
 
     @model_validator(mode="after")
     def _one_owner_per_crd(self) -> Operators:
-        first_owner: dict[str, str] = {}
-        for key, crds in self._enabled_crds():
-            for crd in sorted(crds):
-                if crd not in first_owner:
-                    first_owner[crd] = key
-                    continue
-                raise self._conflict(crd, first_owner[crd], key)
+        owners = self._enabled_crds()
+        for position, (second, crds) in enumerate(owners):
+            for first, earlier in owners[:position]:
+                shared = sorted(set(crds) & set(earlier))
+                if shared:
+                    raise self._conflict(shared, first, second)
         return self
 
-    def _conflict(self, crd: str, first: str, second: str) -> Exception:
-        """The error for two enabled operators that both install ``crd``."""
+    def _conflict(self, crds: list[str], first: str, second: str) -> Exception:
+        """The error for two enabled operators that both install ``crds``."""
+        both = f"both install {', '.join(crds)}"
         if second == "arena":
-            alias = next(a for a, (name, _) in _ARENA_SUBCHART_CRDS.items() if name == crd)
             assert self.arena is not None
-            found = self.arena.values.get(alias, {}).get("enabled", "unset (chart default: true)")
+            aliases = [a for a, (crd, _) in _ARENA_SUBCHART_CRDS.items() if crd in crds]
+            switches = " and ".join(f"values.{alias}.enabled: false" for alias in aliases)
+            section = self.arena.values.get(aliases[0])
+            found = (
+                section.get("enabled", "unset (chart default: true)")
+                if isinstance(section, Mapping)
+                else "unset (chart default: true)"
+            )
             return constraint(
-                f"arena.values.{alias}.enabled",
+                f"arena.values.{aliases[0]}.enabled",
                 found,
-                f"false while {first} is enabled: both install the CRD {crd}",
+                f"{switches} on arena while {first} is enabled: {both}",
             )
         return constraint(
             f"{second}.enabled",
             True,
-            f"false while {first} is enabled: both install the CRD {crd}; enable only one "
+            f"false while {first} is enabled: {both}; enable only one "
             "(the training-job chart's MPIJob v2beta1 needs mpiOperator)",
         )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from pydantic import Field, model_validator
 
 from trainstack.base_model import StrictModel, constraint
@@ -69,14 +67,15 @@ class StackConfig(StrictModel):
 
     @model_validator(mode="after")
     def _unique_dataset_names(self) -> StackConfig:
-        counts = Counter(dataset.name for dataset in self.datasets)
+        seen: set[str] = set()
         for index, dataset in enumerate(self.datasets):
-            if counts[dataset.name] > 1:
+            if dataset.name in seen:
                 raise constraint(
                     f"datasets[{index}].name",
                     dataset.name,
                     "a name no other dataset uses (PV names are cluster-wide)",
                 )
+            seen.add(dataset.name)
         return self
 
     def dataset(self, claim_name: str, namespace: str) -> Dataset | None:

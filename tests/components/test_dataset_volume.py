@@ -1,0 +1,86 @@
+"""DatasetVolume: the PV's source and the PVC bound to exactly that PV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.conftest import StackWriter
+from tests.stack_helpers import example_config, only
+from trainstack.plan.masking import COMPUTED
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+
+PV = "kubernetes:core/v1:PersistentVolume"
+PVC = "kubernetes:core/v1:PersistentVolumeClaim"
+
+
+def _plan_with_source(write_stack: StackWriter, source: dict[str, Any], **extra: Any) -> Plan:
+    config = example_config("baseline")
+    config["trainstack:datasets"][0]["source"] = source
+    config["trainstack:datasets"][0].update(extra)
+    return plan_stack(write_stack(config), "test")
+
+
+def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
+    example_plans: dict[str, Plan],
+) -> None:
+    for plan in example_plans.values():
+        pv = only(plan, PV).inputs
+        assert pv["metadata"]["name"] == "imagenet-data"
+        spec = pv["spec"]
+        assert spec["csi"]["driver"] == "nasplugin.csi.alibabacloud.com"
+        assert spec["csi"]["volumeHandle"] == "imagenet-data"
+        # The mount target is created in the same deployment: its domain is known after it.
+        assert spec["csi"]["volumeAttributes"] == {"server": COMPUTED, "path": "/"}
+        assert spec["accessModes"] == ["ReadWriteMany"]
+        assert spec["capacity"] == {"storage": "1Pi"}
+        assert spec["persistentVolumeReclaimPolicy"] == "Retain"
+        assert spec["mountOptions"] == ["nolock", "tcp", "noresvport", "vers=3"]
+
+
+def test_pvc_is_bound_to_exactly_its_pv(example_plans: dict[str, Plan]) -> None:
+    for plan in example_plans.values():
+        pv, pvc = only(plan, PV).inputs, only(plan, PVC).inputs
+        assert pvc["metadata"] == {
+            "name": "imagenet-data",
+            "namespace": "default",
+            "labels": pvc["metadata"]["labels"],
+        }
+        assert pvc["spec"]["volumeName"] == pv["metadata"]["name"]
+        assert pvc["spec"]["storageClassName"] == "" == pv["spec"]["storageClassName"]
+        assert pvc["spec"]["resources"] == {"requests": {"storage": "1Pi"}}
+        assert pvc["spec"]["accessModes"] == pv["spec"]["accessModes"]
+        assert pv["spec"]["claimRef"] == {"name": "imagenet-data", "namespace": "default"}
+
+
+def test_new_nas_gets_a_file_system_and_a_mount_target_in_the_vpc(
+    example_plans: dict[str, Plan],
+) -> None:
+    plan = example_plans["aiacc"]
+    file_system = only(plan, "alicloud:nas/fileSystem:FileSystem").inputs
+    assert (file_system["protocolType"], file_system["storageType"]) == ("NFS", "Performance")
+    mount_target = only(plan, "alicloud:nas/mountTarget:MountTarget").inputs
+    assert mount_target["fileSystemId"] == COMPUTED
+    assert mount_target["vpcId"] == "vpc-2ze0trainstackvpc01"
+    assert mount_target["vswitchId"] == "vsw-2ze0trainstackgpu01"
+
+
+def test_existing_mount_target_is_used_as_is(write_stack: StackWriter) -> None:
+    domain = "0a1b2c3d4e-abc12.cn-beijing.nas.aliyuncs.com"
+    plan = _plan_with_source(
+        write_stack, {"type": "alicloud-nas", "mountTargetDomain": domain, "path": "/imagenet"}
+    )
+    assert plan.of_type("alicloud:nas/fileSystem:FileSystem") == []
+    attributes = only(plan, PV).inputs["spec"]["csi"]["volumeAttributes"]
+    assert attributes == {"server": domain, "path": "/imagenet"}
+
+
+def test_nfs_export_with_sub_path(write_stack: StackWriter) -> None:
+    plan = _plan_with_source(
+        write_stack,
+        {"type": "nfs", "server": "10.10.0.5", "path": "/exports/netapp"},
+        subPath="imagenet",
+    )
+    spec = only(plan, PV).inputs["spec"]
+    assert spec["nfs"] == {"server": "10.10.0.5", "path": "/exports/netapp/imagenet"}
+    assert "csi" not in spec

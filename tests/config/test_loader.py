@@ -1,0 +1,128 @@
+"""Loading a stack file: secrets, unknown keys, syntax errors, and how errors read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.config.conftest import Loader
+from tests.conftest import StackWriter
+from tests.stack_helpers import example_config
+from trainstack.config.loader import SECRET_PLACEHOLDER, pulumi_config_map, read_stack_file
+from trainstack.errors import ConfigError
+from trainstack.yaml_io import YamlSyntaxError
+
+
+def test_example_stack_loads(load: Loader) -> None:
+    stack = load(example_config("aiacc"))
+    assert stack.config.node_pool.desired_size == 4
+    assert stack.kubeconfig is None
+
+
+def test_error_names_file_key_value_and_allowed(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["desiredSize"] = -1
+    with pytest.raises(ConfigError, match=r"Pulumi\.test\.yaml") as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:nodePool.desiredSize"
+    assert problem.found == "-1"
+    assert problem.allowed == "a number >= 0"
+    assert "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0" in str(caught.value)
+
+
+def test_all_field_problems_are_reported_at_once(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["desiredSize"] = "four"
+    config["trainstack:nodePool"]["gpusPerNode"] = 0
+    with pytest.raises(ConfigError, match="2 problems") as caught:
+        load(config)
+    assert [p.path for p in caught.value.problems] == [
+        "trainstack:nodePool.desiredSize",
+        "trainstack:nodePool.gpusPerNode",
+    ]
+
+
+def test_unknown_key_lists_known_keys(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["desiredsize"] = 4
+    with pytest.raises(ConfigError, match="desiredsize") as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:nodePool.desiredsize"
+    assert problem.found == 'unknown key "desiredsize"'
+    assert "desiredSize" in problem.allowed and "gpusPerNode" in problem.allowed
+
+
+def test_unknown_top_level_section(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodepool"] = {}
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    assert [p.path for p in caught.value.problems] == ["trainstack:nodepool"]
+    assert "nodePool" in caught.value.problems[0].allowed
+
+
+def test_missing_section(load: Loader) -> None:
+    config = example_config("aiacc")
+    del config["trainstack:nodePool"]
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:nodePool"
+    assert problem.found == "nothing (the key is missing)"
+
+
+def test_plain_text_kubeconfig_is_refused_without_echoing_it(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:kubeconfig"] = "apiVersion: v1\nusers: [{token: hunter2}]"
+    with pytest.raises(ConfigError, match="--secret") as caught:
+        load(config)
+    assert "hunter2" not in str(caught.value)
+    assert caught.value.problems[0].path == "trainstack:kubeconfig"
+
+
+def test_secret_kubeconfig_is_masked_never_decrypted(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:kubeconfig"] = {"secure": "v1:cipher-text-not-decrypted"}
+    stack = load(config)
+    assert stack.kubeconfig == SECRET_PLACEHOLDER
+
+
+def test_secret_outside_kubeconfig_is_refused(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"]["arena"]["values"]["token"] = {"secure": "v1:abc"}
+    with pytest.raises(ConfigError, match="only trainstack:kubeconfig may be secret") as caught:
+        load(config)
+    assert caught.value.problems[0].path == "trainstack:operators"
+
+
+def test_provider_settings_are_left_to_their_providers(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["alicloud:skipRegionValidation"] = True
+    assert load(config).config.cluster.provider == "alicloud"
+
+
+def test_nested_secure_values_mark_the_whole_key_secret() -> None:
+    document = {"config": {"trainstack:x": {"a": [{"secure": "v1:zz"}], "b": 1}}}
+    config, secret_keys = pulumi_config_map(document, "f.yaml")
+    assert secret_keys == {"trainstack:x"}
+    assert "v1:zz" not in config["trainstack:x"]
+    assert SECRET_PLACEHOLDER in config["trainstack:x"]
+
+
+def test_yaml_syntax_error_names_line(write_stack: StackWriter, tmp_path: Path) -> None:
+    project = write_stack({})
+    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:nodePool: [\n")
+    with pytest.raises(YamlSyntaxError, match=r"line \d+, column \d+"):
+        read_stack_file(project, "test")
+
+
+def test_duplicate_yaml_keys_are_refused(write_stack: StackWriter, tmp_path: Path) -> None:
+    project = write_stack({})
+    (tmp_path / "Pulumi.test.yaml").write_text(
+        "config:\n  trainstack:nodePool: {}\n  trainstack:nodePool: {}\n"
+    )
+    with pytest.raises(YamlSyntaxError, match="duplicate key"):
+        read_stack_file(project, "test")

@@ -1,0 +1,46 @@
+"""Shared fixtures: the real project, its example stacks, and throw-away stack files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stack_helpers import REPO
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+from trainstack.project import Project
+from trainstack.yaml_io import dump_yaml
+
+EXAMPLE_STACKS = ("aiacc", "baseline")
+
+
+@pytest.fixture(scope="session")
+def project() -> Project:
+    """The repository's own Pulumi project."""
+    return Project.load(REPO)
+
+
+@pytest.fixture(scope="session")
+def example_plans(project: Project) -> dict[str, Plan]:
+    """The offline plans of the example stacks, computed once per test session."""
+    return {stack: plan_stack(project, stack) for stack in EXAMPLE_STACKS}
+
+
+StackWriter = Callable[[dict[str, Any]], Project]
+
+
+@pytest.fixture()
+def write_stack(tmp_path: Path) -> StackWriter:
+    """Write ``config`` as ``Pulumi.test.yaml`` in a temporary stack directory.
+
+    The returned project runs the repository's real program with that stack file.
+    """
+
+    def write(config: dict[str, Any]) -> Project:
+        (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
+        return Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
+
+    return write

@@ -1,0 +1,56 @@
+"""plan_stack: validation first, the real program, and no vacuous plans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import StackWriter
+from tests.stack_helpers import REPO, example_config
+from trainstack.errors import ConfigError, PlanError
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import REMOTE_CHART_NOTE, plan_stack
+from trainstack.project import Project
+from trainstack.yaml_io import dump_yaml
+
+
+def test_example_plans_register_the_platform(example_plans: dict[str, Plan]) -> None:
+    for stack, plan in example_plans.items():
+        types = {resource.type for resource in plan.resources}
+        assert {
+            "alicloud:cs/nodePool:NodePool",
+            "kubernetes:core/v1:PersistentVolume",
+            "kubernetes:core/v1:PersistentVolumeClaim",
+            "kubernetes:helm.sh/v3:Release",
+            "pulumi:providers:kubernetes",
+        } <= types, stack
+        assert all(r.urn.startswith(f"urn:pulumi:{stack}::trainstack::") for r in plan.resources)
+        assert [r.urn for r in plan.resources] == sorted(r.urn for r in plan.resources)
+
+
+def test_bad_config_stops_before_the_program_runs(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["gpusPerNode"] = "four"
+    with pytest.raises(ConfigError, match=r"trainstack:nodePool\.gpusPerNode: found \"four\""):
+        plan_stack(write_stack(config), "test")
+
+
+def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "__main__.py").write_text("import pulumi\n")
+    (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
+    (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": example_config("aiacc")}))
+    with pytest.raises(PlanError, match="registered no resources"):
+        plan_stack(Project.load(tmp_path), "test")
+
+
+def test_remote_charts_are_noted(example_plans: dict[str, Plan]) -> None:
+    assert example_plans["aiacc"].notes == (REMOTE_CHART_NOTE.format(count=2),)
+
+
+def test_plans_do_not_leak_between_stacks(project: Project) -> None:
+    first = plan_stack(project, "aiacc")
+    second = plan_stack(project, "baseline")
+    assert not any(":aiacc::" in r.urn for r in second.resources)
+    assert len(first.resources) == len(second.resources) + 2  # the add-on and its component
+    assert REPO == project.root

@@ -1,0 +1,73 @@
+"""write_plan: deterministic files, one YAML view per resource, never half-written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+from trainstack.plan.writer import RESOURCES_JSON, write_plan
+from trainstack.project import Project
+from trainstack.yaml_io import read_yaml
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(directory)): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_same_input_gives_byte_identical_files(project: Project, tmp_path: Path) -> None:
+    write_plan(plan_stack(project, "aiacc"), tmp_path / "one")
+    write_plan(plan_stack(project, "aiacc"), tmp_path / "two")
+    one, two = _tree(tmp_path / "one"), _tree(tmp_path / "two")
+    assert one and one == two
+
+
+def test_resources_json_lists_every_resource_sorted_by_urn(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    written = write_plan(example_plans["baseline"], tmp_path)
+    items = json.loads((written / RESOURCES_JSON).read_text())
+    assert [item["urn"] for item in items] == sorted(item["urn"] for item in items)
+    assert all(set(item) == {"urn", "type", "name", "parent", "inputs"} for item in items)
+    assert len(items) == len(example_plans["baseline"].resources)
+
+
+def test_one_readable_yaml_view_per_resource(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    plan = example_plans["aiacc"]
+    written = write_plan(plan, tmp_path)
+    views = sorted((written / "resources").glob("*.yaml"))
+    assert len(views) == len(plan.resources)
+    pv = read_yaml(
+        written / "resources" / "kubernetes-core-v1-PersistentVolume--imagenet-data-pv.yaml"
+    )
+    assert pv["inputs"]["spec"]["csi"]["volumeHandle"] == "imagenet-data"
+
+
+def test_stale_files_are_removed_and_failures_leave_the_old_plan(
+    example_plans: dict[str, Plan], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = write_plan(example_plans["aiacc"], tmp_path)
+    (written / "resources" / "stale.yaml").write_text("old")
+    before = _tree(written)
+
+    def explode(*_: object) -> str:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("trainstack.plan.writer.resource_yaml", explode)
+    with pytest.raises(OSError, match="disk full"):
+        write_plan(example_plans["aiacc"], tmp_path)
+    assert _tree(written) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["aiacc"]
+
+    monkeypatch.undo()
+    write_plan(example_plans["aiacc"], tmp_path)
+    assert not (written / "resources" / "stale.yaml").exists()

@@ -1,0 +1,25 @@
+"""Helpers for tests that read the example stacks and their plans."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from trainstack.plan.model import Plan, PlannedResource
+from trainstack.yaml_io import read_yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def example_config(stack: str) -> dict[str, Any]:
+    """A mutable copy of an example stack's ``config:`` section."""
+    document = read_yaml(REPO / "stacks" / f"Pulumi.{stack}.yaml")
+    return copy.deepcopy(document["config"])
+
+
+def only(plan: Plan, type_token: str) -> PlannedResource:
+    """The single resource of ``type_token`` in ``plan`` (fails when there are 0 or several)."""
+    found = plan.of_type(type_token)
+    assert len(found) == 1, f"expected one {type_token}, found {[r.name for r in found]}"
+    return found[0]

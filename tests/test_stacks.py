@@ -1,0 +1,50 @@
+"""The example stacks: workload 1's numbers, and a difference limited to acceleration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.stack_helpers import example_config
+from trainstack.plan.model import Plan
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
+    aiacc, baseline = _flatten(example_config("aiacc")), _flatten(example_config("baseline"))
+    differing = {
+        key for key in aiacc.keys() | baseline.keys() if aiacc.get(key) != baseline.get(key)
+    }
+    assert differing == {
+        "trainstack:cluster.clusterId",
+        "trainstack:acceleration.enabled",
+        "trainstack:acceleration.component.kind",
+        "trainstack:acceleration.component.name",
+    }
+
+
+def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
+    for plan in example_plans.values():
+        config = plan.stack.config
+        pool = config.node_pool
+        assert pool.instance_types == ["ecs.gn6e-c12g1.12xlarge"]
+        assert (pool.desired_size, pool.gpus_per_node, pool.gpu_model) == (4, 4, "V100")
+        assert pool.gpu_capacity == 16
+        (dataset,) = config.datasets
+        assert (dataset.name, dataset.capacity, dataset.access_modes) == (
+            "imagenet-data",
+            "1Pi",
+            ["ReadWriteMany"],
+        )
+        operators = config.operators
+        assert operators.arena is not None and operators.mpi_operator is not None
+        assert operators.training_operator is None
+    assert example_plans["aiacc"].stack.config.acceleration.enabled
+    assert not example_plans["baseline"].stack.config.acceleration.enabled

@@ -1,0 +1,5 @@
+"""``python -m trainstack`` runs the command line."""
+
+from trainstack.cli import main
+
+main()
