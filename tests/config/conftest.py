@@ -19,7 +19,9 @@ def load(write_stack: StackWriter) -> Loader:
 
     def run(config: dict[str, Any]) -> LoadedStack:
         project = write_stack(config)
-        raw, secret_keys, source = read_stack_file(project, "test")
-        return load_stack_config("test", raw, secret_keys, source)
+        stack_file = read_stack_file(project, "test")
+        return load_stack_config(
+            "test", stack_file.config, stack_file.secret_keys, stack_file.source
+        )
 
     return run

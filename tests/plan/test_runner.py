@@ -54,3 +54,15 @@ def test_plans_do_not_leak_between_stacks(project: Project) -> None:
     assert not any(":aiacc::" in r.urn for r in second.resources)
     assert len(first.resources) == len(second.resources) + 2  # the add-on and its component
     assert REPO == project.root
+
+
+def test_changed_ciphertext_changes_the_config_digest(write_stack: StackWriter) -> None:
+    key = b"d" * 32
+    digests = []
+    for ciphertext in ("v1:first-ciphertext", "v1:second-ciphertext", "v1:first-ciphertext"):
+        config = example_config("aiacc")
+        config["trainstack:kubeconfig"] = {"secure": ciphertext}
+        digests.append(plan_stack(write_stack(config), "test", digest_key=key).config_digests)
+    assert set(digests[0]) == {"trainstack:kubeconfig"}
+    assert digests[0] != digests[1] and digests[0] == digests[2]
+    assert "ciphertext" not in str(digests)

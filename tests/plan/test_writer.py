@@ -9,7 +9,7 @@ import pytest
 
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
-from trainstack.plan.writer import RESOURCES_JSON, write_plan
+from trainstack.plan.writer import RESOURCES_JSON, SECRET_DIGESTS_JSON, write_plan
 from trainstack.project import Project
 from trainstack.yaml_io import read_yaml
 
@@ -71,3 +71,14 @@ def test_stale_files_are_removed_and_failures_leave_the_old_plan(
     monkeypatch.undo()
     write_plan(example_plans["aiacc"], tmp_path)
     assert not (written / "resources" / "stale.yaml").exists()
+
+
+def test_secret_digests_are_written_only_for_keyed_plans(
+    project: Project, example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    plain = write_plan(example_plans["aiacc"], tmp_path / "plain")
+    assert not (plain / SECRET_DIGESTS_JSON).exists()
+    keyed = write_plan(plan_stack(project, "aiacc", digest_key=b"k" * 32), tmp_path / "keyed")
+    digests = json.loads((keyed / SECRET_DIGESTS_JSON).read_text())
+    (provider_urn,) = [urn for urn in digests["resources"] if "providers:kubernetes" in urn]
+    assert set(digests["resources"][provider_urn]) == {"kubeconfig"}

@@ -151,7 +151,18 @@ def _mask_secure(value: Any) -> tuple[Any, bool]:
     return value, False
 
 
-def read_stack_file(project: Project, stack: str) -> tuple[dict[str, str], set[str], str]:
+@dataclass(frozen=True)
+class StackFile:
+    """A stack file as the engine would see it, plus the encrypted values it holds."""
+
+    source: str
+    config: dict[str, str]
+    secret_keys: set[str]
+    ciphertexts: dict[str, Any]
+    """The raw ``secure:`` values of the secret keys (never decrypted, never printed)."""
+
+
+def read_stack_file(project: Project, stack: str) -> StackFile:
     """The config map, secret keys and display name of ``stack``'s file."""
     from trainstack.yaml_io import read_yaml
 
@@ -159,7 +170,9 @@ def read_stack_file(project: Project, stack: str) -> tuple[dict[str, str], set[s
     source = project.display(path)
     document = read_yaml(path, source)
     config, secret_keys = pulumi_config_map(document, source)
-    return config, secret_keys, source
+    section = document.get("config") or {}
+    ciphertexts = {key: section[key] for key in secret_keys}
+    return StackFile(source, config, secret_keys, ciphertexts)
 
 
 def load_for_program() -> LoadedStack:

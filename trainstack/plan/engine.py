@@ -18,7 +18,7 @@ import pulumi
 from pulumi.runtime import mocks, rpc, settings, stack, sync_await
 from pulumi.runtime.config import set_all_config
 
-from trainstack.plan.masking import masked
+from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
 
 # Invokes the program makes, answered offline with placeholders instead of cloud calls.
@@ -42,29 +42,37 @@ class _PreviewMocks(pulumi.runtime.Mocks):
 class _RecordingMonitor(mocks.MockMonitor):
     """A mock monitor that keeps each registration as the program sent it."""
 
-    def __init__(self) -> None:
+    def __init__(self, digest_key: bytes | None) -> None:
         super().__init__(_PreviewMocks())
         self.recorded: list[PlannedResource] = []
+        self._digest_key = digest_key
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         inputs = rpc.deserialize_properties(request.object, keep_unknowns=True)
+        masker = Masker(self._digest_key)
         self.recorded.append(
             PlannedResource(
                 urn=self.make_urn(request.parent, request.type, request.name),
                 type=request.type,
                 name=request.name,
                 parent=request.parent,
-                inputs=masked(inputs),
+                inputs=masker.mask(inputs),
+                secret_digests=masker.digests,
             )
         )
         return super().RegisterResource(request)
 
 
 def run_program(
-    program: Path, project: str, stack_name: str, config: dict[str, str], secret_keys: set[str]
+    program: Path,
+    project: str,
+    stack_name: str,
+    config: dict[str, str],
+    secret_keys: set[str],
+    digest_key: bytes | None = None,
 ) -> list[PlannedResource]:
     """Run ``program`` for ``stack_name`` with ``config``; return what it registered."""
-    monitor = _RecordingMonitor()
+    monitor = _RecordingMonitor(digest_key)
     _reset_runtime()
     set_all_config(dict(config), sorted(secret_keys))
     pulumi.runtime.set_mocks(

@@ -1,7 +1,17 @@
-"""Mask what must not appear in a plan: secrets, and values only known after deployment."""
+"""Mask what must not appear in a plan: secrets, and values only known after deployment.
+
+Secrets are replaced whole by ``[secret]``. So that a reviewer can still see *that* a
+secret changed, a :class:`Masker` built with a digest key records a keyed digest
+(HMAC-SHA256) of each secret it hides, by location. The key is random per ``diff``
+run and never written anywhere: the digests of two plans made with the same key can
+be compared, and no digest can be turned back into (or brute-forced to) its value.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from typing import Any
 
 from pulumi.output import Unknown
@@ -9,23 +19,58 @@ from pulumi.runtime import rpc
 
 SECRET = "[secret]"
 COMPUTED = "[computed]"
+DIGEST_KEY_ENV = "TRAINSTACK_SECRET_DIGEST_KEY"
+
+# Kubernetes objects whose values are secret by key, whatever Pulumi knows about them.
+_SECRET_KINDS = {"Secret": ("data", "stringData")}
+
+
+class Masker:
+    """Masks values; with a key, remembers a digest of every secret it masked."""
+
+    def __init__(self, digest_key: bytes | None = None) -> None:
+        self._key = digest_key
+        self.digests: dict[str, str] = {}
+
+    def digest(self, value: Any) -> str:
+        """The keyed digest of a raw value (only meaningful with a key)."""
+        assert self._key is not None
+        raw = json.dumps(value, sort_keys=True, default=str).encode()
+        return hmac.new(self._key, raw, hashlib.sha256).hexdigest()[:32]
+
+    def mask(self, value: Any, path: str = "") -> Any:
+        """A copy of deserialized inputs with secrets and unknowns replaced."""
+        if rpc.is_rpc_secret(value):
+            return self._hide(rpc.unwrap_rpc_secret(value), path)
+        if isinstance(value, Unknown) or value == rpc.UNKNOWN:
+            return COMPUTED
+        if isinstance(value, dict):
+            secret_keys = _SECRET_KINDS.get(str(value.get("kind")), ())
+            return {
+                str(key): self._mask_section(item, f"{path}.{key}" if path else str(key))
+                if key in secret_keys
+                else self.mask(item, f"{path}.{key}" if path else str(key))
+                for key, item in value.items()
+            }
+        if isinstance(value, list | tuple):
+            return [self.mask(item, f"{path}[{index}]") for index, item in enumerate(value)]
+        if isinstance(value, float) and value.is_integer():
+            # The wire format (protobuf Struct) carries every number as a double.
+            return int(value)
+        return value
+
+    def _mask_section(self, section: Any, path: str) -> Any:
+        """Secret data: every value hidden, keys kept (which keys exist is not secret)."""
+        if not isinstance(section, dict):
+            return self._hide(section, path)
+        return {str(key): self._hide(item, f"{path}.{key}") for key, item in section.items()}
+
+    def _hide(self, raw: Any, path: str) -> str:
+        if self._key is not None:
+            self.digests[path] = self.digest(raw)
+        return SECRET
 
 
 def masked(value: Any) -> Any:
-    """A copy of deserialized resource inputs with secrets and unknowns replaced.
-
-    Secrets are replaced whole (``[secret]``), never partially, so that nothing of
-    their value can be read from a plan or a CI log.
-    """
-    if rpc.is_rpc_secret(value):
-        return SECRET
-    if isinstance(value, Unknown) or value == rpc.UNKNOWN:
-        return COMPUTED
-    if isinstance(value, dict):
-        return {str(key): masked(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [masked(item) for item in value]
-    if isinstance(value, float) and value.is_integer():
-        # The wire format (protobuf Struct) carries every number as a double.
-        return int(value)
-    return value
+    """``value`` with secrets and unknowns replaced (no digests kept)."""
+    return Masker().mask(value)

@@ -17,6 +17,8 @@ class PlannedResource:
     name: str
     parent: str
     inputs: dict[str, Any]
+    secret_digests: dict[str, str] = field(default_factory=dict, compare=False)
+    """Keyed digests of the masked secrets, by location (only when planning for a diff)."""
 
     def as_json(self) -> dict[str, Any]:
         """The ``resources.json`` item."""
@@ -36,6 +38,8 @@ class Plan:
     stack: LoadedStack
     resources: tuple[PlannedResource, ...]
     notes: tuple[str, ...] = field(default=())
+    config_digests: dict[str, str] = field(default_factory=dict)
+    """Keyed digests of the stack file's ``secure:`` values (of their ciphertext)."""
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

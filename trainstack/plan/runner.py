@@ -5,6 +5,7 @@ from __future__ import annotations
 from trainstack.config.loader import load_stack_config, read_stack_file
 from trainstack.errors import PlanError
 from trainstack.plan.engine import run_program
+from trainstack.plan.masking import Masker
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.project import Project
 
@@ -16,18 +17,32 @@ REMOTE_CHART_NOTE = (
 )
 
 
-def plan_stack(project: Project, stack_name: str) -> Plan:
+def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = None) -> Plan:
     """Everything ``pulumi up -s <stack_name>`` would register, computed offline.
 
     The configuration is validated first (a bad value stops the plan before the
     program runs); a program that registers nothing is an error, never an empty plan.
+    With ``digest_key`` the plan keeps keyed digests of the secrets it masks, so that
+    two plans made with the same key show which secrets changed (see ``masking``).
     """
-    config, secret_keys, source = read_stack_file(project, stack_name)
-    stack = load_stack_config(stack_name, config, secret_keys, source)
-    resources = run_program(project.main_program, project.name, stack_name, config, secret_keys)
+    stack_file = read_stack_file(project, stack_name)
+    config, secret_keys = stack_file.config, stack_file.secret_keys
+    stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
+    resources = run_program(
+        project.main_program, project.name, stack_name, config, secret_keys, digest_key
+    )
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
-    return Plan(stack=stack, resources=tuple(resources), notes=tuple(_notes(resources)))
+    config_digests = {}
+    if digest_key is not None:
+        masker = Masker(digest_key)
+        config_digests = {k: masker.digest(v) for k, v in sorted(stack_file.ciphertexts.items())}
+    return Plan(
+        stack=stack,
+        resources=tuple(resources),
+        notes=tuple(_notes(resources)),
+        config_digests=config_digests,
+    )
 
 
 def _notes(resources: list[PlannedResource]) -> list[str]:

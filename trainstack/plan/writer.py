@@ -20,6 +20,7 @@ from trainstack.yaml_io import dump_yaml
 RESOURCES_JSON = "resources.json"
 RESOURCES_DIR = "resources"
 NOTES_FILE = "NOTES.txt"
+SECRET_DIGESTS_JSON = "secret-digests.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -47,6 +48,17 @@ def _write_into(plan: Plan, directory: Path) -> None:
         (views / file_name).write_text(resource_yaml(resource), encoding="utf-8")
     if plan.notes:
         (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
+    digests = secret_digests(plan)
+    if digests["config"] or digests["resources"]:
+        (directory / SECRET_DIGESTS_JSON).write_text(canonical_json(digests), encoding="utf-8")
+
+
+def secret_digests(plan: Plan) -> dict[str, Any]:
+    """Keyed digests of masked secrets (present only when the plan was made with a key)."""
+    return {
+        "config": dict(plan.config_digests),
+        "resources": {r.urn: dict(r.secret_digests) for r in plan.resources if r.secret_digests},
+    }
 
 
 def canonical_json(data: Any) -> str:
