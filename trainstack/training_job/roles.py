@@ -1,0 +1,138 @@
+"""The pods of a job: how many of each role, their GPUs, resources and per-role overrides.
+
+Every framework has ``worker`` (top level); the other roles live in their framework's
+section: ``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``.
+The three per-role overrides (image, resources, node selector) are declared by one
+function each so that every role documents them with the same words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from trainstack.base_model import StrictModel
+from trainstack.training_job.types import LabelMap, Quantity
+
+
+class ResourceAmounts(StrictModel):
+    """CPU and memory amounts; an unset amount is left to the namespace's LimitRange."""
+
+    cpu: Quantity | None = Field(
+        default=None, description="CPU cores, e.g. 8 or 500m; null leaves it unset."
+    )
+    memory: Quantity | None = Field(
+        default=None,
+        description="Memory, e.g. 32Gi; null leaves it unset. Memory is what kills jobs: "
+        "the /dev/shm volume counts against the memory limit.",
+    )
+
+
+class Resources(StrictModel):
+    """Requests and limits of one container (GPUs are set with ``gpus``, not here)."""
+
+    requests: ResourceAmounts = Field(
+        default_factory=ResourceAmounts, description="Resources the scheduler reserves."
+    )
+    limits: ResourceAmounts = Field(
+        default_factory=ResourceAmounts, description="Resources the container may not exceed."
+    )
+
+
+def _image() -> Any:
+    return Field(
+        default=None,
+        min_length=1,
+        pattern=r"^\S+$",
+        description="Image of this role; null uses image.name.",
+    )
+
+
+def _resources() -> Any:
+    return Field(
+        default_factory=Resources, description="CPU and memory requests and limits of this role."
+    )
+
+
+def _node_selector() -> Any:
+    return Field(
+        default_factory=dict,
+        description="Node labels this role's pods require, merged over scheduling.nodeSelector.",
+        examples=[{"aliyun.accelerator/nvidia_name": "Tesla-V100-SXM2-32GB"}],
+    )
+
+
+class Worker(StrictModel):
+    """The workers: the pods that train (every framework has them)."""
+
+    replicas: int = Field(
+        default=1,
+        ge=0,
+        description="Number of worker pods. MPI needs at least 1; for TensorFlow and PyTorch "
+        "0 runs the chief or master alone.",
+    )
+    gpus: int = Field(
+        default=0, ge=0, description="GPUs per worker pod (nvidia.com/gpu, request = limit)."
+    )
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()
+
+
+class Launcher(StrictModel):
+    """The MPI launcher: runs ``mpirun`` (the command), one pod, never a GPU."""
+
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()
+
+
+class Chief(StrictModel):
+    """The TensorFlow chief: trains like a worker and also saves checkpoints and summaries."""
+
+    replicas: int = Field(
+        default=1,
+        ge=0,
+        le=1,
+        description="1 runs a chief; 0 lets worker 0 act as chief (a TFJob needs one of them).",
+    )
+    gpus: int | None = Field(
+        default=None, ge=0, description="GPUs of the chief; null: the same as worker.gpus."
+    )
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()
+
+
+class ParameterServers(StrictModel):
+    """TensorFlow parameter servers: hold the variables of ParameterServerStrategy."""
+
+    replicas: int = Field(default=0, ge=0, description="Number of parameter-server pods.")
+    gpus: int = Field(default=0, ge=0, description="GPUs per parameter server.")
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()
+
+
+class Evaluator(StrictModel):
+    """The TensorFlow evaluator: evaluates checkpoints beside training."""
+
+    replicas: int = Field(
+        default=0, ge=0, le=1, description="1 runs an evaluator next to training; 0 none."
+    )
+    gpus: int = Field(default=0, ge=0, description="GPUs of the evaluator.")
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()
+
+
+class Master(StrictModel):
+    """The PyTorch master: rank 0, always exactly one pod (MASTER_ADDR points to it)."""
+
+    gpus: int | None = Field(
+        default=None, ge=0, description="GPUs of the master; null: the same as worker.gpus."
+    )
+    image: str | None = _image()
+    resources: Resources = _resources()
+    node_selector: LabelMap = _node_selector()

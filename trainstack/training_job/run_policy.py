@@ -1,0 +1,38 @@
+"""How the operator runs and cleans up the job."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from trainstack.base_model import StrictModel
+
+RestartPolicy = Literal["Never", "OnFailure", "ExitCode"]
+
+
+class RunPolicy(StrictModel):
+    """Clean-up, retries and time limits (``runPolicy`` of the job)."""
+
+    clean_pod_policy: Literal["None", "Running", "All"] = Field(
+        default="Running",
+        description="Pods deleted when the job ends: Running frees the GPUs and keeps finished "
+        "pods' logs; All deletes every pod; None keeps them.",
+    )
+    ttl_seconds_after_finished: int | None = Field(
+        default=None,
+        ge=0,
+        description="Delete the job this long after it ends; null keeps it. With Pulumi "
+        "leave it null: a deleted job is re-created, and re-run, by the next update.",
+    )
+    backoff_limit: int | None = Field(
+        default=None, ge=0, description="Retries before the job is failed; null: the operator's."
+    )
+    active_deadline_seconds: int | None = Field(
+        default=None, ge=1, description="Fail the job when it runs longer than this."
+    )
+    restart_policy: RestartPolicy = Field(
+        default="OnFailure",
+        description="Restart policy of the TensorFlow and PyTorch replicas and of the MPI "
+        "launcher (MPI workers never restart); ExitCode is not for MPI.",
+    )

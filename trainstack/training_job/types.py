@@ -1,0 +1,151 @@
+"""Value types shared by the training-job models: quantities, label maps, paths, names.
+
+Each type validates in Python and carries the JSON schema Helm checks, so a bad value
+is rejected with the same meaning by ``trainstack`` and by ``helm install``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    StringConstraints,
+    WithJsonSchema,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
+
+from trainstack.base_model import constraint
+
+# Kubernetes' resource.Quantity grammar without a sign: a negative request is never meant.
+QUANTITY_PATTERN = (
+    r"^(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))"
+    r"(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
+)
+# RFC 1123 subdomain: claim, secret, service-account and priority-class names.
+DNS_SUBDOMAIN_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+# Label names and values: at most 63 characters, bounded in the pattern itself so that
+# the JSON schema Helm checks says exactly what the model says.
+LABEL_KEY_PATTERN = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
+)
+LABEL_VALUE_PATTERN = r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
+ENV_NAME_PATTERN = r"^[-._a-zA-Z][-._a-zA-Z0-9]*$"
+ABSOLUTE_PATH_PATTERN = r"^/"
+
+
+def _int_to_text(value: Any) -> Any:
+    """YAML reads ``cpu: 8`` as an integer; Kubernetes accepts it, so keep it as text."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+@dataclass(frozen=True)
+class CountOrText:
+    """Pydantic metadata: text matching ``pattern`` that YAML users may also write as a
+    bare integer (``cpu: 8``); the integer is kept as text. ``words`` say in errors what
+    is allowed, instead of the regular expression."""
+
+    pattern: str
+    minimum: int
+    words: str
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        checked = core_schema.no_info_after_validator_function(
+            self._check, core_schema.str_schema()
+        )
+        return core_schema.no_info_before_validator_function(_int_to_text, checked)
+
+    def _check(self, value: str) -> str:
+        if re.match(self.pattern, value) is None:
+            raise constraint("", value, self.words)
+        return value
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {
+            "anyOf": [
+                {"type": "integer", "minimum": self.minimum},
+                {"type": "string", "pattern": self.pattern},
+            ]
+        }
+
+
+Quantity = Annotated[
+    str, CountOrText(QUANTITY_PATTERN, minimum=0, words="a quantity such as 8, 500m or 32Gi")
+]
+"""A Kubernetes resource quantity such as ``8``, ``500m``, ``32Gi``."""
+
+DnsName = Annotated[str, StringConstraints(max_length=253, pattern=DNS_SUBDOMAIN_PATTERN)]
+"""A Kubernetes object name (RFC 1123 subdomain): claims, secrets, priority classes."""
+
+AbsolutePath = Annotated[str, StringConstraints(min_length=2, pattern=ABSOLUTE_PATH_PATTERN)]
+"""An absolute path inside the container (never ``/`` itself)."""
+
+
+def _check_labels(values: dict[str, str]) -> dict[str, str]:
+    for key, value in values.items():
+        if re.match(LABEL_KEY_PATTERN, key) is None:
+            raise constraint(key, key, "a label key: [prefix/]name, name of at most 63 characters")
+        if re.match(LABEL_VALUE_PATTERN, value) is None:
+            raise constraint(
+                key, value, "a label value: at most 63 letters, digits, '-', '_' or '.'"
+            )
+    return values
+
+
+def _check_annotation_keys(values: dict[str, str]) -> dict[str, str]:
+    for key in values:
+        if re.match(LABEL_KEY_PATTERN, key) is None:
+            raise constraint(key, key, "an annotation key: [prefix/]name, name of at most 63 chars")
+    return values
+
+
+def _check_env_names(values: dict[str, str]) -> dict[str, str]:
+    for key in values:
+        if re.match(ENV_NAME_PATTERN, key) is None:
+            raise constraint(key, key, f"an environment variable name matching {ENV_NAME_PATTERN}")
+    return values
+
+
+def _map_schema(key_pattern: str, value_schema: dict[str, Any]) -> WithJsonSchema:
+    """The JSON schema of a string map whose keys match ``key_pattern``."""
+    return WithJsonSchema(
+        {
+            "type": "object",
+            "propertyNames": {"pattern": key_pattern},
+            "additionalProperties": value_schema,
+        }
+    )
+
+
+LabelMap = Annotated[
+    dict[str, str],
+    AfterValidator(_check_labels),
+    _map_schema(LABEL_KEY_PATTERN, {"type": "string", "pattern": LABEL_VALUE_PATTERN}),
+]
+"""Kubernetes labels (also node selectors): both keys and values are checked."""
+
+AnnotationMap = Annotated[
+    dict[str, str],
+    AfterValidator(_check_annotation_keys),
+    _map_schema(LABEL_KEY_PATTERN, {"type": "string"}),
+]
+"""Kubernetes annotations: keys are checked, values are free text."""
+
+EnvMap = Annotated[
+    dict[str, str],
+    AfterValidator(_check_env_names),
+    _map_schema(ENV_NAME_PATTERN, {"type": "string"}),
+]
+"""Environment variables by name; values are strings (quote numbers in YAML)."""
