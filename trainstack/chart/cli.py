@@ -1,5 +1,87 @@
-"""Placeholder: the ``trainstack chart`` commands are being written."""
+"""``trainstack chart``: generate, check, render and package the training-job chart.
+
+User errors are raised as :class:`~trainstack.errors.TrainstackError`; the top-level
+CLI prints them as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
-chart_app = typer.Typer(help="Generate, check, render and package the training-job chart.")
+from trainstack.chart.generate import check_chart, write_chart
+from trainstack.chart.package import package_chart
+from trainstack.chart.paths import project_root, repo_chart_dir
+from trainstack.chart.render import render_manifests
+from trainstack.errors import ValuesError
+from trainstack.training_job import read_values_file, release_name_problems, validate_values
+
+chart_app = typer.Typer(
+    help="Generate, check, render and package the training-job chart.",
+    no_args_is_help=True,
+)
+
+
+@chart_app.command()
+def generate(
+    output: Annotated[
+        Path | None,
+        typer.Option(help="Write a complete chart here instead of charts/training-job/."),
+    ] = None,
+) -> None:
+    """Write Chart.yaml, values.yaml, values.schema.json and README.md from the model."""
+    source = repo_chart_dir()
+    target = output or source
+    written = write_chart(target, source)
+    typer.echo(f"wrote {len(written)} generated files to {target}")
+
+
+@chart_app.command()
+def check(
+    chart_dir: Annotated[
+        Path | None, typer.Option(help="Chart to check (default: charts/training-job/).")
+    ] = None,
+) -> None:
+    """Fail when the chart's generated files differ from what the generator writes."""
+    target = chart_dir or repo_chart_dir()
+    check_chart(target)
+    typer.echo(f"{target} is up to date with the model")
+
+
+@chart_app.command()
+def render(
+    values: Annotated[Path, typer.Argument(help="Values file (YAML).")],
+    name: Annotated[
+        str | None, typer.Option(help="Release name (default: the file's name).")
+    ] = None,
+    namespace: Annotated[str, typer.Option(help="Namespace of the release.")] = "default",
+) -> None:
+    """Print the manifests of a values file, like `helm template`."""
+    data = read_values_file(values)
+    job = validate_values(data, values)
+    release = name or _name_from(values)
+    problems = release_name_problems(release, job)
+    if problems:
+        raise ValuesError(f"{values} (with --name {release})", problems)
+    manifests = render_manifests(data, release=release, namespace=namespace)
+    for path, text in manifests.items():
+        typer.echo(f"---\n# Source: {path}\n{text.strip()}")
+
+
+@chart_app.command()
+def package(
+    output: Annotated[
+        Path | None, typer.Option(help="Directory for the .tgz (default: dist/).")
+    ] = None,
+) -> None:
+    """Check the chart for drift, then package it into a .tgz."""
+    archive = package_chart(repo_chart_dir(), output or project_root() / "dist")
+    typer.echo(f"packaged {archive}")
+
+
+def _name_from(path: Path) -> str:
+    """A release name from a file name: imagenet_mpi.yaml -> imagenet-mpi."""
+    return re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()).strip("-") or "training-job"
