@@ -1,6 +1,6 @@
-"""The trainstack Pulumi program: load the stack's configuration, create the components.
+"""The trainstack Pulumi program: load and check the stack, create the components.
 
-Only wiring lives here; defaults and rules are in ``trainstack/config``, resources in
+Only wiring lives here; defaults and rules are in ``trainstack/``, resources in
 ``components/``. ``pulumi up -s <stack>`` and ``trainstack plan <stack>`` run this file.
 """
 
@@ -9,13 +9,14 @@ import pulumi
 from components.acceleration import Acceleration, AccelerationArgs
 from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
+from components.experiment_release import ExperimentRelease, ExperimentReleaseArgs
 from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
-from trainstack.config.loader import load_for_program
+from trainstack.deployment import CHART_PATH, prepare_for_program
 
-stack = load_for_program()
-config = stack.config
-cluster = kubernetes_provider("cluster", stack)
+deployment = prepare_for_program()
+config = deployment.stack.config
+cluster = kubernetes_provider("cluster", deployment.stack)
 
 pool = GpuNodePool("gpu", GpuNodePoolArgs(config.node_pool, config.cluster, cluster))
 datasets = [
@@ -25,9 +26,17 @@ datasets = [
 operators = TrainingOperators("operators", TrainingOperatorsArgs(config.operators, cluster))
 if config.acceleration.enabled:
     Acceleration("acceleration", AccelerationArgs(config.acceleration, config.cluster, cluster))
+releases = [
+    ExperimentRelease(
+        experiment.name,
+        ExperimentReleaseArgs(experiment, CHART_PATH, cluster, [operators, *datasets]),
+    )
+    for experiment in deployment.experiments
+]
 
 pulumi.export("gpuCapacity", config.node_pool.gpu_capacity)
 pulumi.export("nodePoolId", pool.node_pool_id)
 pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
 pulumi.export("operatorReleases", operators.release_names)
 pulumi.export("accelerated", config.acceleration.enabled)
+pulumi.export("experiments", [release.release_name for release in releases])

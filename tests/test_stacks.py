@@ -27,6 +27,7 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
         "trainstack:acceleration.enabled",
         "trainstack:acceleration.component.kind",
         "trainstack:acceleration.component.name",
+        "trainstack:acceleration.experimentOverrides.env.PERSEUS_ALLREDUCE_DTYPE",
     }
 
 

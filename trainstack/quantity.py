@@ -10,10 +10,18 @@ import re
 from decimal import Decimal
 
 QUANTITY_PATTERN = r"^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$"
-_QUANTITY = re.compile(QUANTITY_PATTERN)
+"""The quantities the stack configuration accepts (the common, readable subset)."""
+
+# Kubernetes' full grammar (unsigned): decimal exponents and n/u suffixes included.
+_QUANTITY = re.compile(
+    r"^(?P<number>[0-9]+(\.[0-9]*)?|\.[0-9]+)"
+    r"(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
 
 _SUFFIX = {
     "": Decimal(1),
+    "n": Decimal("1e-9"),
+    "u": Decimal("1e-6"),
     "m": Decimal("0.001"),
     "k": Decimal(10) ** 3,
     "M": Decimal(10) ** 6,
@@ -35,9 +43,10 @@ def parse_quantity(text: str | int) -> Decimal:
     match = _QUANTITY.match(str(text))
     if match is None:
         raise ValueError(f"{text!r} is not a Kubernetes quantity (e.g. 500m, 4, 16Gi, 1Pi)")
-    suffix = match.group(2) or ""
-    number = str(text)[: len(str(text)) - len(suffix)]
-    return Decimal(number) * _SUFFIX[suffix]
+    number, suffix = Decimal(match.group("number")), match.group("suffix") or ""
+    if suffix[:1] in ("e", "E"):
+        return number * Decimal(10) ** int(suffix[1:])
+    return number * _SUFFIX[suffix]
 
 
 def format_quantity(value: Decimal, binary: bool = True) -> str:

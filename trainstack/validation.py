@@ -62,11 +62,11 @@ def dotted_path(loc: Iterable[int | str], prefix: str = "") -> str:
             text += f"[{part}]"
         elif not _PLAIN_KEY.match(str(part)):
             text += f"[{json.dumps(str(part))}]"
-        elif text and not text.endswith(":"):
+        elif text and not text.endswith((":", ".")):
             text += f".{part}"
         else:
             text += str(part)
-    return text
+    return text.rstrip(".")
 
 
 def problems_from(

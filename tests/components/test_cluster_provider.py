@@ -33,6 +33,7 @@ def test_existing_cluster_uses_the_named_context(write_stack: StackWriter) -> No
     config["trainstack:cluster"] = {"provider": "existing", "context": "onprem-gpu"}
     del config["trainstack:nodePool"]["instanceTypes"], config["trainstack:nodePool"]["systemDisk"]
     config["trainstack:datasets"] = []
+    config["trainstack:experiments"] = {"select": []}
     provider = only(plan_stack(write_stack(config), "test"), PROVIDER).inputs
     assert provider["context"] == "onprem-gpu"
     assert "kubeconfig" not in provider

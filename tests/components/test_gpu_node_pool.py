@@ -40,6 +40,7 @@ def test_existing_cluster_labels_and_taints_listed_nodes(write_stack: StackWrite
     del pool["instanceTypes"], pool["systemDisk"]
     pool.update(desiredSize=2, gpusPerNode=8, nodes=["node1", "node2"])
     config["trainstack:datasets"] = []
+    config["trainstack:experiments"] = {"select": []}
     plan = plan_stack(write_stack(config), "test")
     assert plan.of_type(NODE_POOL) == []
     patches = {p.inputs["metadata"]["name"]: p.inputs for p in plan.of_type(NODE_PATCH)}
@@ -56,6 +57,7 @@ def test_existing_cluster_without_nodes_changes_no_node(write_stack: StackWriter
     config["trainstack:cluster"] = {"provider": "existing"}
     del config["trainstack:nodePool"]["instanceTypes"], config["trainstack:nodePool"]["systemDisk"]
     config["trainstack:datasets"] = []
+    config["trainstack:experiments"] = {"select": []}
     plan = plan_stack(write_stack(config), "test")
     assert plan.of_type(NODE_PATCH) == [] and plan.of_type(NODE_POOL) == []
     only(plan, "trainstack:infra:GpuNodePool")

@@ -39,7 +39,9 @@ def test_bad_config_stops_before_the_program_runs(write_stack: StackWriter) -> N
 def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "__main__.py").write_text("import pulumi\n")
     (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
-    (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": example_config("aiacc")}))
+    config = example_config("aiacc")
+    config["trainstack:experiments"] = {"select": []}
+    (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
     with pytest.raises(PlanError, match="registered no resources"):
         plan_stack(Project.load(tmp_path), "test")
 

@@ -43,6 +43,12 @@ class Acceleration(StrictModel):
     component: AccelerationComponent | None = Field(
         default=None, description="What to install when enabled."
     )
+    experiment_overrides: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Job values merged over every experiment when enabled (e.g. AIACC "
+        "environment variables): the only experiment differences the fairness report "
+        "accepts between an accelerated and a baseline stack.",
+    )
 
     @model_validator(mode="after")
     def _component_when_enabled(self) -> Acceleration:

@@ -8,6 +8,7 @@ from trainstack.base_model import StrictModel, constraint
 from trainstack.config.acceleration import Acceleration, AckAddon
 from trainstack.config.cluster import AlicloudCluster, Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
+from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 
@@ -27,6 +28,10 @@ class StackConfig(StrictModel):
     acceleration: Acceleration = Field(
         default_factory=lambda: Acceleration.model_validate({}),
         description="The acceleration layer (AIACC); off unless enabled.",
+    )
+    experiments: StackExperiments = Field(
+        default_factory=lambda: StackExperiments.model_validate({}),
+        description="The experiments this stack runs and its overrides of them.",
     )
 
     @model_validator(mode="after")

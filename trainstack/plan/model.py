@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trainstack.checks import Finding
 from trainstack.config.loader import LoadedStack
+from trainstack.experiments.resolve import Experiment
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,37 @@ class PlannedResource:
 
 
 @dataclass(frozen=True)
+class RenderedObject:
+    """An object of a release of the project's own chart, rendered offline by Helm."""
+
+    release: str
+    """URN of the Helm release resource the object belongs to."""
+    object: dict[str, Any]
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(kind, namespace, name): how objects are matched across plans."""
+        metadata = self.object.get("metadata") or {}
+        return (
+            str(self.object.get("kind", "")),
+            str(metadata.get("namespace", "")),
+            str(metadata.get("name", "")),
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``objects.json`` item."""
+        kind, namespace, name = self.key
+        return {
+            "release": self.release,
+            "apiVersion": self.object.get("apiVersion", ""),
+            "kind": kind,
+            "namespace": namespace,
+            "name": name,
+            "object": self.object,
+        }
+
+
+@dataclass(frozen=True)
 class Plan:
     """The resources of one stack, sorted by URN, and notes for the reader."""
 
@@ -40,6 +73,9 @@ class Plan:
     notes: tuple[str, ...] = field(default=())
     config_digests: dict[str, str] = field(default_factory=dict)
     """Keyed digests of the stack file's ``secure:`` values (of their ciphertext)."""
+    objects: tuple[RenderedObject, ...] = field(default=())
+    experiments: tuple[Experiment, ...] = field(default=())
+    warnings: tuple[Finding, ...] = field(default=())
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

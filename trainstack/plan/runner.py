@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from trainstack.config.loader import load_stack_config, read_stack_file
+from trainstack.deployment import prepare
 from trainstack.errors import PlanError
+from trainstack.plan.charts import HELM_RELEASE, expand_local_releases, is_local_chart
 from trainstack.plan.engine import run_program
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.project import Project
-
-HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 
 REMOTE_CHART_NOTE = (
     "{count} Helm release(s) of remote charts are recorded as chart + version + values: "
@@ -28,6 +28,7 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
+    deployment = prepare(project.root, stack)
     resources = run_program(
         project.main_program, project.name, stack_name, config, secret_keys, digest_key
     )
@@ -42,14 +43,12 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
         resources=tuple(resources),
         notes=tuple(_notes(resources)),
         config_digests=config_digests,
+        objects=tuple(expand_local_releases(project.root, resources)),
+        experiments=deployment.experiments,
+        warnings=deployment.warnings,
     )
 
 
 def _notes(resources: list[PlannedResource]) -> list[str]:
-    remote = [r for r in resources if r.type == HELM_RELEASE and not _is_local(r)]
+    remote = [r for r in resources if r.type == HELM_RELEASE and not is_local_chart(r)]
     return [REMOTE_CHART_NOTE.format(count=len(remote))] if remote else []
-
-
-def _is_local(release: PlannedResource) -> bool:
-    chart = str(release.inputs.get("chart", ""))
-    return chart.startswith(("./", "../", "charts/"))

@@ -7,6 +7,7 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
+from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.datasets import AlicloudNasSource
 from trainstack.plan.model import Plan
 
@@ -43,6 +44,26 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
             f"in {dataset.namespace}, {origin}:{dataset.export_path}"
         )
     console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
+    if plan.experiments:
+        experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
+        for column in ("experiment", "namespace", "framework", "pods", "GPUs", "objects"):
+            experiments.add_column(column)
+        for experiment in plan.experiments:
+            pods = role_pods(experiment.job)
+            objects = [
+                o for o in plan.objects if o.release.endswith(f"::{experiment.name}-release")
+            ]
+            experiments.add_row(
+                experiment.name,
+                experiment.namespace,
+                experiment.job.framework,
+                " + ".join(f"{role.replicas} {role.role}" for role in pods),
+                str(total_gpus(experiment.job)),
+                ", ".join(sorted(str(o.object.get("kind")) for o in objects)),
+            )
+        console.print(experiments)
+    for warning in plan.warnings:
+        console.print(f"warning: {warning}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
     console.print(f"plan written to {written_to}")

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.yaml_io import dump_yaml
 
@@ -21,6 +22,9 @@ RESOURCES_JSON = "resources.json"
 RESOURCES_DIR = "resources"
 NOTES_FILE = "NOTES.txt"
 SECRET_DIGESTS_JSON = "secret-digests.json"
+OBJECTS_JSON = "objects.json"
+OBJECTS_DIR = "objects"
+EXPERIMENTS_JSON = "experiments.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -46,11 +50,45 @@ def _write_into(plan: Plan, directory: Path) -> None:
     views.mkdir()
     for file_name, resource in resource_file_names(plan.resources).items():
         (views / file_name).write_text(resource_yaml(resource), encoding="utf-8")
+    if plan.objects:
+        _write_objects(plan, directory)
+    if plan.experiments:
+        experiments = [
+            {
+                "name": experiment.name,
+                "namespace": experiment.namespace,
+                "source": experiment.source,
+                "release": _release_urn(plan, experiment.name),
+                "values": experiment.values,
+                "baseValues": experiment.base_values,
+                "accelerationOverrides": experiment.acceleration_overrides,
+            }
+            for experiment in plan.experiments
+        ]
+        (directory / EXPERIMENTS_JSON).write_text(canonical_json(experiments), encoding="utf-8")
     if plan.notes:
         (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
     digests = secret_digests(plan)
     if digests["config"] or digests["resources"]:
         (directory / SECRET_DIGESTS_JSON).write_text(canonical_json(digests), encoding="utf-8")
+
+
+def _write_objects(plan: Plan, directory: Path) -> None:
+    items = [rendered.as_json() for rendered in plan.objects]
+    (directory / OBJECTS_JSON).write_text(canonical_json(items), encoding="utf-8")
+    views = directory / OBJECTS_DIR
+    views.mkdir()
+    for rendered in plan.objects:
+        file_name = _slug("--".join(part or "_" for part in rendered.key)) + ".yaml"
+        (views / file_name).write_text(dump_yaml(_sorted(rendered.object)), encoding="utf-8")
+
+
+def _release_urn(plan: Plan, release_name: str) -> str:
+    """The URN of the experiment's Helm release (its name is the experiment's)."""
+    for resource in plan.resources:
+        if resource.type == HELM_RELEASE and resource.inputs.get("name") == release_name:
+            return resource.urn
+    return ""
 
 
 def secret_digests(plan: Plan) -> dict[str, Any]:

@@ -1,0 +1,120 @@
+"""Does the job fit the GPU pool? Per pod (one node) and as a whole (all nodes)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from trainstack.checks.findings import Finding
+from trainstack.checks.pods import RolePods, role_pods
+from trainstack.config.loader import LoadedStack
+from trainstack.experiments.resolve import Experiment
+from trainstack.quantity import format_quantity
+
+
+def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+    """Errors for pods larger than a node, and for jobs larger than the pool."""
+    pool = stack.config.node_pool
+    pool_key = f"trainstack:nodePool in {stack.source}"
+    findings: list[Finding] = []
+    roles = role_pods(experiment.job)
+    for role in roles:
+        if role.gpus > pool.gpus_per_node:
+            findings.append(
+                _error(
+                    experiment,
+                    f"{role.key}.gpus",
+                    f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
+                    f"{pool.gpus_per_node} ({pool_key}.gpusPerNode): the pod can never be "
+                    "scheduled",
+                )
+            )
+        findings += _node_resource(
+            experiment,
+            role.key,
+            role.role,
+            "cpu",
+            role.cpu_request,
+            pool.cpu_capacity,
+            f"{pool_key}.cpuPerNode",
+            binary=False,
+        )
+        findings += _node_resource(
+            experiment,
+            role.key,
+            role.role,
+            "memory",
+            role.memory_request,
+            pool.memory_capacity,
+            f"{pool_key}.memoryPerNode",
+            binary=True,
+        )
+    if findings:
+        return findings
+    gpu_pods = sorted((r.gpus for r in roles for _ in range(r.replicas) if r.gpus), reverse=True)
+    total = sum(gpu_pods)
+    if total > pool.gpu_capacity:
+        findings.append(
+            _error(
+                experiment,
+                "job.worker.replicas",
+                f"the job needs {total} GPUs ({_breakdown(roles)}), but pool {pool.name} has "
+                f"at most {pool.gpu_capacity} ({pool.max_nodes} nodes x {pool.gpus_per_node}; "
+                f"{pool_key})",
+            )
+        )
+    elif not _packs(gpu_pods, pool.max_nodes, pool.gpus_per_node):
+        findings.append(
+            _error(
+                experiment,
+                "job.worker.gpus",
+                f"{total} GPUs fit the pool's {pool.gpu_capacity} in total, but pods of "
+                f"{', '.join(str(g) for g in gpu_pods)} GPUs cannot be placed on "
+                f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({pool_key})",
+            )
+        )
+    return findings
+
+
+def _node_resource(
+    experiment: Experiment,
+    key: str,
+    role: str,
+    resource: str,
+    request: Decimal | None,
+    capacity: Decimal | None,
+    capacity_key: str,
+    *,
+    binary: bool,
+) -> list[Finding]:
+    if request is None or capacity is None or request <= capacity:
+        return []
+    shown = format_quantity(request, binary), format_quantity(capacity, binary)
+    return [
+        _error(
+            experiment,
+            f"{key}.resources.requests.{resource}",
+            f"{role} pods request {shown[0]} {resource}, but a node has {shown[1]} "
+            f"({capacity_key}): the pod can never be scheduled",
+        )
+    ]
+
+
+def _packs(pods: list[int], nodes: int, per_node: int) -> bool:
+    """First-fit decreasing: can pods of these GPU counts share ``nodes`` nodes?"""
+    free = [per_node] * nodes
+    for gpus in pods:
+        for index, available in enumerate(free):
+            if gpus <= available:
+                free[index] -= gpus
+                break
+        else:
+            return False
+    return True
+
+
+def _breakdown(roles: list[RolePods]) -> str:
+    return " + ".join(f"{r.replicas} {r.role} x {r.gpus}" for r in roles if r.gpus)
+
+
+def _error(experiment: Experiment, key: str, message: str) -> Finding:
+    return Finding(experiment.source, experiment.name, key, message)

@@ -1,0 +1,38 @@
+"""The MPI launcher runs the command: what it reads must be mounted on it."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from trainstack.checks.findings import Finding
+from trainstack.experiments.resolve import Experiment
+
+_PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
+
+
+def launcher_findings(experiment: Experiment) -> list[Finding]:
+    """An error when the launcher's command or working dir sits on a worker-only dataset."""
+    job = experiment.job
+    if job.framework != "mpi" or job.mpi.mounts_on_launcher:
+        return []
+    used = set(_PATH.findall(job.command))
+    if job.working_dir:
+        used.add(job.working_dir)
+    findings = []
+    for index, dataset in enumerate(job.datasets):
+        root = posixpath.normpath(dataset.mount_path)
+        hits = sorted(p for p in used if posixpath.normpath(p) == root or p.startswith(root + "/"))
+        if hits:
+            findings.append(
+                Finding(
+                    experiment.source,
+                    experiment.name,
+                    "job.mpi.mountsOnLauncher",
+                    f"the launcher uses {', '.join(hits)} on dataset {dataset.claim_name!r} "
+                    f"(job.datasets[{index}], mounted at {dataset.mount_path}) but "
+                    "mountsOnLauncher is false, so the launcher does not see it; set "
+                    "mountsOnLauncher: true",
+                )
+            )
+    return findings

@@ -1,0 +1,34 @@
+"""Run every plan-time check; errors stop the plan, warnings are reported."""
+
+from __future__ import annotations
+
+from trainstack.checks.capacity import capacity_findings
+from trainstack.checks.claims import claim_findings
+from trainstack.checks.findings import Finding
+from trainstack.checks.launcher import launcher_findings
+from trainstack.checks.names import name_findings
+from trainstack.checks.operators import operator_findings
+from trainstack.checks.warnings import warning_findings
+from trainstack.config.loader import LoadedStack
+from trainstack.errors import PlanCheckError
+from trainstack.experiments.resolve import Experiment
+
+
+def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:
+    """Every finding, errors and warnings, sorted by file, experiment and key."""
+    findings = name_findings(experiments)
+    for experiment in experiments:
+        findings += operator_findings(experiment, stack)
+        findings += capacity_findings(experiment, stack)
+        findings += claim_findings(experiment, stack)
+        findings += launcher_findings(experiment)
+        findings += warning_findings(experiment)
+    return sorted(set(findings))
+
+
+def enforce(findings: list[Finding]) -> list[Finding]:
+    """Raise when any finding is an error; return the warnings."""
+    errors = [str(f) for f in findings if f.severity == "error"]
+    if errors:
+        raise PlanCheckError(errors)
+    return [f for f in findings if f.severity == "warning"]

@@ -1,0 +1,67 @@
+"""What does not stop a plan but often ruins a run."""
+
+from __future__ import annotations
+
+from trainstack.checks.findings import Finding
+from trainstack.checks.pods import role_pods, total_gpus
+from trainstack.experiments.resolve import Experiment
+from trainstack.quantity import parse_quantity
+
+NCCL_SHM_MINIMUM = parse_quantity("1Gi")
+
+
+def warning_findings(experiment: Experiment) -> list[Finding]:
+    """Warnings: small /dev/shm for NCCL jobs, GPU pods without memory limits, privileges."""
+    job = experiment.job
+    warnings: list[Finding] = []
+    multi_gpu = total_gpus(job) > 1
+    if multi_gpu and not job.shm.enabled:
+        warnings.append(
+            _warn(
+                experiment,
+                "job.shm.enabled",
+                "false on a multi-GPU job: NCCL falls back to the 64 MB default "
+                "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
+            )
+        )
+    elif multi_gpu and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM:
+        warnings.append(
+            _warn(
+                experiment,
+                "job.shm.sizeLimit",
+                f"{job.shm.size_limit} is under 1Gi on a multi-GPU job: NCCL "
+                "needs more shared memory",
+            )
+        )
+    for role in role_pods(job):
+        if role.gpus and role.resources.limits.memory is None:
+            warnings.append(
+                _warn(
+                    experiment,
+                    f"{role.key}.resources.limits.memory",
+                    f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
+                    "limit: an over-committed node kills jobs; set one (or a "
+                    "namespace LimitRange default)",
+                )
+            )
+    if job.security.privileged:
+        warnings.append(
+            _warn(
+                experiment,
+                "job.security.privileged",
+                "true: the containers get full access to the node",
+            )
+        )
+    if job.network.host_network:
+        warnings.append(
+            _warn(
+                experiment,
+                "job.network.hostNetwork",
+                "true: the pods share the node's network namespace",
+            )
+        )
+    return warnings
+
+
+def _warn(experiment: Experiment, key: str, message: str) -> Finding:
+    return Finding(experiment.source, experiment.name, key, message, "warning")

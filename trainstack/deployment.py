@@ -1,0 +1,48 @@
+"""Everything a stack deploys, checked: its configuration, its experiments, the warnings.
+
+The Pulumi program and ``trainstack plan`` both start here, so a mistake stops
+``pulumi preview``/``up`` and the offline plan alike, before any resource is registered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainstack.checks import Finding, check_experiments, enforce
+from trainstack.config.loader import LoadedStack, load_from_pulumi
+from trainstack.errors import TrainstackError
+from trainstack.experiments.resolve import Experiment, resolve_experiments
+
+CHART_PATH = "./charts/training-job"
+"""The project's own chart, relative to the project root (absolute paths would differ on
+every machine and show up as a change in every diff)."""
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """A validated stack, the experiments it runs, and the warnings about them."""
+
+    stack: LoadedStack
+    experiments: tuple[Experiment, ...]
+    warnings: tuple[Finding, ...]
+
+
+def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
+    """Resolve and check the experiments of ``stack``; raise on any error."""
+    experiments = resolve_experiments(project_root, stack)
+    warnings = enforce(check_experiments(experiments, stack))
+    return Deployment(stack, tuple(experiments), tuple(warnings))
+
+
+def prepare_for_program() -> Deployment:
+    """:func:`prepare` for the Pulumi program: errors end the run cleanly, warnings are logged."""
+    import pulumi
+
+    try:
+        deployment = prepare(Path.cwd(), load_from_pulumi())
+    except TrainstackError as error:
+        raise pulumi.RunError(str(error)) from None
+    for warning in deployment.warnings:
+        pulumi.log.warn(f"warning: {warning}")
+    return deployment

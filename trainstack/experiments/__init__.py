@@ -1,0 +1,1 @@
+"""Experiments as code: one file per experiment, expanded, overridden per stack, validated."""

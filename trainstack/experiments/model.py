@@ -1,0 +1,107 @@
+"""What an experiment file says: who runs it, where, its matrix, and the job itself.
+
+The ``job`` section is exactly the values of ``charts/training-job``: it is validated as a
+:class:`~trainstack.training_job.TrainingJob` after the matrix point and the stack's
+overrides are applied, so the same file runs unchanged with ``helm install -f``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints, model_validator
+
+from trainstack.base_model import StrictModel, constraint
+from trainstack.config.names import DnsLabel
+
+# Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
+RELEASE_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+RELEASE_NAME_MAX = 53
+ReleaseName = Annotated[
+    str, StringConstraints(pattern=RELEASE_NAME_PATTERN, max_length=RELEASE_NAME_MAX)
+]
+AxisName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*$")]
+JobPath = Annotated[
+    str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$")
+]
+AxisValue = int | str | bool
+
+
+class Matrix(StrictModel):
+    """Run the same experiment at several points, e.g. nodes x GPUs per node."""
+
+    axes: dict[AxisName, JobPath] = Field(
+        min_length=1,
+        description="Each axis and the job key it sets, e.g. `nodes: worker.replicas`.",
+    )
+    points: list[dict[AxisName, AxisValue]] = Field(
+        default_factory=list,
+        description="The points to run, each a value per axis, e.g. `{nodes: 2, gpusPerNode: 2}`.",
+    )
+    product: dict[AxisName, list[AxisValue]] = Field(
+        default_factory=dict,
+        description="Alternatively, values per axis: every combination is a point.",
+    )
+    name_template: str | None = Field(
+        default=None,
+        description="Name of each point, with `{name}` and `{<axis>}` placeholders, e.g. "
+        "`{name}-{nodes}x{gpusPerNode}`; default: the name and the values joined by `-`.",
+    )
+
+    @model_validator(mode="after")
+    def _well_formed(self) -> Matrix:
+        if bool(self.points) == bool(self.product):
+            raise constraint("points", self.points, "a list of points, or `product` (not both)")
+        axes = set(self.axes)
+        if self.product and set(self.product) != axes:
+            raise constraint("product", sorted(self.product), f"exactly the axes {sorted(axes)}")
+        for index, point in enumerate(self.points):
+            if set(point) != axes:
+                raise constraint(
+                    f"points[{index}]", point, f"a value for each axis {sorted(axes)}, no other"
+                )
+        if self.name_template is not None:
+            try:
+                self.name_template.format(name="n", **{axis: 0 for axis in self.axes})
+            except (KeyError, IndexError, ValueError) as error:
+                raise constraint(
+                    "nameTemplate",
+                    self.name_template,
+                    f"placeholders among {{name}} and {', '.join(f'{{{a}}}' for a in self.axes)}"
+                    f" ({error})",
+                ) from error
+        return self
+
+    def expanded_points(self) -> list[dict[str, AxisValue]]:
+        """Every point, in declaration order (the product varies the last axis fastest)."""
+        if self.points:
+            return [dict(point) for point in self.points]
+        axes = list(self.axes)
+        return [
+            dict(zip(axes, values, strict=True))
+            for values in itertools.product(*(self.product[axis] for axis in axes))
+        ]
+
+    def point_name(self, name: str, point: dict[str, AxisValue]) -> str:
+        """The experiment name of one point."""
+        if self.name_template is not None:
+            return self.name_template.format(name=name, **point)
+        return "-".join([name, *(str(point[axis]).lower() for axis in self.axes)])
+
+
+class ExperimentFile(StrictModel):
+    """One file of `experiments/`: one experiment, or a matrix of them."""
+
+    name: ReleaseName = Field(
+        description="Experiment name: the Helm release and the job are named after it "
+        "(DNS label, at most 53 characters, also after matrix expansion)."
+    )
+    description: str | None = Field(default=None, description="What the experiment measures.")
+    namespace: DnsLabel = Field(
+        default="default", description="Namespace the job runs in (where its claims are)."
+    )
+    matrix: Matrix | None = Field(default=None, description="Expand into one experiment per point.")
+    job: dict[str, Any] = Field(
+        description="The training job: values of charts/training-job (see its README)."
+    )

@@ -1,0 +1,201 @@
+"""From experiment files to the jobs a stack deploys.
+
+For each experiment of the stack: expand its matrix, merge the stack's overrides, add
+the node pool's scheduling, then (on an accelerated stack) the acceleration overrides;
+validate the job after each step so that an error names the file that caused it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from trainstack.config.loader import LoadedStack
+from trainstack.config.node_pool import NodePool
+from trainstack.errors import (
+    ConfigError,
+    ExperimentError,
+    InvalidInputError,
+    Problem,
+    TrainstackError,
+)
+from trainstack.experiments.catalog import ExperimentSource, read_catalog
+from trainstack.experiments.merge import merged, set_path
+from trainstack.training_job import TrainingJob
+from trainstack.validation import problems_from
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One experiment as deployed on one stack."""
+
+    name: str
+    base_name: str
+    source: str
+    namespace: str
+    job: TrainingJob
+    base_values: dict[str, Any]
+    """Chart values without the stack's acceleration overrides (for the fairness report)."""
+    acceleration_overrides: dict[str, Any] = field(default_factory=dict)
+    point: dict[str, Any] | None = None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The chart values deployed on this stack."""
+        return self.job.chart_values()
+
+
+class InvalidExperimentsError(TrainstackError):
+    """Several experiments (or their overrides) are invalid: every file is reported."""
+
+    def __init__(self, errors: list[InvalidInputError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(error) for error in self.errors))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    name: str
+    source: ExperimentSource
+    job: dict[str, Any]
+    point: dict[str, Any] | None
+
+
+def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experiment]:
+    """The experiments ``stack`` runs, validated, sorted by name."""
+    settings = stack.config.experiments
+    catalog = read_catalog(project_root / settings.directory, project_root)
+    candidates = [candidate for source in catalog for candidate in _expand(source)]
+    selected = _select(candidates, stack)
+    _check_override_names(candidates, stack)
+    errors: list[InvalidInputError] = []
+    resolved: list[Experiment] = []
+    for candidate in selected:
+        try:
+            resolved.append(_resolve(candidate, stack))
+        except InvalidInputError as error:
+            errors.append(error)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InvalidExperimentsError(errors)
+    return sorted(resolved, key=lambda experiment: experiment.name)
+
+
+def _expand(source: ExperimentSource) -> list[_Candidate]:
+    spec = source.spec
+    if spec.matrix is None:
+        return [_Candidate(spec.name, source, dict(spec.job), None)]
+    candidates = []
+    for point in spec.matrix.expanded_points():
+        job = dict(spec.job)
+        for axis, path in spec.matrix.axes.items():
+            job = set_path(job, path, point[axis])
+        candidates.append(_Candidate(spec.matrix.point_name(spec.name, point), source, job, point))
+    return candidates
+
+
+def _select(candidates: list[_Candidate], stack: LoadedStack) -> list[_Candidate]:
+    wanted = stack.config.experiments.select
+    if wanted is None:
+        return candidates
+    known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
+    problems = [
+        Problem(
+            f"trainstack:experiments.select[{index}]",
+            repr(name),
+            f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
+        )
+        for index, name in enumerate(wanted)
+        if name not in known
+    ]
+    if problems:
+        raise ConfigError(stack.source, problems)
+    return [c for c in candidates if c.name in wanted or c.source.spec.name in wanted]
+
+
+def _check_override_names(candidates: list[_Candidate], stack: LoadedStack) -> None:
+    known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
+    problems = [
+        Problem(
+            f"trainstack:experiments.overrides.{name}",
+            "overrides of an unknown experiment",
+            f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
+        )
+        for name in sorted(stack.config.experiments.overrides)
+        if name not in known
+    ]
+    if problems:
+        raise ConfigError(stack.source, problems)
+
+
+def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
+    spec = candidate.source.spec
+    where = candidate.source.display
+    if candidate.point is not None:
+        where += f" (matrix point {candidate.name})"
+    _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
+
+    job = candidate.job
+    overrides = stack.config.experiments.overrides
+    for key in dict.fromkeys([spec.name, candidate.name]):
+        if key in overrides:
+            job = merged(job, overrides[key])
+            _validated(
+                job,
+                lambda problems: ConfigError(stack.source, problems),
+                f"trainstack:experiments.overrides.{key}",
+            )
+    job = _with_pool_scheduling(job, stack.config.node_pool)
+    base = _validated(job, lambda problems: ExperimentError(where, problems), "job")
+
+    acceleration = stack.config.acceleration
+    applied: dict[str, Any] = {}
+    final = base
+    if acceleration.enabled and acceleration.experiment_overrides:
+        applied = dict(acceleration.experiment_overrides)
+        final = _validated(
+            merged(job, applied),
+            lambda problems: ConfigError(stack.source, problems),
+            "trainstack:acceleration.experimentOverrides",
+        )
+    return Experiment(
+        name=candidate.name,
+        base_name=spec.name,
+        source=candidate.source.display,
+        namespace=spec.namespace,
+        job=final,
+        base_values=base.chart_values(),
+        acceleration_overrides=applied,
+        point=candidate.point,
+    )
+
+
+def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
+    try:
+        return TrainingJob.model_validate(job)
+    except ValidationError as failure:
+        raise error(problems_from(failure, TrainingJob, prefix + ".")) from failure
+
+
+def _with_pool_scheduling(job: dict[str, Any], pool: NodePool) -> dict[str, Any]:
+    """Send the job to the GPU pool: its labels and tolerations, unless the job sets them.
+
+    The same pool on both stacks gives the same scheduling, so this never makes the
+    accelerated and baseline jobs differ.
+    """
+    scheduling = dict(job.get("scheduling") or {})
+    if not scheduling.get("nodeSelector") and pool.labels:
+        scheduling["nodeSelector"] = dict(sorted(pool.labels.items()))
+    if not scheduling.get("tolerations") and pool.taints:
+        scheduling["tolerations"] = [
+            {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
+            if taint.value
+            else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
+            for taint in pool.taints
+        ]
+    return {**job, "scheduling": scheduling} if scheduling else job
