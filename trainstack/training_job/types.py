@@ -15,10 +15,11 @@ from pydantic import (
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
     StringConstraints,
+    ValidationError,
     WithJsonSchema,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import core_schema
+from pydantic_core import InitErrorDetails, core_schema
 
 from trainstack.base_model import constraint
 
@@ -93,28 +94,52 @@ AbsolutePath = Annotated[str, StringConstraints(min_length=2, pattern=ABSOLUTE_P
 """An absolute path inside the container (never ``/`` itself)."""
 
 
+def _raise_for_keys(problems: list[tuple[str, Any, str]]) -> None:
+    """Report each bad entry of a map at its own key: ``labels["app.kubernetes.io/x"]``.
+
+    A constraint's field is a dotted path, which a label key full of dots would break,
+    so the key goes into the error's location instead.
+    """
+    if problems:
+        details = [
+            InitErrorDetails(type=constraint("", found, allowed), loc=(key,), input=found)
+            for key, found, allowed in problems
+        ]
+        raise ValidationError.from_exception_data("map", details)
+
+
 def _check_labels(values: dict[str, str]) -> dict[str, str]:
+    problems: list[tuple[str, Any, str]] = []
     for key, value in values.items():
         if re.match(LABEL_KEY_PATTERN, key) is None:
-            raise constraint(key, key, "a label key: [prefix/]name, name of at most 63 characters")
-        if re.match(LABEL_VALUE_PATTERN, value) is None:
-            raise constraint(
-                key, value, "a label value: at most 63 letters, digits, '-', '_' or '.'"
+            problems.append((key, key, "a label key: [prefix/]name, name of at most 63 chars"))
+        elif re.match(LABEL_VALUE_PATTERN, value) is None:
+            problems.append(
+                (key, value, "a label value: at most 63 letters, digits, '-', '_', '.'")
             )
+    _raise_for_keys(problems)
     return values
 
 
 def _check_annotation_keys(values: dict[str, str]) -> dict[str, str]:
-    for key in values:
-        if re.match(LABEL_KEY_PATTERN, key) is None:
-            raise constraint(key, key, "an annotation key: [prefix/]name, name of at most 63 chars")
+    _raise_for_keys(
+        [
+            (key, key, "an annotation key: [prefix/]name, name of at most 63 chars")
+            for key in values
+            if re.match(LABEL_KEY_PATTERN, key) is None
+        ]
+    )
     return values
 
 
 def _check_env_names(values: dict[str, str]) -> dict[str, str]:
-    for key in values:
-        if re.match(ENV_NAME_PATTERN, key) is None:
-            raise constraint(key, key, f"an environment variable name matching {ENV_NAME_PATTERN}")
+    _raise_for_keys(
+        [
+            (key, key, f"an environment variable name matching {ENV_NAME_PATTERN}")
+            for key in values
+            if re.match(ENV_NAME_PATTERN, key) is None
+        ]
+    )
     return values
 
 

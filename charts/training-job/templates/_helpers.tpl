@@ -116,12 +116,13 @@ Usage: {{ include "training-job.mpi.slotsPerWorker" . }}
 {{- end -}}
 
 {{/*
-training-job.volumes.list: the pod volumes: shared memory, datasets, results and host paths.
-Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "shm" true) | nindent 8 }}
+training-job.volumes.list: the pod volumes: shared memory (pods that train), datasets, results
+and host paths (pods with data).
+Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "trains" true) | nindent 8 }}
 */}}
 {{- define "training-job.volumes.list" -}}
 {{- $v := .root.Values -}}
-{{- if and .shm $v.shm.enabled }}
+{{- if and .trains $v.shm.enabled }}
 - name: dshm
   emptyDir:
     medium: Memory
@@ -153,11 +154,11 @@ Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "shm" 
 
 {{/*
 training-job.volumes.mounts: the container mounts of the volumes of training-job.volumes.list.
-Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "shm" true) | nindent 12 }}
+Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "trains" true) | nindent 12 }}
 */}}
 {{- define "training-job.volumes.mounts" -}}
 {{- $v := .root.Values -}}
-{{- if and .shm $v.shm.enabled }}
+{{- if and .trains $v.shm.enabled }}
 - name: dshm
   mountPath: /dev/shm
 {{- end }}
@@ -192,17 +193,17 @@ Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "shm
 
 {{/*
 training-job.container.securityContext: the container's security context from security.*.
-Usage: {{- include "training-job.container.securityContext" $ | nindent 12 }}
+Usage: {{- include "training-job.container.securityContext" (dict "root" $ "trains" true) | nindent 12 }}
 */}}
 {{- define "training-job.container.securityContext" -}}
-{{- $security := .Values.security -}}
+{{- $security := .root.Values.security -}}
 {{- if $security.privileged -}}
 {{- /* privileged grants every capability and no seccomp filter: the other settings are moot */ -}}
 privileged: true
 {{- else -}}
 allowPrivilegeEscalation: {{ $security.allowPrivilegeEscalation }}
 {{- $add := $security.capabilities.add | default list -}}
-{{- if .Values.network.rdma.enabled -}}
+{{- if and .trains .root.Values.network.rdma.enabled -}}
 {{- /* RDMA verbs pin (lock) memory */ -}}
 {{- $add = append $add "IPC_LOCK" | uniq -}}
 {{- end }}
@@ -224,7 +225,7 @@ seccompProfile:
 training-job.pod.template: the pod template of one role.
 Parameters: root, component (role name), containerName, spec (the role's values),
 gpus (number), command (JSON list), data (mount datasets/results/host paths),
-shm (mount /dev/shm), env (extra env: list of {name, value}).
+trains (the pod trains: /dev/shm and RDMA devices), env (extra env: list of {name, value}).
 Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" ...) | nindent 6 }}
 */}}
 {{- define "training-job.pod.template" -}}
@@ -238,7 +239,7 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $_ := set $requests "nvidia.com/gpu" $gpus -}}
 {{- $_ := set $limits "nvidia.com/gpu" $gpus -}}
 {{- end -}}
-{{- if and .data $v.network.rdma.enabled -}}
+{{- if and .trains $v.network.rdma.enabled -}}
 {{- $_ := set $requests $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
@@ -332,13 +333,13 @@ spec:
         {{- end }}
       {{- end }}
       securityContext:
-        {{- include "training-job.container.securityContext" $root | nindent 8 }}
-      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "data" .data "shm" .shm) | trim }}
+        {{- include "training-job.container.securityContext" (dict "root" $root "trains" .trains) | nindent 8 }}
+      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "data" .data "trains" .trains) | trim }}
       {{- if $mounts }}
       volumeMounts:
         {{- $mounts | nindent 8 }}
       {{- end }}
-  {{- $volumes := include "training-job.volumes.list" (dict "root" $root "data" .data "shm" .shm) | trim }}
+  {{- $volumes := include "training-job.volumes.list" (dict "root" $root "data" .data "trains" .trains) | trim }}
   {{- if $volumes }}
   volumes:
     {{- $volumes | nindent 4 }}
