@@ -1,0 +1,1 @@
+"""Tests of the training-job chart: generator, templates, rendering and conformance."""

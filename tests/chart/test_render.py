@@ -1,0 +1,87 @@
+"""``render_training_job``: the library entry point of the plan engine."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.chart.jobs import CHART_DIR, job_values
+from trainstack.chart.render import load_chart, parse_manifests, render_training_job
+from trainstack.errors import ChartError, ValuesError
+
+
+def test_returns_parsed_objects_without_notes() -> None:
+    objects = render_training_job(
+        job_values("mpi"), release="r", namespace="ns", chart_dir=CHART_DIR
+    )
+
+    assert [(obj["apiVersion"], obj["kind"]) for obj in objects] == [
+        ("kubeflow.org/v2beta1", "MPIJob")
+    ]
+    assert objects[0]["metadata"]["namespace"] == "ns"
+    assert isinstance(objects[0]["spec"]["slotsPerWorker"], int)
+
+
+def test_the_same_values_give_the_same_objects() -> None:
+    values = job_values("tensorflow", env={"B": "2", "A": "1"}, labels={"z": "1", "a": "2"})
+    first = render_training_job(values, release="r", namespace="ns", chart_dir=CHART_DIR)
+    second = render_training_job(values, release="r", namespace="ns", chart_dir=CHART_DIR)
+
+    assert first == second
+
+
+def test_invalid_values_raise_values_error_with_every_problem() -> None:
+    values = job_values("mpi", worker={"replicas": "two", "gpus": -1})
+
+    with pytest.raises(ValuesError, match="the values of release 'r'") as raised:
+        render_training_job(values, release="r", namespace="ns", chart_dir=CHART_DIR)
+    assert [problem.path for problem in raised.value.problems] == ["worker.gpus", "worker.replicas"]
+
+
+def test_a_release_name_the_pods_cannot_carry_raises_values_error() -> None:
+    with pytest.raises(ValuesError, match='release name: found "Imagenet"'):
+        render_training_job(
+            job_values("mpi"), release="Imagenet", namespace="ns", chart_dir=CHART_DIR
+        )
+
+
+def test_a_missing_chart_raises_chart_error(tmp_path: Path) -> None:
+    with pytest.raises(ChartError, match="no Chart.yaml; run `trainstack chart generate`"):
+        render_training_job(job_values("mpi"), release="r", namespace="ns", chart_dir=tmp_path)
+
+
+def test_the_chart_is_loaded_once_per_process() -> None:
+    load_chart.cache_clear()
+    for index in range(3):
+        render_training_job(
+            job_values("mpi"), release=f"r{index}", namespace="ns", chart_dir=CHART_DIR
+        )
+
+    info = load_chart.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
+
+
+def test_multi_document_templates_are_split_and_empty_documents_skipped() -> None:
+    text = "a: 1\n---\n\n---\nb: [2, 3]\n"
+    assert parse_manifests({"t.yaml": text, "u.yaml": "c: x\n"}) == [
+        {"a": 1},
+        {"b": [2, 3]},
+        {"c": "x"},
+    ]
+
+
+def test_two_hundred_experiments_render_well_under_ten_seconds() -> None:
+    frameworks = ("mpi", "tensorflow", "pytorch")
+    started = time.perf_counter()
+    for index in range(200):
+        values = job_values(
+            frameworks[index % 3],
+            worker={"replicas": 1 + index % 8, "gpus": index % 5},
+            datasets=[{"claimName": f"data-{index}", "mountPath": "/data"}],
+        )
+        render_training_job(values, release=f"exp-{index}", namespace="ns", chart_dir=CHART_DIR)
+    elapsed = time.perf_counter() - started
+
+    assert elapsed < 5.0, f"200 renders took {elapsed:.1f} s"

@@ -1,0 +1,63 @@
+"""The PyTorchJob (kubeflow.org/v1) the chart renders for framework pytorch."""
+
+from __future__ import annotations
+
+from tests.chart.jobs import container, job_values, render_job, replica_specs
+
+DDP = job_values("pytorch", worker={"replicas": 2, "gpus": 1})
+
+
+def test_one_master_and_two_workers_with_one_gpu_each() -> None:
+    job = render_job(DDP)
+
+    assert (job["apiVersion"], job["kind"]) == ("kubeflow.org/v1", "PyTorchJob")
+    specs = replica_specs(job)
+    assert specs["Master"]["replicas"] == 1
+    assert specs["Worker"]["replicas"] == 2
+    for role in ("Master", "Worker"):
+        assert container(job, role)["name"] == "pytorch"
+        assert container(job, role)["resources"]["requests"] == {"nvidia.com/gpu": 1}
+        assert container(job, role)["resources"]["limits"] == {"nvidia.com/gpu": 1}
+
+
+def test_a_master_alone_has_no_worker_replica_spec() -> None:
+    job = render_job(job_values("pytorch", worker={"replicas": 0, "gpus": 2}))
+
+    assert sorted(replica_specs(job)) == ["Master"]
+    assert container(job, "Master")["resources"]["limits"] == {"nvidia.com/gpu": 2}
+
+
+def test_the_master_can_have_its_own_gpus() -> None:
+    values = job_values("pytorch", worker={"gpus": 2}, pytorch={"master": {"gpus": 1}})
+    job = render_job(values)
+
+    assert container(job, "Master")["resources"]["limits"] == {"nvidia.com/gpu": 1}
+    assert container(job, "Worker")["resources"]["limits"] == {"nvidia.com/gpu": 2}
+
+
+def test_nproc_per_node_is_written_as_text() -> None:
+    assert "nprocPerNode" not in render_job(DDP)["spec"]
+    assert (
+        render_job(job_values("pytorch", pytorch={"nprocPerNode": 4}))["spec"]["nprocPerNode"]
+        == "4"
+    )
+    assert (
+        render_job(job_values("pytorch", pytorch={"nprocPerNode": "gpu"}))["spec"]["nprocPerNode"]
+        == "gpu"
+    )
+
+
+def test_args_reach_the_command_as_positional_parameters() -> None:
+    values = job_values(
+        "pytorch", command='torchrun /app/train.py "$@"', args=["--lr", "0.1"], shell="bash"
+    )
+    job = render_job(values)
+
+    assert container(job, "Worker")["command"] == [
+        "bash",
+        "-c",
+        'torchrun /app/train.py "$@"',
+        "bash",
+        "--lr",
+        "0.1",
+    ]

@@ -1,0 +1,1 @@
+"""Tests of the training-job model, its rules and its loader."""
