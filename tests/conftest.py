@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
+from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
-EXAMPLE_STACKS = ("aiacc", "baseline")
+EXAMPLE_STACKS = ("aiacc", "baseline", "onprem")
 
 
 @pytest.fixture(scope="session")
@@ -44,3 +45,9 @@ def write_stack(tmp_path: Path) -> StackWriter:
         return Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
 
     return write
+
+
+@pytest.fixture()
+def deploy(tmp_path: Path) -> Deployer:
+    """Resolve and check experiment files written into a temporary project."""
+    return make_deployer(tmp_path)

@@ -23,3 +23,6 @@ def only(plan: Plan, type_token: str) -> PlannedResource:
     found = plan.of_type(type_token)
     assert len(found) == 1, f"expected one {type_token}, found {[r.name for r in found]}"
     return found[0]
+
+
+ACK_STACKS = ("aiacc", "baseline")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.stack_helpers import example_config
+from tests.stack_helpers import ACK_STACKS, example_config
 from trainstack.plan.model import Plan
 
 
@@ -32,7 +32,7 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
 
 
 def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
-    for plan in example_plans.values():
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
         config = plan.stack.config
         pool = config.node_pool
         assert pool.instance_types == ["ecs.gn6e-c12g1.12xlarge"]

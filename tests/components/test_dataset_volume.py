@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import example_config, only
+from tests.stack_helpers import ACK_STACKS, example_config, only
 from trainstack.plan.masking import COMPUTED
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -24,7 +24,7 @@ def _plan_with_source(write_stack: StackWriter, source: dict[str, Any], **extra:
 def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
     example_plans: dict[str, Plan],
 ) -> None:
-    for plan in example_plans.values():
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
         pv = only(plan, PV).inputs
         assert pv["metadata"]["name"] == "imagenet-data"
         spec = pv["spec"]
@@ -39,7 +39,7 @@ def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
 
 
 def test_pvc_is_bound_to_exactly_its_pv(example_plans: dict[str, Plan]) -> None:
-    for plan in example_plans.values():
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
         pv, pvc = only(plan, PV).inputs, only(plan, PVC).inputs
         assert pvc["metadata"] == {
             "name": "imagenet-data",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import example_config, only
+from tests.stack_helpers import ACK_STACKS, example_config, only
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 
@@ -12,7 +12,7 @@ NODE_PATCH = "kubernetes:core/v1:NodePatch"
 
 
 def test_ack_pool_matches_workload_one(example_plans: dict[str, Plan]) -> None:
-    for plan in example_plans.values():
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
         pool = only(plan, NODE_POOL).inputs
         assert pool["instanceTypes"] == ["ecs.gn6e-c12g1.12xlarge"]
         assert pool["desiredSize"] == "4"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import example_config
+from tests.stack_helpers import ACK_STACKS, example_config
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 
@@ -20,7 +20,7 @@ def _releases(plan: Plan) -> dict[str, dict]:
 
 
 def test_arena_and_mpi_operator_are_pinned(example_plans: dict[str, Plan]) -> None:
-    for plan in example_plans.values():
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
         releases = _releases(plan)
         assert sorted(releases) == ["ack-arena", "mpi-operator"]
         arena, mpi = releases["ack-arena"], releases["mpi-operator"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import REPO, example_config
+from tests.stack_helpers import ACK_STACKS, REPO, example_config
 from trainstack.errors import ConfigError, PlanError
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import REMOTE_CHART_NOTE, plan_stack
@@ -16,7 +16,8 @@ from trainstack.yaml_io import dump_yaml
 
 
 def test_example_plans_register_the_platform(example_plans: dict[str, Plan]) -> None:
-    for stack, plan in example_plans.items():
+    for stack in ACK_STACKS:
+        plan = example_plans[stack]
         types = {resource.type for resource in plan.resources}
         assert {
             "alicloud:cs/nodePool:NodePool",

@@ -44,10 +44,13 @@ def role_pods(job: TrainingJob) -> list[RolePods]:
     elif job.framework == "tensorflow":
         tf = job.tensorflow
         chief_gpus = worker.gpus if tf.chief.gpus is None else tf.chief.gpus
-        roles += [
+        roles.insert(
+            0,
             RolePods(
                 "chief", "job.tensorflow.chief", tf.chief.replicas, chief_gpus, tf.chief.resources
             ),
+        )
+        roles += [
             RolePods("ps", "job.tensorflow.ps", tf.ps.replicas, tf.ps.gpus, tf.ps.resources),
             RolePods(
                 "evaluator",

@@ -32,15 +32,3 @@ def set_path(values: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
         cursor = nested
     cursor[keys[-1]] = value
     return result
-
-
-def leaf_paths(values: Mapping[str, Any], prefix: str = "") -> set[str]:
-    """Every dotted path ``values`` sets (mappings are walked, anything else is a leaf)."""
-    paths: set[str] = set()
-    for key, value in values.items():
-        path = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(value, Mapping) and value:
-            paths |= leaf_paths(value, path)
-        else:
-            paths.add(path)
-    return paths

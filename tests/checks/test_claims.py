@@ -1,0 +1,32 @@
+"""Claims no stack dataset provides are refused at plan time."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.experiment_helpers import Deployer, job
+from trainstack.errors import PlanCheckError
+
+FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
+
+
+def test_unknown_dataset_claim(deploy: Deployer) -> None:
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(datasets=[{"claimName": "imagenet", "mountPath": "/data"}]))
+    assert caught.value.failures == (
+        f"{FILE}: job.datasets[0].claimName: claim 'imagenet' is not provided by any dataset "
+        "of the stack in namespace 'default' (trainstack:datasets in stacks/Pulumi.test.yaml "
+        "provides: imagenet-data)",
+    )
+
+
+def test_claim_in_another_namespace(deploy: Deployer) -> None:
+    experiment = job()
+    experiment["namespace"] = "vision"
+    with pytest.raises(PlanCheckError, match="in namespace 'vision' .* provides: none"):
+        deploy(experiment)
+
+
+def test_unknown_results_claim(deploy: Deployer) -> None:
+    with pytest.raises(PlanCheckError, match=r"job\.results\.claimName: claim 'results'"):
+        deploy(job(results={"claimName": "results", "mountPath": "/results"}))

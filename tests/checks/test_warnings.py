@@ -1,0 +1,36 @@
+"""Warnings do not stop a plan; they say what often ruins a run."""
+
+from __future__ import annotations
+
+from tests.experiment_helpers import Deployer, job
+from trainstack.deployment import Deployment
+
+
+def _warnings(deployment: Deployment) -> list[str]:
+    return [str(warning) for warning in deployment.warnings]
+
+
+def test_small_shm_on_a_nccl_job(deploy: Deployer) -> None:
+    warnings = _warnings(deploy(job(shm={"enabled": True, "sizeLimit": "512Mi"})))
+    assert warnings == [
+        "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
+        "job.shm.sizeLimit: 512Mi is under 1Gi on a multi-GPU job: NCCL needs more shared "
+        "memory"
+    ]
+
+
+def test_no_shm_on_a_nccl_job(deploy: Deployer) -> None:
+    (warning,) = _warnings(deploy(job(shm={"enabled": False})))
+    assert "job.shm.enabled: false on a multi-GPU job" in warning
+
+
+def test_gpu_pods_without_memory_limit(deploy: Deployer) -> None:
+    (warning,) = _warnings(deploy(job(worker={"replicas": 4, "gpus": 4})))
+    assert warning.endswith(
+        "job.worker.resources.limits.memory: worker pods hold 4 GPU(s) without a memory "
+        "limit: an over-committed node kills jobs; set one (or a namespace LimitRange default)"
+    )
+
+
+def test_workload_one_with_limits_has_no_warning(deploy: Deployer) -> None:
+    assert _warnings(deploy(job())) == []

@@ -1,0 +1,143 @@
+"""From files to deployed jobs: selection, overrides, the pool's scheduling, acceleration."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
+from trainstack.errors import ConfigError, ExperimentError
+from trainstack.experiments.resolve import InvalidExperimentsError
+
+AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
+
+
+def _matrix() -> dict:
+    experiment = job()
+    experiment["name"] = "keras-lstm"
+    experiment["matrix"] = {
+        "axes": {"nodes": "worker.replicas", "gpusPerNode": "worker.gpus"},
+        "points": [{"nodes": 1, "gpusPerNode": 4}, {"nodes": 4, "gpusPerNode": 1}],
+        "nameTemplate": "{name}-{nodes}x{gpusPerNode}",
+    }
+    return experiment
+
+
+def test_matrix_points_become_experiments(deploy: Deployer) -> None:
+    experiments = deploy(_matrix()).experiments
+    assert [(e.name, e.job.worker.replicas, e.job.worker.gpus) for e in experiments] == [
+        ("keras-lstm-1x4", 1, 4),
+        ("keras-lstm-4x1", 4, 1),
+    ]
+    assert {e.base_name for e in experiments} == {"keras-lstm"}
+
+
+def test_select_by_matrix_name_or_point_name(deploy: Deployer) -> None:
+    config = stack_config(experiments={"select": ["keras-lstm-4x1", "imagenet-tensorflow"]})
+    names = [e.name for e in deploy(job(), _matrix(), config=config).experiments]
+    assert names == ["imagenet-tensorflow", "keras-lstm-4x1"]
+    config = stack_config(experiments={"select": ["keras-lstm"]})
+    assert len(deploy(job(), _matrix(), config=config).experiments) == 2
+
+
+def test_selecting_an_unknown_experiment(deploy: Deployer) -> None:
+    config = stack_config(experiments={"select": ["imagenet"]})
+    with pytest.raises(ConfigError) as caught:
+        deploy(job(), config=config)
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:experiments.select[0]"
+    assert problem.found == "'imagenet'"
+    assert problem.allowed == "the name of an experiment or matrix: imagenet-tensorflow"
+
+
+def test_overrides_apply_on_this_stack_only(deploy: Deployer) -> None:
+    config = stack_config(
+        experiments={"overrides": {"imagenet-tensorflow": {"worker": {"replicas": 2}}}}
+    )
+    (experiment,) = deploy(job(), config=config).experiments
+    assert (experiment.job.worker.replicas, experiment.job.worker.gpus) == (2, 4)
+    (untouched,) = deploy(job()).experiments
+    assert untouched.job.worker.replicas == 4
+
+
+def test_invalid_override_names_the_stack_file_and_key(deploy: Deployer) -> None:
+    config = stack_config(
+        experiments={"overrides": {"imagenet-tensorflow": {"worker": {"gpus": -1}}}}
+    )
+    with pytest.raises(ConfigError) as caught:
+        deploy(job(), config=config)
+    assert str(caught.value) == (
+        "invalid stack configuration in stacks/Pulumi.test.yaml: "
+        "trainstack:experiments.overrides.imagenet-tensorflow.worker.gpus: found -1; "
+        "allowed: a number >= 0"
+    )
+
+
+def test_override_of_an_unknown_experiment(deploy: Deployer) -> None:
+    config = stack_config(experiments={"overrides": {"imagenet": {"worker": {"replicas": 2}}}})
+    with pytest.raises(
+        ConfigError,
+        match=r"trainstack:experiments\.overrides\.imagenet: found "
+        "overrides of an unknown experiment",
+    ):
+        deploy(job(), config=config)
+
+
+def test_invalid_job_names_the_experiment_file_and_key(deploy: Deployer) -> None:
+    with pytest.raises(ExperimentError) as caught:
+        deploy(job(worker={"replicas": "four", "gpus": 4}))
+    assert str(caught.value) == (
+        "invalid experiment in experiments/00-imagenet-tensorflow.yaml: job.worker.replicas: "
+        'found "four"; allowed: an integer'
+    )
+
+
+def test_every_invalid_file_is_reported(deploy: Deployer) -> None:
+    second = job(worker={"replicas": 1, "gpus": "x"})
+    second["name"] = "other"
+    with pytest.raises(InvalidExperimentsError) as caught:
+        deploy(job(image={}), second)
+    assert [e.source for e in caught.value.errors] == [
+        "experiments/00-imagenet-tensorflow.yaml",
+        "experiments/01-other.yaml",
+    ]
+
+
+def test_jobs_go_to_the_gpu_pool(deploy: Deployer) -> None:
+    (experiment,) = deploy(job()).experiments
+    scheduling = experiment.values["scheduling"]
+    assert scheduling["nodeSelector"] == {"trainstack.io/pool": "gpu-v100"}
+    assert scheduling["tolerations"] == [
+        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
+    ]
+
+
+def test_a_job_keeps_its_own_scheduling(deploy: Deployer) -> None:
+    own = {"nodeSelector": {"gpu": "a100"}, "tolerations": [{"operator": "Exists"}]}
+    (experiment,) = deploy(job(scheduling=own)).experiments
+    assert experiment.values["scheduling"]["nodeSelector"] == {"gpu": "a100"}
+    assert experiment.values["scheduling"]["tolerations"] == [{"operator": "Exists"}]
+
+
+def test_acceleration_overrides_are_kept_apart(deploy: Deployer) -> None:
+    accelerated = stack_config("aiacc")
+    accelerated["trainstack:acceleration"]["experimentOverrides"] = AIACC_ENV
+    (experiment,) = deploy(job(), config=accelerated).experiments
+    assert experiment.values["env"] == {"PERSEUS_ALLREDUCE_DTYPE": "0"}
+    assert "PERSEUS_ALLREDUCE_DTYPE" not in experiment.base_values.get("env", {})
+    assert experiment.acceleration_overrides == AIACC_ENV
+    (baseline,) = deploy(job(), config=stack_config("baseline")).experiments
+    assert baseline.values == experiment.base_values
+
+
+def test_acceleration_overrides_only_when_enabled(deploy: Deployer) -> None:
+    config = stack_config("aiacc")
+    config["trainstack:acceleration"] = {"enabled": False, "experimentOverrides": AIACC_ENV}
+    (experiment,) = deploy(job(), config=config).experiments
+    assert experiment.acceleration_overrides == {}
+    assert "env" not in experiment.values or experiment.values["env"] == {}
+
+
+def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
+    config = stack_config(experiments={"directory": "missing"})
+    assert deploy(config=config).experiments == ()
+    assert IMAGENET["name"] == "imagenet-tensorflow"
