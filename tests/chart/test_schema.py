@@ -42,7 +42,7 @@ def test_helm_rejects_bad_values_with_its_own_message(chart: helm_python.Chart) 
 def test_only_the_image_and_the_command_have_no_usable_default(
     chart: helm_python.Chart,
 ) -> None:
-    with pytest.raises(helm_python.HelmValuesError) as raised:
+    with pytest.raises(helm_python.HelmValuesError, match="minLength: got 0, want 1") as raised:
         chart.validate_schema({})
     failing = {line.split("'")[1] for line in str(raised.value).splitlines() if "at '" in line}
     assert failing == {"/command", "/image/name"}

@@ -32,7 +32,7 @@ def _models(
 
 
 def problems(values: dict[str, Any]) -> list[Problem]:
-    with pytest.raises(ValuesError) as raised:
+    with pytest.raises(ValuesError, match="invalid chart values in values.yaml") as raised:
         validate_values(values, "values.yaml")
     return list(raised.value.problems)
 

@@ -59,7 +59,7 @@ def test_host_network_moves_sshd_and_only_open_mpi_can_follow() -> None:
     values = {**BASE, "network": {"hostNetwork": True}, "mpi": {"sshPort": 2222}}
     assert violations(TrainingJob.model_validate(values)) == []
 
-    with pytest.raises(ValuesError) as raised:
+    with pytest.raises(ValuesError, match=r"mpi\.implementation: found \"MPICH\"") as raised:
         validate_values({**values, "mpi": {"sshPort": 2222, "implementation": "MPICH"}}, "v")
     (problem,) = raised.value.problems
     assert problem.path == "mpi.implementation"
