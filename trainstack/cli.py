@@ -11,6 +11,7 @@ import sys
 import typer
 
 from trainstack.chart.cli import chart_app
+from trainstack.diff.cli import diff
 from trainstack.errors import TrainstackError
 from trainstack.plan.cli import plan
 
@@ -23,6 +24,7 @@ app = typer.Typer(
 )
 app.add_typer(chart_app, name="chart")
 app.command()(plan)
+app.command()(diff)
 
 USER_ERROR_EXIT = 2
 

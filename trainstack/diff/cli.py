@@ -1,0 +1,122 @@
+"""``trainstack diff``: what changes between two stacks, or between a git revision and now.
+
+Exit status: 0 no changes (with ``--fairness``: the stacks compare fairly), 1 changes
+(with ``--fairness``: a difference that is neither acceleration nor cluster identity),
+2 an error (one line on stderr, printed by ``trainstack.cli``).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
+from trainstack.diff.fairness import classify
+from trainstack.diff.render_fairness import fairness_lines, fairness_markdown
+from trainstack.diff.render_markdown import markdown
+from trainstack.diff.render_text import text_lines, write_lines
+from trainstack.diff.sources import Compared, against_base, two_plans, two_stacks
+from trainstack.errors import DiffError
+from trainstack.project import Project
+
+NO_CHANGES, CHANGES = 0, 1
+
+
+class OutputFormat(StrEnum):
+    """How the report is printed."""
+
+    text = "text"
+    markdown = "markdown"
+
+
+def diff(
+    stacks: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Two stacks to compare (A B); with --base, the stacks to compare "
+            "(default: every stack).",
+            show_default=False,
+        ),
+    ] = None,
+    base: Annotated[
+        str | None,
+        typer.Option(
+            "--base",
+            metavar="GIT_REF",
+            help="Compare each stack planned at this git revision with the working tree.",
+        ),
+    ] = None,
+    plans: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option(
+            "--plans",
+            metavar="DIR_A DIR_B",
+            help="Compare two plan directories made earlier (DIR/STACK of `trainstack plan`).",
+        ),
+    ] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="text, or markdown for a PR comment.")
+    ] = OutputFormat.text,
+    fairness: Annotated[
+        bool,
+        typer.Option(
+            "--fairness",
+            help="Report whether two stacks differ only in acceleration and cluster identity.",
+        ),
+    ] = False,
+    max_chars: Annotated[
+        int,
+        typer.Option("--max-chars", min=2000, help="Markdown: cut the report to this length."),
+    ] = GITHUB_COMMENT_LIMIT,
+    context: Annotated[
+        int, typer.Option("--context", "-U", min=0, help="Lines of context around changes.")
+    ] = 3,
+) -> None:
+    """Show what differs between two stacks, or between a git revision and the working tree."""
+    names = list(stacks or [])
+    if sum(mode is not None for mode in (base, plans)) > 1:
+        raise DiffError("give either --base GIT_REF or --plans DIR_A DIR_B, not both")
+    if plans is not None:
+        if names:
+            raise DiffError(f"--plans compares two plan directories; drop the stacks {names}")
+        compared = [two_plans(plans[0], plans[1], context)]
+    elif base is not None:
+        if fairness:
+            raise DiffError("--fairness compares two stacks (A B), not a stack with --base")
+        compared = against_base(Project.find(), base, names, context)
+    else:
+        if len(names) != 2:
+            raise DiffError(
+                f"give two stacks to compare (e.g. `trainstack diff aiacc baseline`), "
+                f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
+            )
+        compared = [two_stacks(Project.find(), names[0], names[1], context)]
+    status = (
+        _report_fairness(compared[0], output_format, max_chars)
+        if fairness
+        else (_report_diff(compared, output_format, max_chars))
+    )
+    if status != NO_CHANGES:
+        raise typer.Exit(status)
+
+
+def _report_diff(compared: list[Compared], output_format: OutputFormat, max_chars: int) -> int:
+    diffs = [item.diff for item in compared]
+    if output_format is OutputFormat.markdown:
+        sys.stdout.write(markdown(diffs, max_chars))
+    else:
+        write_lines(text_lines(diffs), sys.stdout, colour=sys.stdout.isatty())
+    return CHANGES if any(item.has_changes for item in diffs) else NO_CHANGES
+
+
+def _report_fairness(compared: Compared, output_format: OutputFormat, max_chars: int) -> int:
+    report = classify(compared.diff, compared.before, compared.after)
+    if output_format is OutputFormat.markdown:
+        sys.stdout.write(fairness_markdown(report, max_chars))
+    else:
+        write_lines(fairness_lines(report), sys.stdout, colour=sys.stdout.isatty())
+    return NO_CHANGES if report.fair else CHANGES

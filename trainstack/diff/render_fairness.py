@@ -1,0 +1,69 @@
+"""The fairness report as text lines (styled for a terminal) or as a markdown section."""
+
+from __future__ import annotations
+
+import html
+
+from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
+from trainstack.diff.fairness import CATEGORIES, FairnessReport, categories_in
+from trainstack.diff.render_markdown import code_span
+from trainstack.diff.render_text import StyledLine
+
+UNFAIR = (
+    "NOT COMPARABLE: {count} difference(s) are neither acceleration nor cluster identity, "
+    "so throughput measured on these stacks cannot be compared"
+)
+FAIR = "fair: the stacks differ only in acceleration and cluster identity ({counts})"
+
+
+def verdict(report: FairnessReport) -> str:
+    """One sentence: fair or not, and why."""
+    if not report.fair:
+        return UNFAIR.format(count=len(report.of("other")))
+    counts = categories_in(report.findings)
+    return FAIR.format(counts=", ".join(f"{counts[c]} {c}" for c in CATEGORIES[1:]))
+
+
+def fairness_lines(report: FairnessReport) -> list[StyledLine]:
+    """The text report: verdict, then the unexpected differences, then the expected ones."""
+    title = f"fairness {report.before_label} -> {report.after_label}: {verdict(report)}"
+    lines: list[StyledLine] = [(title, "bold green" if report.fair else "bold red")]
+    width = max(len(category) for category in CATEGORIES)
+    for category in CATEGORIES:
+        style = "red" if category == "other" else ""
+        for finding in report.of(category):
+            lines.append((f"  {category:<{width}}  {finding.subject}: {finding.detail}", style))
+    lines += [(f"note: {note}", "yellow") for note in report.notes]
+    return lines
+
+
+TRUNCATED_NOTE = (
+    "\n> **Truncated:** {omitted} more difference(s) not listed (comment size limit). "
+    "Run `trainstack diff {before} {after} --fairness` locally.\n"
+)
+
+
+def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT) -> str:
+    """A markdown section: verdict, then a table of every difference and its category."""
+    mark = ":white_check_mark:" if report.fair else ":x:"
+    head = [
+        f"### trainstack fairness: {code_span(report.before_label)} → "
+        f"{code_span(report.after_label)}\n\n{mark} **{html.escape(verdict(report))}**\n\n"
+    ]
+    rows = [
+        f"| {category} | {code_span(finding.subject)} | {code_span(finding.detail)} |\n"
+        for category in CATEGORIES
+        for finding in report.of(category)
+    ]
+    if rows:
+        head.append("| category | object | difference |\n|---|---|---|\n")
+    notes = [f"\nnote: {html.escape(note)}\n" for note in report.notes]
+
+    def note(omitted: int) -> str:
+        if not omitted:
+            return ""
+        return TRUNCATED_NOTE.format(
+            omitted=omitted, before=report.before_label, after=report.after_label
+        )
+
+    return fit(head, [*rows, *notes], limit, note)

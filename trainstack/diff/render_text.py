@@ -1,0 +1,65 @@
+"""``--format text``: the summary, then one unified diff per changed object.
+
+The same lines are written plain when stdout is not a terminal (byte-identical from run
+to run, fit for logs and files) and coloured with rich when it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from trainstack.diff.masked import config_note, object_notes
+from trainstack.diff.model import StackDiff
+
+StyledLine = tuple[str, str]
+
+_DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def text_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
+    """Every line of the report with the style it gets in a terminal."""
+    lines: list[StyledLine] = []
+    for index, stack_diff in enumerate(diffs):
+        if index:
+            lines.append(("", ""))
+        lines.extend(_stack_lines(stack_diff))
+    return lines
+
+
+def _stack_lines(stack_diff: StackDiff) -> list[StyledLine]:
+    lines: list[StyledLine] = [
+        (f"trainstack diff {stack_diff.title}: {stack_diff.summary()}", "bold")
+    ]
+    width = max((len(item.status) for item in stack_diff.shown), default=0)
+    for item in stack_diff.shown:
+        lines.append((f"  {item.status:<{width}}  {item.key.label}", _STATUS_STYLE[item.status]))
+    lines += [(config_note(change), "yellow") for change in stack_diff.config_changes]
+    lines += [(f"note: {note}", "yellow") for note in stack_diff.notes]
+    for item in stack_diff.shown:
+        lines.append(("", ""))
+        lines += [(line, _diff_style(line)) for line in item.diff_lines]
+        lines += [(f"masked {note}", "yellow") for note in object_notes(item)]
+    return lines
+
+
+_STATUS_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "unchanged": ""}
+
+
+def _diff_style(line: str) -> str:
+    return next((style for prefix, style in _DIFF_STYLES if line.startswith(prefix)), "")
+
+
+def write_lines(lines: Sequence[StyledLine], stream: TextIO, colour: bool) -> None:
+    """Plain text, or rich's colours when ``colour`` (a terminal)."""
+    if not colour:
+        stream.write("".join(f"{line}\n" for line, _ in lines))
+        return
+    console = Console(
+        file=stream, force_terminal=True, highlight=False, soft_wrap=True, emoji=False, markup=False
+    )
+    for line, style in lines:
+        console.print(Text(line, style=style))
