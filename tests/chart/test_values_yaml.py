@@ -54,7 +54,26 @@ def test_sections_group_the_top_level_keys_in_order() -> None:
     assert top_level == [key for keys in SECTIONS.values() for key in keys]
 
 
-def test_empty_collections_show_an_example() -> None:
+def _empty_collections(values: Any, prefix: str = "") -> list[str]:
+    found: list[str] = []
+    for key, value in values.items():
+        if value in ([], {}):
+            found.append(f"{prefix}{key}")
+        elif isinstance(value, dict):
+            found += _empty_collections(value, f"{prefix}{key}.")
+    return found
+
+
+def test_every_empty_collection_shows_an_example() -> None:
+    empty = _empty_collections(_model_defaults())
+    assert len(empty) >= 10
+    for path in empty:
+        key = path.rsplit(".", 1)[-1]
+        comment = VALUES_TEXT.split(f"## @param {path} ", 1)[1].split(f"{key}: ", 1)[0]
+        assert "## e.g." in comment, path
+
+
+def test_the_tolerations_example_is_yaml_in_comments() -> None:
     block = VALUES_TEXT.split("## @param scheduling.tolerations ", 1)[1].split("tolerations: []")[0]
     assert '  ## e.g.\n  ## tolerations:\n  ##   - key: "nvidia.com/gpu"\n' in block
     assert VALUES_TEXT.count("## e.g.") >= 10
