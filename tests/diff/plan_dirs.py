@@ -137,6 +137,7 @@ def _dump(path: Path, data: Any) -> None:
 
 def copy_project(target: Path, stacks: tuple[str, ...] = ("aiacc", "baseline")) -> Path:
     """A copy of the project (code, chart, experiments) with only ``stacks``."""
+    target.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in PROJECT_FILES:
         source = REPO / name

@@ -1,10 +1,10 @@
 """Make the plans a diff compares, all with one random secret-digest key.
 
 The working tree is planned in this process (its code is the code running). A git
-revision is planned by ``python -m trainstack plan`` run inside its checkout with the
-checkout first on ``PYTHONPATH``, so the revision's own code runs rather than the
-working tree's editable install. Revisions plan in parallel, while the working tree
-plans here.
+revision is planned by ``python -m trainstack plan`` run inside its checkout, with the
+checkout as working directory and first on ``PYTHONPATH``: the revision's own code
+runs, not the working tree's editable install (which Python only consults after
+``sys.path``). Revisions plan in parallel while the working tree plans here.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ from trainstack.diff.model import STATUSES, ObjectDiff, StackDiff
 
 ESCAPED_PIPE = "\\|"
 TRUNCATED_NOTE = (
-    "\n> **Truncated:** {omitted} more changed object(s) are not shown: GitHub limits a "
-    "comment to {limit:,} characters. Run the same `trainstack diff` locally to see "
-    "everything.\n"
+    "\n> **Truncated:** {omitted} more changed object(s) are not shown: this report is kept "
+    "under {limit:,} characters (a GitHub comment holds at most 65,536). Run the same "
+    "`trainstack diff` locally to see everything.\n"
 )
 
 
@@ -72,7 +72,7 @@ def _section(stack_diff: StackDiff, item: ObjectDiff) -> str:
     fence = _fence(item.diff_lines)
     summary = (
         f"{item.status} <code>{html.escape(item.key.label)}</code> "
-        f"({html.escape(stack_diff.title)})"
+        f"({html.escape(stack_diff.before_label)} → {html.escape(stack_diff.after_label)})"
     )
     body = "".join(f"{line}\n" for line in item.diff_lines)
     notes = "".join(f"\nmasked: {code_span(note)}\n" for note in object_notes(item))

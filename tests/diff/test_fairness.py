@@ -1,0 +1,160 @@
+"""The fairness report: acceleration and cluster identity are expected, the rest is not."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.diff.plan_dirs import copy_project, write_plan_dir
+from tests.stack_helpers import REPO, example_config
+from trainstack.cli import main
+from trainstack.diff.compare import compare
+from trainstack.diff.fairness import FairnessReport, classify
+from trainstack.diff.model import ConfigChange, Snapshot, StackDiff
+from trainstack.diff.render_fairness import fairness_markdown
+from trainstack.diff.snapshot import load_snapshot
+from trainstack.diff.sources import two_stacks
+from trainstack.project import Project
+from trainstack.yaml_io import dump_yaml
+
+NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-pool"
+
+
+def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
+    """The example stacks in ``directory``, the baseline's node pool changed as given."""
+    for stack in ("aiacc", "baseline"):
+        config = example_config(stack)
+        if stack == "baseline":
+            config["trainstack:nodePool"].update(baseline_changes)
+        (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
+    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+
+
+def _report(project: Project) -> FairnessReport:
+    compared = two_stacks(project, "aiacc", "baseline", context=3)
+    return classify(compared.diff, compared.before, compared.after)
+
+
+def test_example_stacks_are_fair() -> None:
+    report = _report(Project.load(REPO))
+
+    assert report.fair, report.of("other")
+    assert [(f.category, f.subject) for f in report.of("cluster identity")] == [
+        ("cluster identity", NODE_POOL)
+    ]
+    assert report.of("cluster identity")[0].detail.startswith("inputs.clusterId: ")
+    accelerated = {finding.subject for finding in report.of("acceleration")}
+    assert "trainstack:acceleration:Acceleration acceleration" in accelerated
+    assert "alicloud:cs/kubernetesAddon:KubernetesAddon acceleration-addon" in accelerated
+
+
+def test_a_different_node_count_is_unfair_and_named(tmp_path: Path) -> None:
+    report = _report(_stacks(tmp_path, {"desiredSize": 5}))
+
+    assert not report.fair
+    assert [(f.category, f.subject, f.detail) for f in report.of("other")] == [
+        # The provider takes the size as a string.
+        ("other", NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
+    ]
+    # The cluster ID on the same object is still expected.
+    assert [f.subject for f in report.of("cluster identity")] == [NODE_POOL]
+
+
+def test_the_command_fails_and_names_the_difference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = copy_project(tmp_path)
+    baseline = project / "stacks" / "Pulumi.baseline.yaml"
+    baseline.write_text(baseline.read_text().replace("desiredSize: 4", "desiredSize: 6"))
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "argv", ["trainstack", "diff", "aiacc", "baseline", "--fairness"])
+
+    with pytest.raises(SystemExit) as stop:
+        main()
+
+    out = capsys.readouterr().out
+    assert stop.value.code == 1
+    assert out.splitlines()[0].startswith(
+        "fairness aiacc -> baseline: NOT COMPARABLE: 1 difference"
+    )
+    assert f'  other             {NODE_POOL}: inputs.desiredSize: "4" -> "6"' in out.splitlines()
+
+
+def _experiments_report(
+    tmp_path: Path,
+    before: dict[str, int],
+    after: dict[str, int],
+    after_overrides: dict[str, dict[str, str]],
+) -> FairnessReport:
+    first = write_plan_dir(tmp_path / "a", "aiacc", before, {"resnet": {"AIACC": "1"}})
+    second = write_plan_dir(tmp_path / "b", "baseline", after, after_overrides)
+    old, new = load_snapshot(first), load_snapshot(second)
+    return classify(compare(old, new, "aiacc", "baseline"), old, new)
+
+
+def test_acceleration_overrides_of_an_experiment_are_expected(tmp_path: Path) -> None:
+    report = _experiments_report(tmp_path, {"resnet": 2}, {"resnet": 2}, {})
+
+    assert report.fair
+    assert {f.subject for f in report.of("acceleration")} == {
+        "MPIJob default/resnet",
+        "kubernetes:helm.sh/v3:Release resnet-release",
+    }
+    release = [f for f in report.findings if f.subject.endswith("resnet-release")][0]
+    assert release.detail == (
+        'inputs.values.env.AIACC: "1" -> (absent) '
+        "(acceleration overrides of experiment default/resnet)"
+    )
+
+
+def test_a_different_experiment_shape_is_unfair(tmp_path: Path) -> None:
+    report = _experiments_report(tmp_path, {"resnet": 2}, {"resnet": 4}, {"resnet": {"AIACC": "1"}})
+
+    assert not report.fair
+    details = {f.detail for f in report.of("other")}
+    assert details == {"experiment default/resnet base values differ: worker.replicas: 2 -> 4"}
+
+
+def test_an_experiment_on_one_side_only_is_unfair(tmp_path: Path) -> None:
+    report = _experiments_report(
+        tmp_path, {"resnet": 2}, {"resnet": 2, "extra": 1}, {"resnet": {"AIACC": "1"}}
+    )
+
+    assert {(f.subject, f.detail) for f in report.of("other")} == {
+        ("MPIJob default/extra", "experiment default/extra exists only in baseline"),
+        (
+            "kubernetes:helm.sh/v3:Release extra-release",
+            "experiment default/extra exists only in baseline",
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    ("key", "category"),
+    [
+        ("trainstack:kubeconfig", "cluster identity"),
+        ("alicloud:secretKey", "cluster identity"),
+        ("trainstack:datasetToken", "other"),
+    ],
+)
+def test_secure_config_keys(key: str, category: str) -> None:
+    empty = Snapshot(stack="s", objects={})
+    stack_diff = StackDiff("a", "b", (), (ConfigChange(key, "changed"),))
+
+    [finding] = classify(stack_diff, empty, empty).findings
+
+    assert (finding.category, finding.subject) == (category, f"secure config {key}")
+    assert finding.detail == "changed (value masked)"
+
+
+def test_markdown_report_leads_with_the_verdict(tmp_path: Path) -> None:
+    report = _experiments_report(tmp_path, {"resnet": 2}, {"resnet": 4}, {"resnet": {"AIACC": "1"}})
+
+    comment = fairness_markdown(report)
+
+    lines = comment.splitlines()
+    assert lines[0] == "### trainstack fairness: `aiacc` → `baseline`"
+    assert lines[2].startswith(":x: **NOT COMPARABLE: 2 difference(s)")
+    assert "| other | `MPIJob default/resnet` |" in comment

@@ -1,0 +1,77 @@
+"""The PR comment: summary first, a collapsible diff per changed object, under the limit."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.diff.plan_dirs import write_plan_dir
+from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
+from trainstack.diff.compare import compare
+from trainstack.diff.model import StackDiff
+from trainstack.diff.render_markdown import code_span, markdown
+from trainstack.diff.snapshot import load_snapshot
+
+
+def _diff(tmp_path: Path, before: dict[str, int], after: dict[str, int]) -> StackDiff:
+    first = write_plan_dir(tmp_path / "a", "aiacc", before)
+    second = write_plan_dir(tmp_path / "b", "baseline", after)
+    return compare(load_snapshot(first), load_snapshot(second), "aiacc", "baseline")
+
+
+def test_summary_table_comes_first_then_one_section_per_changed_object(tmp_path: Path) -> None:
+    comment = markdown([_diff(tmp_path, {"resnet": 2, "bert": 1}, {"resnet": 4, "bert": 1})])
+
+    lines = comment.splitlines()
+    assert lines[0] == "### trainstack diff"
+    assert lines[2] == "| compared | added | removed | changed | unchanged |"
+    assert lines[4] == "| `aiacc` → `baseline` | 0 | 0 | 2 | 2 |"
+    assert comment.index("| compared | change | object |") < comment.index("<details>")
+    assert comment.count("<details>") == comment.count("</details>") == 2
+    assert "<summary>changed <code>MPIJob default/resnet</code>" in comment
+    assert "\n-      replicas: 2\n+      replicas: 4\n" in comment
+    assert "bert" not in comment  # unchanged objects are not shown
+
+
+def test_no_changes_says_so(tmp_path: Path) -> None:
+    comment = markdown([_diff(tmp_path, {"resnet": 2}, {"resnet": 2})])
+
+    assert "No changes." in comment
+    assert "<details>" not in comment
+
+
+def test_long_report_is_cut_under_the_limit_with_a_note(tmp_path: Path) -> None:
+    count = 400
+    result = _diff(
+        tmp_path,
+        {f"experiment-{i:03d}": 2 for i in range(count)},
+        {f"experiment-{i:03d}": 3 for i in range(count)},
+    )
+    assert len(result.shown) == 2 * count
+
+    comment = markdown([result])
+
+    assert len(comment) <= GITHUB_COMMENT_LIMIT
+    sections = comment.count("<details>")
+    assert 0 < sections < 2 * count
+    note = re.search(r"\*\*Truncated:\*\* (\d+) more changed object\(s\)", comment)
+    assert note is not None
+    # A section cut short still counts as shown: every object is either shown or counted.
+    assert int(note.group(1)) + sections == 2 * count
+    assert comment.count("<details>") == comment.count("</details>")
+    assert comment.count("```") % 2 == 0  # every code block is closed
+
+
+def test_a_smaller_limit_is_respected(tmp_path: Path) -> None:
+    result = _diff(tmp_path, {f"e{i}": 2 for i in range(30)}, {f"e{i}": 3 for i in range(30)})
+
+    comment = markdown([result], limit=5000)
+
+    assert len(comment) <= 5000
+    assert "**Truncated:**" in comment
+
+
+def test_code_spans_survive_backticks_and_table_pipes() -> None:
+    assert code_span("plain") == "`plain`"
+    assert code_span("a|b") == "`a\\|b`"
+    assert code_span("x `y` z") == "``x `y` z``"
