@@ -6,6 +6,9 @@ The Pulumi program and ``trainstack plan`` both start here, so a mistake stops
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +20,9 @@ from trainstack.experiments.resolve import Experiment, resolve_experiments
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on
 every machine and show up as a change in every diff)."""
+
+
+_PREPARED: ContextVar[Deployment | None] = ContextVar("trainstack_prepared", default=None)
 
 
 @dataclass(frozen=True)
@@ -36,13 +42,32 @@ def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
 
 
 def prepare_for_program() -> Deployment:
-    """:func:`prepare` for the Pulumi program: errors end the run cleanly, warnings are logged."""
+    """:func:`prepare` for the Pulumi program: errors end the run cleanly, warnings are logged.
+
+    Under ``trainstack plan`` the plan has already prepared this very configuration
+    (see :func:`reusing`); the program then validates the configuration again but does
+    not resolve and check every experiment a second time.
+    """
     import pulumi
 
     try:
-        deployment = prepare(Path.cwd(), load_from_pulumi())
+        stack = load_from_pulumi()
+        earlier = _PREPARED.get()
+        if earlier is not None and earlier.stack.config == stack.config:
+            return earlier
+        deployment = prepare(Path.cwd(), stack)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:
         pulumi.log.warn(f"warning: {warning}")
     return deployment
+
+
+@contextlib.contextmanager
+def reusing(deployment: Deployment) -> Iterator[None]:
+    """Let the program reuse ``deployment`` while it runs (the offline plan)."""
+    token = _PREPARED.set(deployment)
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)

@@ -7,6 +7,7 @@ validate the job after each step so that an error names the file that caused it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +44,7 @@ class Experiment:
     acceleration_overrides: dict[str, Any] = field(default_factory=dict)
     point: dict[str, Any] | None = None
 
-    @property
+    @functools.cached_property
     def values(self) -> dict[str, Any]:
         """The chart values deployed on this stack."""
         return self.job.chart_values()

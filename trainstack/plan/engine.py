@@ -7,6 +7,7 @@ cloud computes at creation (IDs, NAS mount target domains...) stays unknown.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import runpy
 import sys
@@ -27,6 +28,13 @@ _INVOKE_RESULTS: dict[str, dict[str, Any]] = {
         "kubeConfig": "[kubeconfig fetched from ACK at deploy time]",
     },
 }
+
+
+# The program's own log lines (warnings it also reports to `pulumi up`) are not printed
+# by the plan: the plan reports the same findings itself, once, in its summary.
+_QUIET = logging.getLogger("trainstack.plan.program")
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
 
 
 class _PreviewMocks(pulumi.runtime.Mocks):
@@ -76,7 +84,12 @@ def run_program(
     _reset_runtime()
     set_all_config(dict(config), sorted(secret_keys))
     pulumi.runtime.set_mocks(
-        monitor.mocks, project=project, stack=stack_name, preview=True, monitor=monitor
+        monitor.mocks,
+        project=project,
+        stack=stack_name,
+        preview=True,
+        monitor=monitor,
+        logger=_QUIET,
     )
 
     def run() -> None:

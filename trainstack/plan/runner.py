@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from trainstack.config.loader import load_stack_config, read_stack_file
-from trainstack.deployment import prepare
+from trainstack.deployment import prepare, reusing
 from trainstack.errors import PlanError
 from trainstack.plan.charts import HELM_RELEASE, expand_local_releases, is_local_chart
 from trainstack.plan.engine import run_program
@@ -29,9 +29,10 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack)
-    resources = run_program(
-        project.main_program, project.name, stack_name, config, secret_keys, digest_key
-    )
+    with reusing(deployment):
+        resources = run_program(
+            project.main_program, project.name, stack_name, config, secret_keys, digest_key
+        )
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = {}
