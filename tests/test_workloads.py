@@ -93,3 +93,14 @@ def test_workload_three_roles(example_plans: dict[str, Plan]) -> None:
         for spec in specs.values():
             limits = spec["template"]["spec"]["containers"][0]["resources"]["limits"]
             assert limits["nvidia.com/gpu"] == 1
+
+
+def test_scale_out_points_put_one_worker_per_node(example_plans: dict[str, Plan]) -> None:
+    plan = example_plans["baseline"]
+    for name, workers, gpus in (("keras-lstm-1x4", 1, 4), ("keras-lstm-4x1", 4, 1)):
+        worker = _job(plan, name)["spec"]["mpiReplicaSpecs"]["Worker"]
+        assert worker["replicas"] == workers
+        pod = worker["template"]["spec"]
+        assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == gpus
+        anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        assert anti[0]["topologyKey"] == "kubernetes.io/hostname"

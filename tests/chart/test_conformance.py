@@ -57,6 +57,7 @@ EVERYTHING = {
         "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
         "priorityClassName": "high",
         "schedulerName": "volcano",
+        "workerSpread": "required",
         "gang": {"enabled": True, "queue": "q", "scheduleTimeoutSeconds": 60},
     },
     "runPolicy": {

@@ -282,3 +282,39 @@ def test_gang_scheduling_with_explicit_size_queue_and_timeout() -> None:
 
 def test_no_scheduling_policy_without_gang_scheduling() -> None:
     assert "schedulingPolicy" not in render_job(job_values("mpi"))["spec"]["runPolicy"]
+
+
+@pytest.mark.parametrize(
+    ("framework", "role"), [("mpi", "Worker"), ("tensorflow", "Worker"), ("pytorch", "Worker")]
+)
+def test_worker_spread_required_puts_one_worker_per_node(framework: str, role: str) -> None:
+    values = job_values(
+        framework, worker={"replicas": 4, "gpus": 1}, scheduling={"workerSpread": "required"}
+    )
+    job = render_job(values, release="lstm-4x1")
+    anti = pod_spec(job, role)["affinity"]["podAntiAffinity"]
+    assert anti == {
+        "requiredDuringSchedulingIgnoredDuringExecution": [
+            {
+                "labelSelector": {
+                    "matchLabels": {
+                        "app.kubernetes.io/instance": "lstm-4x1",
+                        "app.kubernetes.io/component": "worker",
+                    }
+                },
+                "topologyKey": "kubernetes.io/hostname",
+            }
+        ]
+    }
+    # The selector must match the workers' own labels, or it would spread nothing.
+    labels = replica_specs(job)[role]["template"]["metadata"]["labels"]
+    assert labels["app.kubernetes.io/component"] == "worker"
+    assert labels["app.kubernetes.io/instance"] == "lstm-4x1"
+
+
+def test_worker_spread_preferred_and_none() -> None:
+    preferred = job_values("mpi", scheduling={"workerSpread": "preferred"})
+    terms = pod_spec(render_job(preferred), "Worker")["affinity"]["podAntiAffinity"]
+    assert terms["preferredDuringSchedulingIgnoredDuringExecution"][0]["weight"] == 100
+    assert "affinity" not in pod_spec(render_job(job_values("mpi")), "Worker")
+    assert "affinity" not in pod_spec(render_job(preferred), "Launcher")

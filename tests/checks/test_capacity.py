@@ -74,3 +74,12 @@ def test_autoscaling_counts_the_largest_pool(deploy: Deployer) -> None:
     config["trainstack:nodePool"]["autoscaling"] = {"enabled": True, "minSize": 0, "maxSize": 8}
     (experiment,) = deploy(job(worker={"replicas": 8, "gpus": 4}), config=config).experiments
     assert experiment.job.worker.replicas == 8
+
+
+def test_required_spread_needs_a_node_per_worker(deploy: Deployer) -> None:
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(worker={"replicas": 5, "gpus": 1}, scheduling={"workerSpread": "required"}))
+    assert caught.value.failures == (
+        f"{FILE}: job.scheduling.workerSpread: required puts each of the 5 workers on its "
+        f"own node, but pool gpu-v100 has at most 4 nodes ({POOL})",
+    )

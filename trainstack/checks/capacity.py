@@ -48,6 +48,16 @@ def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Findin
             f"{pool_key}.memoryPerNode",
             binary=True,
         )
+    workers = experiment.job.worker.replicas
+    if experiment.job.scheduling.worker_spread == "required" and workers > pool.max_nodes:
+        findings.append(
+            _error(
+                experiment,
+                "job.scheduling.workerSpread",
+                f"required puts each of the {workers} workers on its own node, but pool "
+                f"{pool.name} has at most {pool.max_nodes} nodes ({pool_key})",
+            )
+        )
     if findings:
         return findings
     gpu_pods = sorted((r.gpus for r in roles for _ in range(r.replicas) if r.gpus), reverse=True)

@@ -65,4 +65,9 @@ class Scheduling(StrictModel):
     scheduler_name: str | None = Field(
         default=None, min_length=1, description="Scheduler of the pods; null: the default one."
     )
+    worker_spread: Literal["none", "preferred", "required"] = Field(
+        default="none",
+        description="Place worker pods on different nodes: required (scale-out runs: one "
+        "worker per node, or Pending), preferred (spread when possible) or none.",
+    )
     gang: Gang = Field(default_factory=Gang, description="Gang scheduling.")

@@ -295,6 +295,18 @@ spec:
       {{- end }}
     {{- end }}
   {{- end }}
+  {{- if and (eq .component "worker") (ne $v.scheduling.workerSpread "none") }}
+  {{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (dict "app.kubernetes.io/instance" $root.Release.Name "app.kubernetes.io/component" "worker")) }}
+  affinity:
+    podAntiAffinity:
+      {{- if eq $v.scheduling.workerSpread "required" }}
+      requiredDuringSchedulingIgnoredDuringExecution:
+        {{- list $term | toYaml | nindent 8 }}
+      {{- else }}
+      preferredDuringSchedulingIgnoredDuringExecution:
+        {{- list (dict "weight" 100 "podAffinityTerm" $term) | toYaml | nindent 8 }}
+      {{- end }}
+  {{- end }}
   {{- with $v.image.pullSecrets }}
   imagePullSecrets:
     {{- range . }}
