@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
 from tests.stack_helpers import REPO
 from trainstack.chart.render import render_training_job
+from trainstack.experiments.merge import merged
 
 CHART_DIR = REPO / "charts" / "training-job"
 CI_VALUES = sorted((CHART_DIR / "ci").glob("*-values.yaml"))
@@ -17,17 +17,6 @@ REPLICA_SPECS = {
     "TFJob": "tfReplicaSpecs",
     "PyTorchJob": "pytorchReplicaSpecs",
 }
-
-
-def merged(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
-    """``base`` with ``overrides`` merged in, nested mappings merged key by key."""
-    result = copy.deepcopy(base)
-    for key, value in overrides.items():
-        if isinstance(value, dict) and isinstance(result.get(key), dict):
-            result[key] = merged(result[key], value)
-        else:
-            result[key] = copy.deepcopy(value)
-    return result
 
 
 def job_values(framework: str = "mpi", **overrides: Any) -> dict[str, Any]:

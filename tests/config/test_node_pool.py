@@ -53,7 +53,7 @@ def _pool(**changes: Any) -> dict[str, Any]:
             {"labels": {"trainstack.io/pool": "not a label value!"}},
             'trainstack:nodePool.labels["trainstack.io/pool"]',
             '"not a label value!"',
-            "a string matching ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$",
+            "a string matching ^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",
         ),
         (
             {"autoscaling": {"enabled": True, "minSize": 6, "maxSize": 2}},

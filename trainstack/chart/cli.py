@@ -14,9 +14,10 @@ import typer
 
 from trainstack.chart.generate import check_chart, write_chart
 from trainstack.chart.package import package_chart
-from trainstack.chart.paths import project_root, repo_chart_dir
+from trainstack.chart.paths import repo_chart_dir
 from trainstack.chart.render import render_manifests
 from trainstack.errors import ValuesError
+from trainstack.project import Project
 from trainstack.training_job import read_values_file, release_name_problems, validate_values
 
 chart_app = typer.Typer(
@@ -78,7 +79,7 @@ def package(
     ] = None,
 ) -> None:
     """Check the chart for drift, then package it into a .tgz."""
-    archive = package_chart(repo_chart_dir(), output or project_root() / "dist")
+    archive = package_chart(repo_chart_dir(), output or Project.find().root / "dist")
     typer.echo(f"packaged {archive}")
 
 

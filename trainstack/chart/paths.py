@@ -1,22 +1,13 @@
-"""Where the project and its committed chart are."""
+"""Where the committed chart is: ``charts/training-job`` under the project root."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from trainstack.chart.constants import CHART_DIR
-from trainstack.errors import ProjectNotFoundError
-
-
-def project_root(start: Path | None = None) -> Path:
-    """The nearest directory at or above ``start`` (default: cwd) holding ``Pulumi.yaml``."""
-    here = (start or Path.cwd()).resolve()
-    for directory in (here, *here.parents):
-        if (directory / "Pulumi.yaml").is_file():
-            return directory
-    raise ProjectNotFoundError(here)
+from trainstack.project import Project
 
 
 def repo_chart_dir(start: Path | None = None) -> Path:
-    """The committed chart, ``charts/training-job`` under the project root."""
-    return project_root(start) / CHART_DIR
+    """The committed chart of the project containing ``start`` (default: cwd)."""
+    return Project.find(start).root / CHART_DIR

@@ -6,6 +6,8 @@ from typing import Annotated
 
 from pydantic import StringConstraints
 
+from trainstack.training_job.types import LABEL_KEY_PATTERN, LABEL_VALUE_PATTERN
+
 # RFC 1123 label: namespaces, release names, most object names (63: DNS label limit).
 DNS_LABEL_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 DnsLabel = Annotated[str, StringConstraints(pattern=DNS_LABEL_PATTERN, max_length=63)]
@@ -18,13 +20,9 @@ PinnedVersion = Annotated[str, StringConstraints(pattern=PINNED_VERSION_PATTERN)
 CHART_REPO_PATTERN = r"^(https?|oci)://[^\s]+$"
 ChartRepo = Annotated[str, StringConstraints(pattern=CHART_REPO_PATTERN)]
 
-# Label keys and values as the API server accepts them (prefix/name, 63-char name part).
-LABEL_KEY_PATTERN = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
-)
+# Label keys and values as the API server accepts them; the patterns are the training-job
+# model's, so a label means the same in a stack file and in an experiment.
 LabelKey = Annotated[str, StringConstraints(pattern=LABEL_KEY_PATTERN, max_length=316)]
-LABEL_VALUE_PATTERN = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
-LabelValue = Annotated[str, StringConstraints(pattern=LABEL_VALUE_PATTERN, max_length=63)]
+LabelValue = Annotated[str, StringConstraints(pattern=LABEL_VALUE_PATTERN)]
 
 NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
