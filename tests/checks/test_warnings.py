@@ -34,3 +34,12 @@ def test_gpu_pods_without_memory_limit(deploy: Deployer) -> None:
 
 def test_workload_one_with_limits_has_no_warning(deploy: Deployer) -> None:
     assert _warnings(deploy(job())) == []
+
+
+def test_ttl_after_finished_reruns_the_job(deploy: Deployer) -> None:
+    (warning,) = _warnings(deploy(job(runPolicy={"ttlSecondsAfterFinished": 600})))
+    assert warning.endswith(
+        "job.runPolicy.ttlSecondsAfterFinished: 600: the operator deletes the finished job, "
+        "and the next `pulumi up` creates it again and re-runs it; remove the experiment "
+        "from the stack to clean up instead"
+    )

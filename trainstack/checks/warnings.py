@@ -44,6 +44,17 @@ def warning_findings(experiment: Experiment) -> list[Finding]:
                     "namespace LimitRange default)",
                 )
             )
+    if job.run_policy.ttl_seconds_after_finished is not None:
+        warnings.append(
+            _warn(
+                experiment,
+                "job.runPolicy.ttlSecondsAfterFinished",
+                f"{job.run_policy.ttl_seconds_after_finished}: the operator "
+                "deletes the finished job, and the next `pulumi up` creates "
+                "it again and re-runs it; remove the experiment from the "
+                "stack to clean up instead",
+            )
+        )
     if job.security.privileged:
         warnings.append(
             _warn(
