@@ -1,7 +1,9 @@
 """``trainstack chart``: generate, check, render and package the training-job chart.
 
 User errors are raised as :class:`~trainstack.errors.TrainstackError`; the top-level
-CLI prints them as one line and exits with status 2.
+CLI prints them as one line and exits with status 2. The Helm library and the model are
+imported by the commands that use them, so that other commands (``trainstack plan``)
+do not pay for them at start-up.
 """
 
 from __future__ import annotations
@@ -12,13 +14,9 @@ from typing import Annotated
 
 import typer
 
-from trainstack.chart.generate import check_chart, write_chart
-from trainstack.chart.package import package_chart
 from trainstack.chart.paths import repo_chart_dir
-from trainstack.chart.render import render_manifests
 from trainstack.errors import ValuesError
 from trainstack.project import Project
-from trainstack.training_job import read_values_file, release_name_problems, validate_values
 
 chart_app = typer.Typer(
     help="Generate, check, render and package the training-job chart.",
@@ -34,6 +32,8 @@ def generate(
     ] = None,
 ) -> None:
     """Write Chart.yaml, values.yaml, values.schema.json and README.md from the model."""
+    from trainstack.chart.generate import write_chart
+
     source = repo_chart_dir()
     target = output or source
     written = write_chart(target, source)
@@ -47,6 +47,8 @@ def check(
     ] = None,
 ) -> None:
     """Fail when the chart's generated files differ from what the generator writes."""
+    from trainstack.chart.generate import check_chart
+
     target = chart_dir or repo_chart_dir()
     check_chart(target)
     typer.echo(f"{target} is up to date with the model")
@@ -61,6 +63,9 @@ def render(
     namespace: Annotated[str, typer.Option(help="Namespace of the release.")] = "default",
 ) -> None:
     """Print the manifests of a values file, like `helm template`."""
+    from trainstack.chart.render import render_manifests
+    from trainstack.training_job import read_values_file, release_name_problems, validate_values
+
     data = read_values_file(values)
     job = validate_values(data, values)
     release = name or _name_from(values)
@@ -79,6 +84,8 @@ def package(
     ] = None,
 ) -> None:
     """Check the chart for drift, then package it into a .tgz."""
+    from trainstack.chart.package import package_chart
+
     archive = package_chart(repo_chart_dir(), output or Project.find().root / "dist")
     typer.echo(f"packaged {archive}")
 
