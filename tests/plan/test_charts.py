@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.conformance import crd_dir, validate_objects
+from trainstack.plan.masking import SECRET
 from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+from trainstack.plan.writer import OBJECTS_JSON, SECRET_DIGESTS_JSON, write_plan
+from trainstack.project import Project
 
 JOB_KINDS = {"MPIJob", "TFJob", "PyTorchJob"}
 
@@ -44,3 +51,24 @@ def _without_computed(objects: list[dict]) -> list[dict]:
             csi["server"] = "0a1b2c3d4e-abc12.cn-beijing.nas.aliyuncs.com"
         text_objects.append(obj)
     return text_objects
+
+
+def test_secret_data_of_chart_objects_is_masked_with_digests(
+    monkeypatch: pytest.MonkeyPatch, project: Project, tmp_path: Path
+) -> None:
+    secret = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "registry", "namespace": "default"},
+        "data": {"token": "aHVudGVyMg=="},
+    }
+    monkeypatch.setattr(
+        "trainstack.plan.charts.render_training_job", lambda *_, **__: [dict(secret)]
+    )
+    plan = plan_stack(project, "baseline", digest_key=b"k" * 32)
+    masked = [o for o in plan.objects if o.key == ("Secret", "default", "registry")]
+    assert masked and all(o.object["data"] == {"token": SECRET} for o in masked)
+    written = write_plan(plan, tmp_path)
+    assert "aHVudGVyMg==" not in (written / OBJECTS_JSON).read_text()
+    digests = json.loads((written / SECRET_DIGESTS_JSON).read_text())
+    assert set(digests["objects"]["Secret/default/registry"]) == {"data.token"}

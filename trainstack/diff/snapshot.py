@@ -135,7 +135,7 @@ def _chart_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) ->
         raise DiffError(f"{source}: item [{index}]: 'object' is missing or not an object")
     kind, name = _text(item, "kind", source, index), _text(item, "name", source, index)
     namespace = str(item.get("namespace") or "")
-    # Not written by `trainstack plan` yet: chart objects' digests, by kind/namespace/name.
+    # Chart objects' digests, by kind/namespace/name (written by `trainstack plan`).
     masked = plan.masked("objects", f"{kind}/{namespace}/{name}", document)
     document, late = _mask_secret_data(document)
     return _Entry(

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from trainstack.chart.render import render_training_job
+from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
 
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -18,9 +19,12 @@ def is_local_chart(release: PlannedResource) -> bool:
 
 
 def expand_local_releases(
-    project_root: Path, resources: Iterable[PlannedResource]
+    project_root: Path, resources: Iterable[PlannedResource], digest_key: bytes | None = None
 ) -> list[RenderedObject]:
-    """Every object of every local-chart release, sorted by (kind, namespace, name)."""
+    """Every object of every local-chart release, sorted by (kind, namespace, name).
+
+    Objects are masked like resources: Secret data never reaches a plan.
+    """
     objects: list[RenderedObject] = []
     for release in resources:
         if release.type != HELM_RELEASE or not is_local_chart(release):
@@ -37,5 +41,12 @@ def expand_local_releases(
             # Helm installs namespaced objects without a namespace into the release's.
             metadata = item.setdefault("metadata", {})
             metadata.setdefault("namespace", namespace)
-            objects.append(RenderedObject(release=release.urn, object=item))
+            masker = Masker(digest_key)
+            objects.append(
+                RenderedObject(
+                    release=release.urn,
+                    object=masker.mask(item),
+                    secret_digests=masker.digests,
+                )
+            )
     return sorted(objects, key=lambda rendered: rendered.key)

@@ -40,6 +40,8 @@ class RenderedObject:
     release: str
     """URN of the Helm release resource the object belongs to."""
     object: dict[str, Any]
+    secret_digests: dict[str, str] = field(default_factory=dict, compare=False)
+    """Keyed digests of the masked secrets, by location (only when planning for a diff)."""
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -44,7 +44,7 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
         resources=tuple(resources),
         notes=tuple(_notes(resources)),
         config_digests=config_digests,
-        objects=tuple(expand_local_releases(project.root, resources)),
+        objects=tuple(expand_local_releases(project.root, resources, digest_key)),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
     )

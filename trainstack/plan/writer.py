@@ -69,7 +69,7 @@ def _write_into(plan: Plan, directory: Path) -> None:
     if plan.notes:
         (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
     digests = secret_digests(plan)
-    if digests["config"] or digests["resources"]:
+    if any(digests.values()):
         (directory / SECRET_DIGESTS_JSON).write_text(canonical_json(digests), encoding="utf-8")
 
 
@@ -96,6 +96,9 @@ def secret_digests(plan: Plan) -> dict[str, Any]:
     return {
         "config": dict(plan.config_digests),
         "resources": {r.urn: dict(r.secret_digests) for r in plan.resources if r.secret_digests},
+        "objects": {
+            "/".join(o.key): dict(o.secret_digests) for o in plan.objects if o.secret_digests
+        },
     }
 
 
