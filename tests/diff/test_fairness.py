@@ -158,3 +158,30 @@ def test_markdown_report_leads_with_the_verdict(tmp_path: Path) -> None:
     assert lines[0] == "### trainstack fairness: `aiacc` → `baseline`"
     assert lines[2].startswith(":x: **NOT COMPARABLE: 2 difference(s)")
     assert "| other | `MPIJob default/resnet` |" in comment
+
+
+def _with_settings(
+    directory: Path, aiacc: dict[str, object], baseline: dict[str, object]
+) -> Project:
+    """The example stacks with extra provider settings (``alicloud:*``) per stack."""
+    for stack, settings in (("aiacc", aiacc), ("baseline", baseline)):
+        config = {**example_config(stack), **settings}
+        (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
+    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+
+
+def test_a_different_region_is_unfair(tmp_path: Path) -> None:
+    report = _report(_with_settings(tmp_path, {}, {"alicloud:region": "cn-hangzhou"}))
+
+    assert not report.fair
+    assert [(f.subject, f.detail) for f in report.of("other")] == [
+        ("config alicloud:region", 'value: "cn-beijing" -> "cn-hangzhou"')
+    ]
+
+
+def test_credentials_set_on_one_stack_only_are_cluster_identity(tmp_path: Path) -> None:
+    secret = {"alicloud:accessKey": {"secure": "v1:cipher-of-the-aiacc-key"}}
+    report = _report(_with_settings(tmp_path, secret, {}))
+
+    assert report.fair, report.of("other")
+    assert "config alicloud:accessKey" in {f.subject for f in report.of("cluster identity")}

@@ -13,8 +13,8 @@ what the comparison is about. Each difference is classified:
   ``clusterId`` (any resource, any depth); the ``kubeconfig``, ``context`` and ``cluster``
   inputs of a ``pulumi:providers:kubernetes`` provider; the ``secure:`` config key
   ``trainstack:kubeconfig`` and the providers' secure keys (credentials, e.g.
-  ``alicloud:secretKey``). Nothing else: a VPC, vSwitch or region decides where nodes and
-  data live, which changes throughput.
+  ``alicloud:secretKey``), also when only one stack sets them. Nothing else: a VPC,
+  vSwitch or region decides where nodes and data live, which changes throughput.
 - ``other``: everything else (node pool shape, datasets, operator versions, an
   experiment's shape, an object on one side only...). Any ``other`` difference makes the
   report unfair.
@@ -26,10 +26,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from trainstack.diff.model import ConfigChange, ObjectDiff, Snapshot, StackDiff
+from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
+from trainstack.diff.snapshot import CONFIG_TYPE
 from trainstack.errors import describe_value
 from trainstack.plan.charts import HELM_RELEASE
+from trainstack.plan.masking import SECRET
 
 Category = Literal["acceleration", "cluster identity", "other"]
 CATEGORIES: tuple[Category, ...] = ("other", "acceleration", "cluster identity")
@@ -92,6 +94,8 @@ def _object_findings(
         return [Finding("acceleration", subject, _presence_or_changes(item, stack_diff))]
     if any(side.experiment for side in sides):
         return _experiment_findings(item, before, after, stack_diff)
+    if _is_credential(sides):
+        return [Finding("cluster identity", subject, _presence_or_changes(item, stack_diff))]
     if item.status != "changed":
         return [Finding("other", subject, _presence(item, stack_diff))]
     pulumi_type = item.before.pulumi_type if item.before else ""
@@ -102,6 +106,13 @@ def _object_findings(
     if identity:
         found.append(Finding("cluster identity", subject, _describe(identity)))
     return found
+
+
+def _is_credential(sides: Sequence[PlanObject]) -> bool:
+    """A provider setting stored as a secret: credentials, which differ per cluster."""
+    return all(side.pulumi_type == CONFIG_TYPE for side in sides) and any(
+        isinstance(side.document, dict) and side.document.get("value") == SECRET for side in sides
+    )
 
 
 def _experiment_findings(

@@ -1,9 +1,9 @@
 """Load a plan directory (``trainstack plan STACK --output-dir DIR`` wrote ``DIR/STACK``).
 
 Reads ``resources.json`` and, when present, ``objects.json`` (objects rendered from the
-project's chart for each experiment release), ``experiments.json`` and
-``secret-digests.json``. Objects get a stack-independent :class:`ObjectKey`: URNs
-contain the stack's name, so two stacks' URNs never match.
+project's chart for each experiment release), ``experiments.json``,
+``provider-config.json`` and ``secret-digests.json``. Objects get a stack-independent
+:class:`ObjectKey`: URNs contain the stack's name, so two stacks' URNs never match.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from trainstack.plan.masking import COMPUTED, SECRET, Masker
 from trainstack.plan.writer import (
     EXPERIMENTS_JSON,
     OBJECTS_JSON,
+    PROVIDER_CONFIG_JSON,
     RESOURCES_JSON,
     SECRET_DIGESTS_JSON,
 )
 
 ACCELERATION_TYPE = "trainstack:acceleration:Acceleration"
 STACK_TYPE = "pulumi:pulumi:Stack"
+CONFIG_TYPE = "pulumi:config"
 
 # Chart objects should arrive masked; any Secret data that did not is masked here, with
 # digests under a key that lives only as long as this process (both sides load here).
@@ -66,6 +68,7 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
         _chart_entry(item, directory / OBJECTS_JSON, index, plan)
         for index, item in _read_list(directory, OBJECTS_JSON)
     ]
+    entries += _config_entries(_read_json(directory / PROVIDER_CONFIG_JSON, default={}))
     config = {str(k): str(v) for k, v in sorted(_mapping(digests.get("config", {})).items())}
     return Snapshot(
         stack=stack or directory.name,
@@ -148,6 +151,23 @@ def _chart_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) ->
         acceleration=release in plan.accelerated,
         experiment=plan.releases.get(release),
     )
+
+
+def _config_entries(config: Any) -> list[_Entry]:
+    """Provider settings (``alicloud:region``...): they change where things are deployed."""
+    return [
+        _Entry(
+            parts=("config", str(key)),
+            label=f"config {key}",
+            origin=f"config {key}",
+            document={"value": value},
+            digests={},
+            pulumi_type=CONFIG_TYPE,
+            acceleration=False,
+            experiment=None,
+        )
+        for key, value in sorted(_mapping(config).items())
+    ]
 
 
 def _mask_secret_data(document: dict[str, Any]) -> tuple[dict[str, Any], dict[Location, str]]:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from trainstack.config.loader import load_stack_config, read_stack_file
 from trainstack.deployment import prepare, reusing
 from trainstack.errors import PlanError
 from trainstack.plan.charts import HELM_RELEASE, expand_local_releases, is_local_chart
 from trainstack.plan.engine import run_program
-from trainstack.plan.masking import Masker
+from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
-from trainstack.project import Project
+from trainstack.project import CONFIG_NAMESPACE, Project
 
 REMOTE_CHART_NOTE = (
     "{count} Helm release(s) of remote charts are recorded as chart + version + values: "
@@ -44,10 +47,27 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
         resources=tuple(resources),
         notes=tuple(_notes(resources)),
         config_digests=config_digests,
+        provider_config=_provider_config(config, secret_keys),
         objects=tuple(expand_local_releases(project.root, resources, digest_key)),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
     )
+
+
+def _provider_config(config: dict[str, str], secret_keys: set[str]) -> dict[str, Any]:
+    """The stack's non-`trainstack:` settings, as the engine passes them (secrets masked)."""
+    return {
+        key: SECRET if key in secret_keys else _decode(value)
+        for key, value in sorted(config.items())
+        if not key.startswith(f"{CONFIG_NAMESPACE}:")
+    }
+
+
+def _decode(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
 
 
 def _notes(resources: list[PlannedResource]) -> list[str]:

@@ -25,6 +25,7 @@ SECRET_DIGESTS_JSON = "secret-digests.json"
 OBJECTS_JSON = "objects.json"
 OBJECTS_DIR = "objects"
 EXPERIMENTS_JSON = "experiments.json"
+PROVIDER_CONFIG_JSON = "provider-config.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -66,6 +67,10 @@ def _write_into(plan: Plan, directory: Path) -> None:
             for experiment in plan.experiments
         ]
         (directory / EXPERIMENTS_JSON).write_text(canonical_json(experiments), encoding="utf-8")
+    if plan.provider_config:
+        (directory / PROVIDER_CONFIG_JSON).write_text(
+            canonical_json(plan.provider_config), encoding="utf-8"
+        )
     if plan.notes:
         (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
     digests = secret_digests(plan)
