@@ -89,6 +89,13 @@ class Dataset(StrictModel):
     namespace: DnsLabel = Field(
         default="default", description="Namespace of the PVC (where the experiments run)."
     )
+    shared_with: list[DnsLabel] = Field(
+        default_factory=list,
+        description="More namespaces that get a PVC of the same name on the same data (e.g. "
+        "other teams'). A PV binds one claim only, so each gets its own PV, named "
+        "`<name>-<namespace>`; the PV of `namespace` keeps the dataset's name.",
+        examples=[["nlp"]],
+    )
     capacity: Quantity = Field(description="Declared capacity, e.g. `1Pi`.")
     access_modes: list[AccessMode] = Field(
         default_factory=_read_write_many,
@@ -110,6 +117,30 @@ class Dataset(StrictModel):
         if self.sub_path is not None and ".." in self.sub_path.split("/"):
             raise constraint("subPath", self.sub_path, "a relative path without `..`")
         return self
+
+    @model_validator(mode="after")
+    def _shared_namespaces_once(self) -> Dataset:
+        seen = {self.namespace}
+        for index, namespace in enumerate(self.shared_with):
+            if namespace in seen:
+                raise constraint(
+                    f"sharedWith[{index}]",
+                    namespace,
+                    "a namespace not listed before and other than `namespace`",
+                )
+            seen.add(namespace)
+        return self
+
+    @property
+    def claims(self) -> list[tuple[str, str]]:
+        """(namespace, PV name) of every claim: the dataset's own first, then the shared."""
+        own = [(self.namespace, self.name)]
+        return own + [(namespace, f"{self.name}-{namespace}") for namespace in self.shared_with]
+
+    @property
+    def namespaces(self) -> list[str]:
+        """Every namespace with a claim on this dataset."""
+        return [namespace for namespace, _ in self.claims]
 
     @property
     def export_path(self) -> str:

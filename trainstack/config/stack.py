@@ -5,12 +5,14 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.config.acceleration import Acceleration, AckAddon
+from trainstack.config.acceleration import Acceleration, AckAddon, HelmComponent
 from trainstack.config.cluster import AlicloudCluster, Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
+from trainstack.config.queueing import Queueing
+from trainstack.config.teams import RESERVED_NAMESPACES, Amounts, Team, nominal, reach
 
 
 class StackConfig(StrictModel):
@@ -32,6 +34,14 @@ class StackConfig(StrictModel):
     experiments: StackExperiments = Field(
         default_factory=lambda: StackExperiments.model_validate({}),
         description="The experiments this stack runs and its overrides of them.",
+    )
+    teams: list[Team] = Field(
+        default_factory=list,
+        description="Teams sharing the cluster: a namespace, quota, defaults and members each.",
+    )
+    queueing: Queueing = Field(
+        default_factory=lambda: Queueing.model_validate({}),
+        description="Job queueing with Kueue (off unless enabled).",
     )
 
     @model_validator(mode="after")
@@ -81,11 +91,133 @@ class StackConfig(StrictModel):
                     "a name no other dataset uses (PV names are cluster-wide)",
                 )
             seen.add(dataset.name)
+        volumes: dict[str, str] = {}
+        for index, dataset in enumerate(self.datasets):
+            for namespace, volume in dataset.claims:
+                if volume in volumes and volumes[volume] != dataset.name:
+                    raise constraint(
+                        f"datasets[{index}].sharedWith",
+                        namespace,
+                        f"a namespace whose PV name {volume!r} no other dataset uses "
+                        f"(dataset {volumes[volume]!r} has it); PV names are cluster-wide",
+                    )
+                volumes[volume] = dataset.name
         return self
 
+    @model_validator(mode="after")
+    def _team_rules(self) -> StackConfig:
+        names: dict[str, int] = {}
+        namespaces: dict[str, int] = {}
+        system = self._system_namespaces()
+        for index, team in enumerate(self.teams):
+            if team.name in names:
+                raise constraint(
+                    f"teams[{index}].name",
+                    team.name,
+                    f"a name no other team uses (teams[{names[team.name]}] has it)",
+                )
+            names[team.name] = index
+            namespace = team.namespace_name
+            key = f"teams[{index}].namespace"
+            if namespace in namespaces:
+                raise constraint(
+                    key,
+                    namespace,
+                    f"a namespace of its own (teams[{namespaces[namespace]}] works in it): "
+                    "quotas and bindings are per namespace",
+                )
+            namespaces[namespace] = index
+            if namespace in system:
+                raise constraint(
+                    key,
+                    namespace,
+                    f"a namespace other than {system[namespace]}: the team's Pod Security "
+                    "level and quota would apply there too",
+                )
+            self._queueing_rules(index, team)
+        if self.queueing.enabled:
+            if not self.teams:
+                raise constraint(
+                    "queueing.enabled", True, "false, or at least one team in trainstack:teams"
+                )
+            pool = self.node_pool
+            total = sum(nominal(team, pool.gpu_model).gpu for team in self.teams)
+            if total > pool.gpu_capacity:
+                shares = ", ".join(
+                    f"{team.name} {nominal(team, pool.gpu_model).gpu}" for team in self.teams
+                )
+                raise constraint(
+                    "teams",
+                    f"{total} GPUs of quota ({shares})",
+                    f"at most the pool's {pool.gpu_capacity} GPUs with queueing: Kueue would "
+                    "admit jobs for GPUs that do not exist (use a cohort to share idle GPUs)",
+                )
+        return self
+
+    def _queueing_rules(self, index: int, team: Team) -> None:
+        queueing = self.queueing
+        for model in sorted(team.quota.gpu_models):
+            key = f"teams[{index}].quota.gpuModels"
+            if not queueing.enabled:
+                raise constraint(
+                    key,
+                    dict(team.quota.gpu_models),
+                    "nothing without queueing (a ResourceQuota cannot tell GPU models apart); "
+                    "set trainstack:queueing.enabled: true",
+                )
+            if model != self.node_pool.gpu_model:
+                raise constraint(
+                    f"{key}.{model}",
+                    model,
+                    f"a GPU model of the stack's node pools: {self.node_pool.gpu_model}",
+                )
+        if team.borrowing_limit is not None and (not queueing.enabled or queueing.cohort is None):
+            raise constraint(
+                f"teams[{index}].borrowingLimit",
+                team.borrowing_limit.model_dump(exclude_none=True),
+                "nothing unless trainstack:queueing is enabled with a cohort (only teams "
+                "of a cohort borrow)",
+            )
+
+    def _system_namespaces(self) -> dict[str, str]:
+        """Namespaces a team may not take, with why: the cluster's and the releases'."""
+        taken = {namespace: "the cluster's own namespaces" for namespace in RESERVED_NAMESPACES}
+        for key in ("mpi_operator", "training_operator", "arena"):
+            release = getattr(self.operators, key)
+            if release is not None and release.enabled:
+                taken[release.namespace] = f"the {release.name} release's namespace"
+        component = self.acceleration.component
+        if self.acceleration.enabled and isinstance(component, HelmComponent):
+            taken[component.namespace] = "the acceleration release's namespace"
+        if self.queueing.enabled:
+            taken[self.queueing.namespace] = "Kueue's namespace"
+        return taken
+
     def dataset(self, claim_name: str, namespace: str) -> Dataset | None:
-        """The dataset whose PVC is ``claim_name`` in ``namespace``, if any."""
+        """The dataset with a PVC named ``claim_name`` in ``namespace``, if any."""
         for dataset in self.datasets:
-            if dataset.name == claim_name and dataset.namespace == namespace:
+            if dataset.name == claim_name and namespace in dataset.namespaces:
                 return dataset
         return None
+
+    def team(self, name: str) -> Team | None:
+        """The team called ``name``, if any."""
+        return next((team for team in self.teams if team.name == name), None)
+
+    def team_in(self, namespace: str) -> Team | None:
+        """The team working in ``namespace`` (its quota applies to every pod there)."""
+        return next((team for team in self.teams if team.namespace_name == namespace), None)
+
+    def ceiling(self, team: Team) -> Amounts:
+        """The most ``team``'s pods may hold at once: its ResourceQuota.
+
+        Its quota; with queueing in a cohort also what it may borrow, since Kueue admits
+        borrowed quota and the ResourceQuota must then not refuse the admitted pods.
+        """
+        queueing = self.queueing
+        cohort = queueing.enabled and queueing.cohort is not None
+        return reach(team, self.teams, self.node_pool.gpu_model, cohort)
+
+    def team_key(self, team: Team) -> str:
+        """``teams[<index>]``: where ``team`` is declared."""
+        return f"teams[{self.teams.index(team)}]"

@@ -98,8 +98,15 @@ class ExperimentFile(StrictModel):
         "(DNS label, at most 53 characters, also after matrix expansion)."
     )
     description: str | None = Field(default=None, description="What the experiment measures.")
-    namespace: DnsLabel = Field(
-        default="default", description="Namespace the job runs in (where its claims are)."
+    team: DnsLabel | None = Field(
+        default=None,
+        description="The team the experiment belongs to (trainstack:teams): it runs in the "
+        "team's namespace, under its quota and, with queueing, in its queue.",
+    )
+    namespace: DnsLabel | None = Field(
+        default=None,
+        description="Namespace the job runs in (where its claims are); unset: the team's "
+        "namespace, or `default` without a team.",
     )
     matrix: Matrix | None = Field(default=None, description="Expand into one experiment per point.")
     job: dict[str, Any] = Field(

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
+from trainstack.config.queueing import FRAMEWORK_CRDS, QUEUE_LABEL, suspendable
 from trainstack.errors import (
     ConfigError,
     ExperimentError,
@@ -43,6 +44,10 @@ class Experiment:
     """Chart values without the stack's acceleration overrides (for the fairness report)."""
     acceleration_overrides: dict[str, Any] = field(default_factory=dict)
     point: dict[str, Any] | None = None
+    team: str | None = None
+    """The team whose namespace the experiment runs in (named in the file, or by namespace)."""
+    queued: bool = False
+    """Whether Kueue holds the job until its team's queue admits it (it has the queue label)."""
 
     @functools.cached_property
     def values(self) -> dict[str, Any]:
@@ -73,6 +78,7 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     candidates = [candidate for source in catalog for candidate in _expand(source)]
     selected = _select(candidates, stack)
     _check_override_names(candidates, stack)
+    _check_teams(selected, stack)
     errors: list[InvalidInputError] = []
     resolved: list[Experiment] = []
     for candidate in selected:
@@ -134,6 +140,61 @@ def _check_override_names(candidates: list[_Candidate], stack: LoadedStack) -> N
         raise ConfigError(stack.source, problems)
 
 
+def _check_teams(candidates: list[_Candidate], stack: LoadedStack) -> None:
+    """Each file's team must exist, and a file that names a team may not move its namespace."""
+    errors: list[InvalidInputError] = []
+    for source in {id(c.source): c.source for c in candidates}.values():
+        spec = source.spec
+        if spec.team is None:
+            continue
+        team = stack.config.team(spec.team)
+        if team is None:
+            known = ", ".join(t.name for t in stack.config.teams) or "none"
+            problem = Problem(
+                "team", repr(spec.team), f"a team of trainstack:teams in {stack.source}: {known}"
+            )
+        elif spec.namespace is not None and spec.namespace != team.namespace_name:
+            problem = Problem(
+                "namespace",
+                repr(spec.namespace),
+                f"unset or {team.namespace_name!r}: team {team.name} works in namespace "
+                f"{team.namespace_name!r} (its quota and members are there)",
+            )
+        else:
+            continue
+        errors.append(ExperimentError(source.display, [problem]))
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InvalidExperimentsError(errors)
+
+
+def _placement(spec: Any, stack: LoadedStack) -> tuple[str, str | None]:
+    """The experiment's namespace and team (a namespace of a team puts it in that team)."""
+    if spec.team is not None:
+        team = stack.config.team(spec.team)
+        assert team is not None  # _check_teams refused unknown teams
+        return team.namespace_name, team.name
+    namespace = spec.namespace or "default"
+    team = stack.config.team_in(namespace)
+    return namespace, None if team is None else team.name
+
+
+def _queueable(job: dict[str, Any], team: str | None, stack: LoadedStack) -> bool:
+    """Whether Kueue holds the job: queueing is on, it has a team, its operator can suspend."""
+    if team is None or not stack.config.queueing.enabled:
+        return False
+    framework = job.get("framework") or TrainingJob.model_fields["framework"].default
+    return framework in FRAMEWORK_CRDS and suspendable(framework, stack.config.operators)
+
+
+def _with_queue(job: dict[str, Any], team: str) -> dict[str, Any]:
+    """The job labelled with its team's LocalQueue (named after the team)."""
+    labels = dict(job.get("labels") or {})
+    labels.setdefault(QUEUE_LABEL, team)
+    return {**job, "labels": labels}
+
+
 def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
     spec = candidate.source.spec
     where = candidate.source.display
@@ -152,6 +213,11 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
                 f"trainstack:experiments.overrides.{key}",
             )
     job = _with_pool_scheduling(job, stack.config.node_pool)
+    namespace, team = _placement(spec, stack)
+    queued = _queueable(job, team, stack)
+    if queued:
+        assert team is not None  # only a team's job is queued
+        job = _with_queue(job, team)
     base = _validated(job, lambda problems: ExperimentError(where, problems), "job")
 
     acceleration = stack.config.acceleration
@@ -168,11 +234,13 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         name=candidate.name,
         base_name=spec.name,
         source=candidate.source.display,
-        namespace=spec.namespace,
+        namespace=namespace,
         job=final,
         base_values=base.chart_values(),
         acceleration_overrides=applied,
         point=candidate.point,
+        team=team,
+        queued=queued,
     )
 
 

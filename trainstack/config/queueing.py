@@ -1,0 +1,96 @@
+"""Optional job queueing with Kueue: jobs wait for their team's quota and start whole.
+
+Without queueing, everything a stack declares is created at once by ``pulumi up`` and a
+team's ResourceQuota refuses the pods that do not fit, which can leave half of a job
+holding GPUs. With queueing, Kueue keeps each job suspended until its team's
+ClusterQueue has room for all of its pods, then admits it whole.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from trainstack.base_model import StrictModel, constraint
+from trainstack.config.charts import ChartRef
+from trainstack.config.names import DnsLabel
+from trainstack.config.operators import MPIJOBS, PYTORCHJOBS, TFJOBS, Operators
+
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+"""The label that puts a job in a LocalQueue of its namespace."""
+
+MANAGER_CONFIG_KEY = "managerConfig.controllerManagerConfigYaml"
+"""The chart value trainstack writes itself (Kueue's whole Configuration)."""
+
+# Kueue holds a job by setting runPolicy.suspend. Upstream mpi-operator (MPIJob v2beta1)
+# and training-operator (TFJob/PyTorchJob v1) have that field; the operators bundled by
+# Arena do not (their CRDs have no runPolicy.suspend, so the API server drops it and the
+# job starts at once).
+SUSPENDABLE_OPERATORS = frozenset({"mpiOperator", "trainingOperator"})
+FRAMEWORK_CRDS = {"mpi": MPIJOBS, "tensorflow": TFJOBS, "pytorch": PYTORCHJOBS}
+
+Duration = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]*(s|m|h)$")]
+
+
+def _kueue_chart() -> ChartRef:
+    return ChartRef.model_validate(
+        {"repo": "oci://registry.k8s.io/kueue/charts", "name": "kueue", "version": "0.16.1"}
+    )
+
+
+class Queueing(StrictModel):
+    """Kueue: installed as a chart, one ClusterQueue and one LocalQueue per team."""
+
+    enabled: bool = Field(
+        default=False,
+        description="Install Kueue and queue the teams' jobs (experiments of a team get its "
+        "queue label).",
+    )
+    chart: ChartRef = Field(
+        default_factory=_kueue_chart,
+        description="The Kueue chart; the objects trainstack creates are `kueue.x-k8s.io/"
+        "v1beta2`, served by Kueue 0.15 and later. Mirror it (and its image) where "
+        "registry.k8s.io is not reachable.",
+    )
+    namespace: DnsLabel = Field(default="kueue-system", description="Namespace of Kueue.")
+    release_name: DnsLabel = Field(default="kueue", description="Helm release name.")
+    cohort: DnsLabel | None = Field(
+        default=None,
+        description="Put every team's ClusterQueue in this cohort so that a team can borrow "
+        "GPUs the others leave idle; unset: each team only ever gets its own quota.",
+    )
+    reclaim_within_cohort: Literal["Never", "LowerPriority", "Any"] = Field(
+        default="Any",
+        description="Whether a team that wants its own quota back preempts the jobs that "
+        "borrowed it (`Any`), only those of lower priority, or waits for them (`Never`).",
+    )
+    pods_ready_timeout: Duration = Field(
+        default="10m",
+        description="An admitted job whose pods are not all running within this time is "
+        "suspended and requeued, so that half a job never holds GPUs (Kueue "
+        "`waitForPodsReady`). Allow for pulling large images.",
+    )
+    values: dict[str, Any] = Field(
+        default_factory=dict,
+        description="More values for the chart (e.g. an image mirror); "
+        f"`{MANAGER_CONFIG_KEY}` is written by trainstack.",
+    )
+
+    @model_validator(mode="after")
+    def _manager_config_is_ours(self) -> Queueing:
+        manager = self.values.get("managerConfig")
+        if isinstance(manager, dict) and "controllerManagerConfigYaml" in manager:
+            raise constraint(
+                f"values.{MANAGER_CONFIG_KEY}",
+                "a Kueue configuration",
+                "nothing: trainstack writes it (integrations, waitForPodsReady); use the "
+                "other settings of trainstack:queueing",
+            )
+        return self
+
+
+def suspendable(framework: str, operators: Operators) -> bool:
+    """Whether Kueue can hold jobs of ``framework``: the operator serving them can suspend."""
+    served = operators.served_crds().get(FRAMEWORK_CRDS[framework])
+    return served is not None and served[0] in SUSPENDABLE_OPERATORS
