@@ -11,6 +11,8 @@ from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from components.experiment_release import ExperimentRelease, ExperimentReleaseArgs
 from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
+from components.job_queueing import JobQueueing, JobQueueingArgs
+from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
 from trainstack.deployment import CHART_PATH, prepare_for_program
 
@@ -19,17 +21,48 @@ config = deployment.stack.config
 cluster = kubernetes_provider("cluster", deployment.stack)
 
 pool = GpuNodePool("gpu", GpuNodePoolArgs(config.node_pool, config.cluster, cluster))
+teams = {
+    team.name: Team(
+        team.name, TeamArgs(team, config.ceiling(team), cluster, config.queueing.enabled)
+    )
+    for team in config.teams
+}
+queues = (
+    [
+        JobQueueing(
+            "queueing",
+            JobQueueingArgs(
+                config.queueing, config.node_pool, config.teams, list(teams.values()), cluster
+            ),
+        )
+    ]
+    if config.queueing.enabled
+    else []
+)
 datasets = [
-    DatasetVolume(dataset.name, DatasetVolumeArgs(dataset, config.cluster, cluster))
+    DatasetVolume(
+        dataset.name, DatasetVolumeArgs(dataset, config.cluster, cluster, list(teams.values()))
+    )
     for dataset in config.datasets
 ]
 operators = TrainingOperators("operators", TrainingOperatorsArgs(config.operators, cluster))
 if config.acceleration.enabled:
     Acceleration("acceleration", AccelerationArgs(config.acceleration, config.cluster, cluster))
+# A job waits for its team (namespace, quota, defaults) and, when queued, for its queue.
 releases = [
     ExperimentRelease(
         experiment.name,
-        ExperimentReleaseArgs(experiment, CHART_PATH, cluster, [operators, *datasets]),
+        ExperimentReleaseArgs(
+            experiment,
+            CHART_PATH,
+            cluster,
+            [
+                operators,
+                *datasets,
+                *([teams[experiment.team]] if experiment.team else []),
+                *(queues if experiment.queued else []),
+            ],
+        ),
     )
     for experiment in deployment.experiments
 ]
@@ -40,3 +73,4 @@ pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
 pulumi.export("operatorReleases", operators.release_names)
 pulumi.export("accelerated", config.acceleration.enabled)
 pulumi.export("experiments", [release.release_name for release in releases])
+pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])

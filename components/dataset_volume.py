@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -14,21 +15,26 @@ from trainstack.config.datasets import NAS_CSI_DRIVER, AlicloudNasSource, Datase
 
 @dataclass(frozen=True)
 class DatasetVolumeArgs:
-    """The dataset to expose, its cluster, and the provider for the PV and PVC."""
+    """The dataset to expose, its cluster, and the provider for the PV and PVC.
+
+    ``depends_on``: what must exist before the claims (e.g. the teams' namespaces).
+    """
 
     dataset: Dataset
     cluster: Cluster
     kubernetes: k8s.Provider
+    depends_on: Sequence[pulumi.Resource] = ()
 
 
 class DatasetVolume(pulumi.ComponentResource):
-    """A static PV (NAS CSI or NFS) and a PVC bound to exactly that PV.
+    """A static PV (NAS CSI or NFS) and a PVC bound to exactly that PV, per namespace.
 
     Static, not dynamically provisioned: the data already exists (or the NAS file system
     is created here, empty, for the data to be copied in) and must survive the claim, so
     the PV is ``Retain`` and no StorageClass is involved. The PV reserves itself for the
     claim (``claimRef``) and the claim names the PV (``volumeName``), so no other claim
-    can take it.
+    can take it. A dataset shared with other namespaces gets one such pair per namespace,
+    all on the same data: a PV binds exactly one claim.
     """
 
     claim_name: pulumi.Output[str]
@@ -42,42 +48,14 @@ class DatasetVolume(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         in_cluster = pulumi.ResourceOptions(parent=self, provider=args.kubernetes)
         server = self._server(name, dataset, args.cluster, child)
-        csi, nfs = _volume_source(dataset, server)
-        volume = k8s.core.v1.PersistentVolume(
-            f"{name}-pv",
-            metadata=k8s.meta.v1.ObjectMetaArgs(name=dataset.name, labels=_labels(dataset)),
-            spec=k8s.core.v1.PersistentVolumeSpecArgs(
-                capacity={"storage": dataset.capacity},
-                access_modes=list(dataset.access_modes),
-                persistent_volume_reclaim_policy="Retain",
-                storage_class_name="",
-                mount_options=list(dataset.mount_options),
-                claim_ref=k8s.core.v1.ObjectReferenceArgs(
-                    namespace=dataset.namespace, name=dataset.name
-                ),
-                csi=csi,
-                nfs=nfs,
-            ),
-            opts=in_cluster,
-        )
-        claim = k8s.core.v1.PersistentVolumeClaim(
-            f"{name}-pvc",
-            metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=dataset.name, namespace=dataset.namespace, labels=_labels(dataset)
-            ),
-            spec=k8s.core.v1.PersistentVolumeClaimSpecArgs(
-                access_modes=list(dataset.access_modes),
-                storage_class_name="",
-                volume_name=dataset.name,
-                resources=k8s.core.v1.VolumeResourceRequirementsArgs(
-                    requests={"storage": dataset.capacity}
-                ),
-            ),
-            opts=pulumi.ResourceOptions.merge(
-                in_cluster, pulumi.ResourceOptions(depends_on=[volume])
-            ),
-        )
-        self.claim_name = claim.metadata.apply(lambda meta: meta.name or dataset.name)
+        claims = []
+        for namespace, volume_name in dataset.claims:
+            # The dataset's own pair keeps the names it always had (no replacement).
+            role = "" if namespace == dataset.namespace else f"-{namespace}"
+            claims.append(
+                _claim(f"{name}{role}", dataset, namespace, volume_name, server, in_cluster, args)
+            )
+        self.claim_name = claims[0].metadata.apply(lambda meta: meta.name or dataset.name)
         self.server = pulumi.Output.from_input(server)
         self.register_outputs({"claim_name": self.claim_name, "server": self.server})
 
@@ -94,6 +72,51 @@ class DatasetVolume(pulumi.ComponentResource):
             return source.mount_target_domain
         assert isinstance(cluster, AlicloudCluster)  # the stack model refuses it otherwise
         return _create_nas(name, dataset, source.create, cluster, opts)
+
+
+def _claim(
+    name: str,
+    dataset: Dataset,
+    namespace: str,
+    volume_name: str,
+    server: pulumi.Input[str],
+    in_cluster: pulumi.ResourceOptions,
+    args: DatasetVolumeArgs,
+) -> k8s.core.v1.PersistentVolumeClaim:
+    """The PV ``volume_name`` and the claim ``dataset.name`` in ``namespace`` bound to it."""
+    csi, nfs = _volume_source(dataset, volume_name, server)
+    volume = k8s.core.v1.PersistentVolume(
+        f"{name}-pv",
+        metadata=k8s.meta.v1.ObjectMetaArgs(name=volume_name, labels=_labels(dataset)),
+        spec=k8s.core.v1.PersistentVolumeSpecArgs(
+            capacity={"storage": dataset.capacity},
+            access_modes=list(dataset.access_modes),
+            persistent_volume_reclaim_policy="Retain",
+            storage_class_name="",
+            mount_options=list(dataset.mount_options),
+            claim_ref=k8s.core.v1.ObjectReferenceArgs(namespace=namespace, name=dataset.name),
+            csi=csi,
+            nfs=nfs,
+        ),
+        opts=in_cluster,
+    )
+    return k8s.core.v1.PersistentVolumeClaim(
+        f"{name}-pvc",
+        metadata=k8s.meta.v1.ObjectMetaArgs(
+            name=dataset.name, namespace=namespace, labels=_labels(dataset)
+        ),
+        spec=k8s.core.v1.PersistentVolumeClaimSpecArgs(
+            access_modes=list(dataset.access_modes),
+            storage_class_name="",
+            volume_name=volume_name,
+            resources=k8s.core.v1.VolumeResourceRequirementsArgs(
+                requests={"storage": dataset.capacity}
+            ),
+        ),
+        opts=pulumi.ResourceOptions.merge(
+            in_cluster, pulumi.ResourceOptions(depends_on=[volume, *args.depends_on])
+        ),
+    )
 
 
 def _create_nas(
@@ -126,7 +149,7 @@ def _create_nas(
 
 
 def _volume_source(
-    dataset: Dataset, server: pulumi.Input[str]
+    dataset: Dataset, volume_name: str, server: pulumi.Input[str]
 ) -> tuple[
     k8s.core.v1.CSIPersistentVolumeSourceArgs | None, k8s.core.v1.NFSVolumeSourceArgs | None
 ]:
@@ -135,7 +158,7 @@ def _volume_source(
         csi = k8s.core.v1.CSIPersistentVolumeSourceArgs(
             driver=NAS_CSI_DRIVER,
             # The NAS plug-in requires the handle to equal the PV name.
-            volume_handle=dataset.name,
+            volume_handle=volume_name,
             volume_attributes={"server": server, "path": dataset.export_path},
         )
         return csi, None

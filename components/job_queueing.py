@@ -1,0 +1,193 @@
+"""JobQueueing: Kueue, one ResourceFlavor for the GPU pool, a queue pair per team.
+
+Kueue keeps a labelled job suspended until its team's ClusterQueue has quota for all of
+its pods, then admits it whole; with ``waitForPodsReady`` a job whose pods do not all
+start in time is suspended and requeued instead of holding part of the GPUs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.training_operators import helm_release
+from trainstack.config.node_pool import GPU_RESOURCE, NodePool
+from trainstack.config.queueing import Queueing
+from trainstack.config.teams import Amounts, BorrowingLimit, Team, exact_quantity, nominal
+from trainstack.experiments.merge import merged
+from trainstack.yaml_io import dump_yaml
+
+KUEUE_API = "kueue.x-k8s.io/v1beta2"
+"""Kueue's current API (0.15 and later); v1beta1 is deprecated there and removed in 0.17."""
+
+# Only the kinds the training-job chart renders: each enabled integration makes Kueue
+# watch (and webhook) that kind, and the `pod` integration would gate the jobs' own pods.
+INTEGRATIONS = ["kubeflow.org/mpijob", "kubeflow.org/tfjob", "kubeflow.org/pytorchjob"]
+COVERED_RESOURCES = ["cpu", "memory", GPU_RESOURCE]
+
+
+@dataclass(frozen=True)
+class JobQueueingArgs:
+    """Queueing settings, the pool, the teams (and their components), the provider."""
+
+    queueing: Queueing
+    pool: NodePool
+    teams: Sequence[Team]
+    team_resources: Sequence[pulumi.Resource]
+    """The teams' components: each LocalQueue lives in a team namespace."""
+    kubernetes: k8s.Provider
+
+
+class JobQueueing(pulumi.ComponentResource):
+    """The Kueue release, the pool's ResourceFlavor, a ClusterQueue and LocalQueue per team.
+
+    Each ClusterQueue has the team's quota as nominal quota for the pool's flavor, admits
+    only from the team's namespace, and with a cohort may borrow what other teams leave
+    idle. The LocalQueue (named after the team, in its namespace) is what a job's
+    ``kueue.x-k8s.io/queue-name`` label names.
+    """
+
+    release_name: pulumi.Output[str]
+
+    def __init__(
+        self, name: str, args: JobQueueingArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("trainstack:queueing:JobQueueing", name, None, opts)
+        queueing = args.queueing
+        in_cluster = pulumi.ResourceOptions(parent=self, provider=args.kubernetes)
+        release = helm_release(
+            f"{name}-release",
+            chart=queueing.chart,
+            namespace=queueing.namespace,
+            values=chart_values(queueing),
+            release_name=queueing.release_name,
+            opts=in_cluster,
+        )
+        after_release = pulumi.ResourceOptions.merge(
+            in_cluster, pulumi.ResourceOptions(depends_on=[release])
+        )
+        pool = args.pool
+        flavor = k8s.apiextensions.CustomResource(
+            f"{name}-flavor",
+            api_version=KUEUE_API,
+            kind="ResourceFlavor",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=pool.name, labels=_labels()),
+            spec=flavor_spec(pool),
+            opts=after_release,
+        )
+        for team in args.teams:
+            k8s.apiextensions.CustomResource(
+                f"{name}-{team.name}-cluster-queue",
+                api_version=KUEUE_API,
+                kind="ClusterQueue",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=team.name, labels=_labels(team)),
+                spec=cluster_queue_spec(team, pool, queueing),
+                opts=pulumi.ResourceOptions.merge(
+                    after_release, pulumi.ResourceOptions(depends_on=[flavor])
+                ),
+            )
+            k8s.apiextensions.CustomResource(
+                f"{name}-{team.name}-local-queue",
+                api_version=KUEUE_API,
+                kind="LocalQueue",
+                metadata=k8s.meta.v1.ObjectMetaArgs(
+                    name=team.name, namespace=team.namespace_name, labels=_labels(team)
+                ),
+                spec={"clusterQueue": team.name},
+                opts=pulumi.ResourceOptions.merge(
+                    after_release, pulumi.ResourceOptions(depends_on=list(args.team_resources))
+                ),
+            )
+        self.release_name = pulumi.Output.from_input(queueing.release_name)
+        self.register_outputs({"release_name": self.release_name})
+
+
+def chart_values(queueing: Queueing) -> dict[str, Any]:
+    """The user's chart values with Kueue's Configuration written by trainstack."""
+    configuration = {
+        "apiVersion": "config.kueue.x-k8s.io/v1beta2",
+        "kind": "Configuration",
+        # The ports the chart's Services and probes point at.
+        "health": {"healthProbeBindAddress": ":8081"},
+        "metrics": {"bindAddress": ":8443"},
+        "webhook": {"port": 9443},
+        # Jobs without the queue label (and other teams' namespaces) are left alone.
+        "manageJobsWithoutQueueName": False,
+        "waitForPodsReady": {
+            "timeout": queueing.pods_ready_timeout,
+            # One admitted job at a time until its pods run: two half-started jobs could
+            # otherwise hold each other's GPUs.
+            "blockAdmission": True,
+        },
+        "integrations": {"frameworks": list(INTEGRATIONS)},
+    }
+    ours = {"managerConfig": {"controllerManagerConfigYaml": dump_yaml(configuration)}}
+    return merged(queueing.values, ours)
+
+
+def flavor_spec(pool: NodePool) -> dict[str, Any]:
+    """The pool as a ResourceFlavor: its node labels, and tolerations for its taints."""
+    tolerations = [
+        {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
+        if taint.value
+        else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
+        for taint in pool.taints
+    ]
+    spec: dict[str, Any] = {"nodeLabels": dict(sorted(pool.labels.items()))}
+    if tolerations:
+        spec["tolerations"] = tolerations
+    return spec
+
+
+def cluster_queue_spec(team: Team, pool: NodePool, queueing: Queueing) -> dict[str, Any]:
+    """The team's ClusterQueue: its quota on the pool's flavor, its namespace only."""
+    share = nominal(team, pool.gpu_model)
+    limit = team.borrowing_limit if queueing.cohort else None
+    spec: dict[str, Any] = {
+        "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": team.namespace_name}},
+        "queueingStrategy": "BestEffortFIFO",
+        "resourceGroups": [
+            {
+                "coveredResources": list(COVERED_RESOURCES),
+                "flavors": [{"name": pool.name, "resources": _quotas(share, limit)}],
+            }
+        ],
+    }
+    if queueing.cohort:
+        spec["cohortName"] = queueing.cohort
+        spec["preemption"] = {
+            "reclaimWithinCohort": queueing.reclaim_within_cohort,
+            "withinClusterQueue": "Never",
+        }
+    return spec
+
+
+def _quotas(share: Amounts, limit: BorrowingLimit | None) -> list[dict[str, Any]]:
+    nominal_quota: Mapping[str, str] = {
+        "cpu": exact_quantity(share.cpu, binary=False),
+        "memory": exact_quantity(share.memory, binary=True),
+        GPU_RESOURCE: str(share.gpu),
+    }
+    borrowing: Mapping[str, str | int | None] = {
+        "cpu": None if limit is None else limit.cpu,
+        "memory": None if limit is None else limit.memory,
+        GPU_RESOURCE: None if limit is None or limit.gpu is None else str(limit.gpu),
+    }
+    quotas = []
+    for resource in COVERED_RESOURCES:
+        quota: dict[str, Any] = {"name": resource, "nominalQuota": nominal_quota[resource]}
+        if borrowing[resource] is not None:
+            quota["borrowingLimit"] = borrowing[resource]
+        quotas.append(quota)
+    return quotas
+
+
+def _labels(team: Team | None = None) -> dict[str, str]:
+    labels = {"app.kubernetes.io/managed-by": "trainstack"}
+    if team is not None:
+        labels["trainstack.io/team"] = team.name
+    return labels
