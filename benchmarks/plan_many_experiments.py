@@ -53,6 +53,8 @@ def make_project(root: Path) -> None:
         (root / "experiments" / f"{spec['name']}.yaml").write_text(dump_yaml(spec))
     config = read_yaml(ROOT / "stacks" / "Pulumi.baseline.yaml")["config"]
     config.pop("trainstack:experiments", None)
+    # The generated experiments have no team and run in `default`: their claim goes there.
+    config["trainstack:datasets"][0]["namespace"] = "default"
     (root / "stacks").mkdir()
     (root / "stacks" / "Pulumi.bench.yaml").write_text(dump_yaml({"config": config}))
 

@@ -38,6 +38,9 @@ def stack_config(stack: str = "aiacc", **sections: Any) -> dict[str, Any]:
     """An example stack's config, every experiment selected, sections replaced."""
     config = example_config(stack)
     config.pop("trainstack:experiments", None)
+    # IMAGENET has no team and runs in `default`: its claim must be there (the example
+    # stacks give ImageNet to team vision's namespace).
+    config["trainstack:datasets"][0]["namespace"] = "default"
     for key, value in sections.items():
         config[f"trainstack:{key}"] = value
     return config

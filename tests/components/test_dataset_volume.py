@@ -41,16 +41,17 @@ def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
 def test_pvc_is_bound_to_exactly_its_pv(example_plans: dict[str, Plan]) -> None:
     for plan in (example_plans[stack] for stack in ACK_STACKS):
         pv, pvc = only(plan, PV).inputs, only(plan, PVC).inputs
+        # In the namespace of team vision, whose experiments mount it.
         assert pvc["metadata"] == {
             "name": "imagenet-data",
-            "namespace": "default",
+            "namespace": "vision",
             "labels": pvc["metadata"]["labels"],
         }
         assert pvc["spec"]["volumeName"] == pv["metadata"]["name"]
         assert pvc["spec"]["storageClassName"] == "" == pv["spec"]["storageClassName"]
         assert pvc["spec"]["resources"] == {"requests": {"storage": "1Pi"}}
         assert pvc["spec"]["accessModes"] == pv["spec"]["accessModes"]
-        assert pv["spec"]["claimRef"] == {"name": "imagenet-data", "namespace": "default"}
+        assert pv["spec"]["claimRef"] == {"name": "imagenet-data", "namespace": "vision"}
 
 
 def test_new_nas_gets_a_file_system_and_a_mount_target_in_the_vpc(
