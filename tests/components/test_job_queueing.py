@@ -1,0 +1,191 @@
+"""JobQueueing: Kueue as a pinned chart, one flavor for the pool, a queue pair per team."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.components.kueue_api import validate_kueue_object
+from tests.conformance import ConformanceError
+from tests.conftest import StackWriter
+from tests.stack_helpers import ACK_STACKS, example_config
+from tests.team_helpers import team, without_queueing
+from trainstack.config.queueing import QUEUE_LABEL
+from trainstack.plan.model import Plan, PlannedResource
+from trainstack.plan.runner import plan_stack
+from trainstack.yaml_io import parse_yaml
+
+KUEUE = "kubernetes:kueue.x-k8s.io/v1beta2:"
+RELEASE = "kubernetes:helm.sh/v3:Release"
+
+
+def _queueing(plan: Plan) -> list[PlannedResource]:
+    return [r for r in plan.resources if "trainstack:queueing:JobQueueing" in r.parent]
+
+
+def _objects(plan: Plan, kind: str) -> dict[str, dict[str, Any]]:
+    return {r.inputs["metadata"]["name"]: r.inputs for r in plan.of_type(KUEUE + kind)}
+
+
+def test_kueue_is_a_pinned_chart_with_the_training_integrations(
+    example_plans: dict[str, Plan],
+) -> None:
+    (release,) = [r.inputs for r in _queueing(example_plans["aiacc"]) if r.type == RELEASE]
+    assert (release["chart"], release["version"]) == (
+        "oci://registry.k8s.io/kueue/charts/kueue",
+        "0.16.1",
+    )
+    assert (release["name"], release["namespace"]) == ("kueue", "kueue-system")
+    configuration = parse_yaml(
+        release["values"]["managerConfig"]["controllerManagerConfigYaml"], "values"
+    )
+    assert configuration["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
+    assert configuration["integrations"] == {
+        "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/tfjob", "kubeflow.org/pytorchjob"]
+    }
+    assert configuration["waitForPodsReady"] == {"timeout": "10m", "blockAdmission": True}
+    assert configuration["manageJobsWithoutQueueName"] is False
+
+
+def test_user_values_are_kept_beside_the_configuration(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    image = {"repository": "trainstack-registry.cn-beijing.cr.aliyuncs.com/kueue/kueue"}
+    config["trainstack:queueing"]["values"] = {"controllerManager": {"manager": {"image": image}}}
+    config["trainstack:experiments"] = {"select": []}
+    (release,) = [
+        r.inputs for r in _queueing(plan_stack(write_stack(config), "test")) if r.type == RELEASE
+    ]
+    assert release["values"]["controllerManager"] == {"manager": {"image": image}}
+    assert "controllerManagerConfigYaml" in release["values"]["managerConfig"]
+
+
+def test_one_flavor_for_the_gpu_pool(example_plans: dict[str, Plan]) -> None:
+    flavors = _objects(example_plans["aiacc"], "ResourceFlavor")
+    assert flavors["gpu-v100"]["spec"] == {
+        "nodeLabels": {"trainstack.io/pool": "gpu-v100"},
+        "tolerations": [
+            {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
+        ],
+    }
+    assert list(flavors) == ["gpu-v100"]
+
+
+def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
+    example_plans: dict[str, Plan],
+) -> None:
+    queues = _objects(example_plans["aiacc"], "ClusterQueue")
+    assert sorted(queues) == ["nlp", "vision"]
+    nlp = queues["nlp"]["spec"]
+    assert nlp["namespaceSelector"] == {"matchLabels": {"kubernetes.io/metadata.name": "nlp"}}
+    assert nlp["cohortName"] == "shared-gpus"
+    assert nlp["preemption"] == {"reclaimWithinCohort": "Any", "withinClusterQueue": "Never"}
+    (group,) = nlp["resourceGroups"]
+    assert group["coveredResources"] == ["cpu", "memory", "nvidia.com/gpu"]
+    assert group["flavors"] == [
+        {
+            "name": "gpu-v100",
+            "resources": [
+                {"name": "cpu", "nominalQuota": "72"},
+                {"name": "memory", "nominalQuota": "552Gi"},
+                {"name": "nvidia.com/gpu", "nominalQuota": "6"},
+            ],
+        }
+    ]
+
+
+def test_a_local_queue_in_each_team_namespace(example_plans: dict[str, Plan]) -> None:
+    for stack in ACK_STACKS:
+        queues = {
+            (q["metadata"]["namespace"], q["metadata"]["name"]): q["spec"]
+            for q in _objects(example_plans[stack], "LocalQueue").values()
+        }
+        assert queues == {
+            ("vision", "vision"): {"clusterQueue": "vision"},
+            ("nlp", "nlp"): {"clusterQueue": "nlp"},
+        }
+
+
+def test_kueue_objects_match_the_v1beta2_api(example_plans: dict[str, Plan]) -> None:
+    objects = [r.inputs for r in example_plans["aiacc"].resources if r.type.startswith(KUEUE)]
+    assert len(objects) == 5
+    for obj in objects:
+        validate_kueue_object(obj)
+
+
+def test_the_structural_check_can_fail(example_plans: dict[str, Plan]) -> None:
+    queue = dict(_objects(example_plans["aiacc"], "ClusterQueue")["vision"])
+    queue["spec"] = {**queue["spec"], "cohort": "shared-gpus"}  # v1beta1's spelling
+    with pytest.raises(ConformanceError, match="'cohort' was unexpected"):
+        validate_kueue_object(queue)
+
+
+def test_borrowing_limit_and_gpu_model_cap(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    vision = team("vision", borrowingLimit={"gpu": 4})
+    vision["quota"]["gpuModels"] = {"V100": 8}
+    config["trainstack:teams"] = [vision, team("nlp")]
+    config["trainstack:experiments"] = {"select": []}
+    plan = plan_stack(write_stack(config), "test")
+    resources = _objects(plan, "ClusterQueue")["vision"]["spec"]["resourceGroups"][0]["flavors"]
+    assert resources[0]["resources"][2] == {
+        "name": "nvidia.com/gpu",
+        "nominalQuota": "8",
+        "borrowingLimit": "4",
+    }
+    validate_kueue_object(_objects(plan, "ClusterQueue")["vision"])
+
+
+def test_without_a_cohort_no_borrowing(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    del config["trainstack:queueing"]["cohort"]
+    config["trainstack:experiments"] = {"select": []}
+    spec = _objects(plan_stack(write_stack(config), "test"), "ClusterQueue")["vision"]["spec"]
+    assert "cohortName" not in spec and "preemption" not in spec
+
+
+def test_queued_experiments_carry_their_team_queue(example_plans: dict[str, Plan]) -> None:
+    plan = example_plans["baseline"]
+    labels = {
+        o.key[2]: o.object["metadata"].get("labels", {}).get(QUEUE_LABEL) for o in plan.objects
+    }
+    assert labels == {
+        "imagenet-tensorflow": "vision",
+        "keras-lstm-1x1": "vision",
+        "keras-lstm-1x2": "vision",
+        "keras-lstm-1x4": "vision",
+        "keras-lstm-2x1": "vision",
+        "keras-lstm-4x1": "vision",
+        # Arena's TFJob and PyTorchJob have no runPolicy.suspend: Kueue cannot hold them.
+        "tf-multiworker-mnist": None,
+        "pytorch-ddp-mnist": None,
+    }
+
+
+def test_training_operator_jobs_are_queued(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    # Upstream training-operator alone: its TFJob v1 has runPolicy.suspend.
+    config["trainstack:operators"] = {
+        "trainingOperator": {
+            "chart": {
+                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
+                "name": "training-operator",
+                "version": "1.9.4",
+            },
+            "namespace": "kubeflow",
+        }
+    }
+    config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
+    plan = plan_stack(write_stack(config), "test")
+    (job,) = plan.objects
+    assert job.object["metadata"]["labels"][QUEUE_LABEL] == "nlp"
+
+
+def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter) -> None:
+    assert _queueing(example_plans["onprem"]) == []
+    config = without_queueing(example_config("aiacc"))
+    config["trainstack:experiments"] = {"select": ["keras-lstm-1x1"]}
+    plan = plan_stack(write_stack(config), "test")
+    assert _queueing(plan) == []
+    (job,) = plan.objects
+    assert QUEUE_LABEL not in job.object["metadata"]["labels"]

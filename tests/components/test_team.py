@@ -1,0 +1,225 @@
+"""Team: exactly a namespace, a quota, defaults and namespaced bindings per team."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from tests.conformance import validate_objects
+from tests.conftest import StackWriter
+from tests.stack_helpers import ACK_STACKS, example_config
+from tests.team_helpers import team, without_queueing
+from trainstack.plan import engine
+from trainstack.plan.model import Plan, PlannedResource
+from trainstack.plan.runner import plan_stack
+
+NAMESPACE = "kubernetes:core/v1:Namespace"
+QUOTA = "kubernetes:core/v1:ResourceQuota"
+LIMIT_RANGE = "kubernetes:core/v1:LimitRange"
+ROLE = "kubernetes:rbac.authorization.k8s.io/v1:Role"
+BINDING = "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding"
+TEAM_KINDS = (NAMESPACE, QUOTA, LIMIT_RANGE, ROLE, BINDING)
+
+
+def _of_team(plan: Plan, name: str) -> list[PlannedResource]:
+    return [r for r in plan.resources if r.parent.endswith(f"trainstack:teams:Team::{name}")]
+
+
+def _one(resources: list[PlannedResource], type_token: str) -> dict[str, Any]:
+    (found,) = [r.inputs for r in resources if r.type == type_token]
+    return found
+
+
+def test_each_team_gets_exactly_its_objects(example_plans: dict[str, Plan]) -> None:
+    for stack in ACK_STACKS:
+        plan = example_plans[stack]
+        for name in ("vision", "nlp"):
+            resources = _of_team(plan, name)
+            assert Counter(r.type for r in resources) == {
+                NAMESPACE: 1,
+                QUOTA: 1,
+                LIMIT_RANGE: 1,
+                ROLE: 1,
+                BINDING: 2,
+            }, (stack, name)
+            for resource in resources:
+                metadata = resource.inputs["metadata"]
+                assert metadata.get("namespace", metadata["name"]) == name
+                assert metadata["labels"]["trainstack.io/team"] == name
+        # Every namespaced object of these kinds in the plan belongs to a team.
+        owned = {r.urn for name in ("vision", "nlp") for r in _of_team(plan, name)}
+        assert {r.urn for r in plan.resources if r.type in TEAM_KINDS} == owned
+
+
+def test_nothing_is_granted_cluster_wide(example_plans: dict[str, Plan]) -> None:
+    for plan in example_plans.values():
+        types = {r.type for r in plan.resources}
+        assert not {t for t in types if "ClusterRoleBinding" in t or "ClusterRole" in t}
+        for resource in plan.of_type(BINDING):
+            assert resource.inputs["metadata"]["namespace"] in ("vision", "nlp")
+
+
+def test_pod_security_baseline_enforced_restricted_reported(
+    example_plans: dict[str, Plan],
+) -> None:
+    labels = _one(_of_team(example_plans["aiacc"], "vision"), NAMESPACE)["metadata"]["labels"]
+    assert {k: v for k, v in labels.items() if k.startswith("pod-security")} == {
+        "pod-security.kubernetes.io/enforce": "baseline",
+        "pod-security.kubernetes.io/warn": "restricted",
+        "pod-security.kubernetes.io/audit": "restricted",
+    }
+
+
+def test_privileged_only_for_a_team_allowed_it(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:teams"] = [team("vision"), team("nlp", podSecurity="privileged")]
+    config["trainstack:experiments"] = {"select": ["imagenet-tensorflow"]}
+    plan = plan_stack(write_stack(config), "test")
+    enforced = {
+        name: _one(_of_team(plan, name), NAMESPACE)["metadata"]["labels"][
+            "pod-security.kubernetes.io/enforce"
+        ]
+        for name in ("vision", "nlp")
+    }
+    assert enforced == {"vision": "baseline", "nlp": "privileged"}
+
+
+def test_quota_caps_gpus_cpu_memory_and_pods(write_stack: StackWriter) -> None:
+    config = without_queueing(example_config("aiacc"))
+    config["trainstack:experiments"] = {"select": []}
+    plan = plan_stack(write_stack(config), "test")
+    hard = _one(_of_team(plan, "vision"), QUOTA)["spec"]["hard"]
+    assert hard == {
+        "requests.nvidia.com/gpu": "10",
+        "requests.cpu": "120",
+        "requests.memory": "920Gi",
+        "limits.memory": "920Gi",
+        "pods": "40",
+    }
+
+
+def test_quota_leaves_room_for_borrowing_in_a_cohort(example_plans: dict[str, Plan]) -> None:
+    # vision 10 + nlp 6 GPUs, 120 + 72 cores, 920Gi + 552Gi: Kueue may admit that much.
+    hard = _one(_of_team(example_plans["aiacc"], "vision"), QUOTA)["spec"]["hard"]
+    assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"], hard["limits.memory"]) == (
+        "16",
+        "192",
+        "1472Gi",
+    )
+
+
+def test_limit_range_holds_the_defaults(example_plans: dict[str, Plan]) -> None:
+    spec = _one(_of_team(example_plans["aiacc"], "nlp"), LIMIT_RANGE)["spec"]
+    assert spec == {
+        "limits": [
+            {
+                "type": "Container",
+                "default": {"cpu": "8", "memory": "32Gi"},
+                "defaultRequest": {"cpu": "2", "memory": "8Gi"},
+            }
+        ]
+    }
+
+
+def test_members_get_edit_and_training_jobs_in_their_namespace(
+    example_plans: dict[str, Plan],
+) -> None:
+    resources = _of_team(example_plans["aiacc"], "vision")
+    bindings = {r["roleRef"]["name"]: r for r in (x.inputs for x in resources if x.type == BINDING)}
+    assert set(bindings) == {"edit", "trainstack-training-jobs"}
+    assert bindings["edit"]["roleRef"]["kind"] == "ClusterRole"
+    assert bindings["trainstack-training-jobs"]["roleRef"]["kind"] == "Role"
+    for binding in bindings.values():
+        assert binding["subjects"] == [
+            {"kind": "Group", "name": "vision-researchers", "apiGroup": "rbac.authorization.k8s.io"}
+        ]
+    rules = _one(resources, ROLE)["rules"]
+    assert rules == [
+        {
+            "apiGroups": ["kubeflow.org"],
+            "resources": ["mpijobs", "tfjobs", "pytorchjobs"],
+            "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+        },
+        {
+            "apiGroups": ["kubeflow.org"],
+            "resources": ["mpijobs/status", "tfjobs/status", "pytorchjobs/status"],
+            "verbs": ["get"],
+        },
+        {
+            "apiGroups": ["kueue.x-k8s.io"],
+            "resources": ["localqueues", "workloads"],
+            "verbs": ["get", "list", "watch"],
+        },
+    ]
+
+
+def test_a_team_without_members_or_defaults_gets_no_bindings(write_stack: StackWriter) -> None:
+    config = without_queueing(example_config("aiacc"))
+    config["trainstack:teams"] = [
+        team("vision", members={}, containerDefaults={}),
+        team("nlp", members={"users": ["2701234567890123"]}),
+    ]
+    config["trainstack:experiments"] = {"select": []}
+    plan = plan_stack(write_stack(config), "test")
+    assert Counter(r.type for r in _of_team(plan, "vision")) == {NAMESPACE: 1, QUOTA: 1}
+    nlp = _of_team(plan, "nlp")
+    role = _one(nlp, ROLE)
+    assert [rule["apiGroups"] for rule in role["rules"]] == [["kubeflow.org"], ["kubeflow.org"]]
+    for binding in (r.inputs for r in nlp if r.type == BINDING):
+        assert binding["subjects"] == [
+            {"kind": "User", "name": "2701234567890123", "apiGroup": "rbac.authorization.k8s.io"}
+        ]
+
+
+def test_team_objects_conform_to_kubernetes(example_plans: dict[str, Plan]) -> None:
+    objects = [
+        r.inputs
+        for name in ("vision", "nlp")
+        for r in _of_team(example_plans["aiacc"], name)
+        if r.type in TEAM_KINDS
+    ]
+    assert validate_objects(objects) == 12
+
+
+@pytest.fixture()
+def dependencies(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """URN -> the URNs it waits for, as the program registers them."""
+    recorded: dict[str, list[str]] = {}
+    monitor_class = engine._RecordingMonitor
+
+    class Recording(monitor_class):  # type: ignore[misc, valid-type]
+        def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+            urn = self.make_urn(request.parent, request.type, request.name)
+            recorded[urn] = list(request.dependencies)
+            return super().RegisterResource(request)
+
+    monkeypatch.setattr(engine, "_RecordingMonitor", Recording)
+    return recorded
+
+
+def test_claims_and_jobs_wait_for_their_team(
+    write_stack: StackWriter, dependencies: dict[str, list[str]]
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:experiments"] = {"select": ["imagenet-tensorflow", "pytorch-ddp-mnist"]}
+    plan = plan_stack(write_stack(config), "test")
+
+    def urn(type_token: str, name: str) -> str:
+        (found,) = [r.urn for r in plan.resources if r.type == type_token and r.name == name]
+        return found
+
+    vision = {urn(NAMESPACE, "vision-namespace"), urn(QUOTA, "vision-quota")}
+    vision.add(urn(LIMIT_RANGE, "vision-defaults"))
+    nlp_namespace = urn(NAMESPACE, "nlp-namespace")
+    local_queue = urn("kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue", "queueing-vision-local-queue")
+    claim = dependencies[urn("kubernetes:core/v1:PersistentVolumeClaim", "imagenet-data-pvc")]
+    assert vision <= set(claim)
+    release = "kubernetes:helm.sh/v3:Release"
+    imagenet = set(dependencies[urn(release, "imagenet-tensorflow-release")])
+    assert vision | {local_queue} <= imagenet
+    assert nlp_namespace not in imagenet
+    # Not queued (Arena's PyTorchJob cannot be suspended): its team, not Kueue.
+    pytorch = set(dependencies[urn(release, "pytorch-ddp-mnist-release")])
+    assert nlp_namespace in pytorch and local_queue not in pytorch

@@ -1,0 +1,303 @@
+"""Teams and queueing in the stack configuration: every invalid value names its key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.config.conftest import Loader
+from tests.stack_helpers import example_config
+from tests.team_helpers import example_teams, team, without_queueing
+from trainstack.config.teams import Amounts
+from trainstack.errors import ConfigError
+from trainstack.quantity import parse_quantity
+
+Change = Callable[[dict[str, Any]], None]
+
+
+def _teams(change: Change) -> dict[str, Any]:
+    config = example_config("aiacc")
+    change(config)
+    return config
+
+
+def _set(path: str, value: Any, index: int = 0) -> Change:
+    """Set ``a.b.c`` of teams[index] (creating mappings on the way)."""
+
+    def change(config: dict[str, Any]) -> None:
+        node = config["trainstack:teams"][index]
+        *parents, last = path.split(".")
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[last] = value
+
+    return change
+
+
+def _no_queueing(change: Change) -> Change:
+    def both(config: dict[str, Any]) -> None:
+        without_queueing(config)
+        change(config)
+
+    return both
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "found", "allowed"),
+    [
+        (
+            _set("name", "vision", index=1),
+            "trainstack:teams[1].name",
+            '"vision"',
+            "a name no other team uses (teams[0] has it)",
+        ),
+        (
+            _set("namespace", "vision", index=1),
+            "trainstack:teams[1].namespace",
+            '"vision"',
+            "a namespace of its own (teams[0] works in it): quotas and bindings are per namespace",
+        ),
+        (
+            _set("namespace", "default"),
+            "trainstack:teams[0].namespace",
+            '"default"',
+            "a namespace other than the cluster's own namespaces: the team's Pod Security "
+            "level and quota would apply there too",
+        ),
+        (
+            _set("namespace", "arena-system"),
+            "trainstack:teams[0].namespace",
+            '"arena-system"',
+            "a namespace other than the ack-arena release's namespace: the team's Pod "
+            "Security level and quota would apply there too",
+        ),
+        (
+            _set("namespace", "kueue-system"),
+            "trainstack:teams[0].namespace",
+            '"kueue-system"',
+            "a namespace other than Kueue's namespace: the team's Pod Security level and "
+            "quota would apply there too",
+        ),
+        (
+            _set("name", "Vision"),
+            "trainstack:teams[0].name",
+            '"Vision"',
+            "a string matching ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        ),
+        (_set("quota.gpu", -1), "trainstack:teams[0].quota.gpu", "-1", "a number >= 0"),
+        (
+            _set("quota.cpu", "-4"),
+            "trainstack:teams[0].quota.cpu",
+            '"-4"',
+            "a string matching ^[0-9]+(\\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$",
+        ),
+        (_set("quota.pods", -1), "trainstack:teams[0].quota.pods", "-1", "a number >= 0"),
+        (
+            _set("quota.memory", None),
+            "trainstack:teams[0].quota.memory",
+            "null",
+            "a string",
+        ),
+        (
+            _set("containerDefaults.requests.memory", "64Gi"),
+            "trainstack:teams[0].containerDefaults.requests.memory",
+            '"64Gi"',
+            "at most limits.memory (48Gi)",
+        ),
+        (
+            _set("containerDefaults.limits.memory", "1Ti"),
+            "trainstack:teams[0].containerDefaults.limits.memory",
+            '"1Ti"',
+            "at most quota.memory (920Gi): one container could use the whole share",
+        ),
+        (
+            _set("podSecurity", "restricted"),
+            "trainstack:teams[0].podSecurity",
+            '"restricted"',
+            "one of 'baseline' or 'privileged'",
+        ),
+        (
+            _set("members.users", ["alice", "alice"]),
+            "trainstack:teams[0].members.users",
+            '["alice"]',
+            "each name once",
+        ),
+        (
+            _set("members.groups", ["vision researchers"]),
+            "trainstack:teams[0].members.groups[0]",
+            '"vision researchers"',
+            "a string matching ^\\S+$",
+        ),
+        (
+            _set("quota.gpuModels", {"V100": 12}),
+            "trainstack:teams[0].quota.gpuModels.V100",
+            "12",
+            "at most gpu (10)",
+        ),
+        (
+            _set("quota.gpuModels", {"A100": 4}),
+            "trainstack:teams[0].quota.gpuModels.A100",
+            '"A100"',
+            "a GPU model of the stack's node pools: V100",
+        ),
+        (
+            _no_queueing(_set("quota.gpuModels", {"V100": 4})),
+            "trainstack:teams[0].quota.gpuModels",
+            '{"V100": 4}',
+            "nothing without queueing (a ResourceQuota cannot tell GPU models apart); set "
+            "trainstack:queueing.enabled: true",
+        ),
+        (
+            _no_queueing(_set("borrowingLimit", {"gpu": 2})),
+            "trainstack:teams[0].borrowingLimit",
+            '{"gpu": 2}',
+            "nothing unless trainstack:queueing is enabled with a cohort (only teams of a "
+            "cohort borrow)",
+        ),
+        (
+            _set("quota.gpu", 12, index=1),
+            "trainstack:teams",
+            '"22 GPUs of quota (vision 10, nlp 12)"',
+            "at most the pool's 16 GPUs with queueing: Kueue would admit jobs for GPUs that "
+            "do not exist (use a cohort to share idle GPUs)",
+        ),
+        (
+            _set("quotas", {}),
+            "trainstack:teams[0].quotas",
+            'unknown key "quotas"',
+            "one of the known keys: borrowingLimit, containerDefaults, description, members, "
+            "name, namespace, podSecurity, quota",
+        ),
+    ],
+)
+def test_invalid_team(load: Loader, change: Change, path: str, found: str, allowed: str) -> None:
+    with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
+        load(_teams(change))
+    assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
+
+
+@pytest.mark.parametrize(
+    ("queueing", "path", "found", "allowed"),
+    [
+        (
+            {"enabled": True, "values": {"managerConfig": {"controllerManagerConfigYaml": "x"}}},
+            "trainstack:queueing.values.managerConfig.controllerManagerConfigYaml",
+            '"a Kueue configuration"',
+            "nothing: trainstack writes it (integrations, waitForPodsReady); use the other "
+            "settings of trainstack:queueing",
+        ),
+        (
+            {"enabled": True, "podsReadyTimeout": "10 minutes"},
+            "trainstack:queueing.podsReadyTimeout",
+            '"10 minutes"',
+            "a string matching ^[1-9][0-9]*(s|m|h)$",
+        ),
+        (
+            {"enabled": True, "reclaimWithinCohort": "Always"},
+            "trainstack:queueing.reclaimWithinCohort",
+            '"Always"',
+            "one of 'Never', 'LowerPriority' or 'Any'",
+        ),
+        (
+            {"enabled": True, "chart": {"repo": "oci://x", "name": "kueue", "version": "^0.16"}},
+            "trainstack:queueing.chart.version",
+            '"^0.16"',
+            "a string matching ^v?[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?$",
+        ),
+    ],
+)
+def test_invalid_queueing(
+    load: Loader, queueing: dict[str, Any], path: str, found: str, allowed: str
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:queueing"] = queueing
+    with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
+        load(config)
+    assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
+
+
+def test_queueing_needs_a_team(load: Loader) -> None:
+    config = example_config("aiacc")
+    del config["trainstack:teams"]
+    with pytest.raises(ConfigError, match=r"trainstack:queueing\.enabled: found true") as caught:
+        load(config)
+    assert caught.value.problems[0].allowed == "false, or at least one team in trainstack:teams"
+
+
+def test_teams_are_optional(load: Loader) -> None:
+    config = example_config("onprem")
+    assert load(config).config.teams == []
+    assert not load(config).config.queueing.enabled
+
+
+def test_namespace_defaults_to_the_team_name(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:teams"][1]["namespace"] = "team-nlp"
+    teams = load(config).config.teams
+    assert [t.namespace_name for t in teams] == ["vision", "team-nlp"]
+
+
+def test_ceiling_is_the_quota_without_a_cohort(load: Loader) -> None:
+    stack = load(without_queueing(example_config("aiacc"))).config
+    vision = stack.teams[0]
+    assert stack.ceiling(vision) == Amounts(10, parse_quantity("120"), parse_quantity("920Gi"), 40)
+
+
+def test_ceiling_adds_what_a_team_may_borrow_in_a_cohort(load: Loader) -> None:
+    config = example_config("aiacc")
+    stack = load(config).config
+    # vision 10 GPUs + nlp's 6; 120 + 72 cores; 920Gi + 552Gi
+    assert stack.ceiling(stack.teams[0]) == Amounts(
+        16, parse_quantity("192"), parse_quantity("1472Gi"), 40
+    )
+    config["trainstack:teams"] = [team("vision", borrowingLimit={"gpu": 2}), team("nlp")]
+    limited = load(config).config
+    assert limited.ceiling(limited.teams[0]).gpu == 12
+    # A per-model cap lowers the team's own share on the pool of that model.
+    config["trainstack:teams"] = [team("vision"), team("nlp")]
+    config["trainstack:teams"][0]["quota"]["gpuModels"] = {"V100": 8}
+    capped = load(config).config
+    assert capped.ceiling(capped.teams[0]).gpu == 14
+
+
+def test_example_teams_are_the_same_on_both_ack_stacks() -> None:
+    assert example_config("baseline")["trainstack:teams"] == example_teams()
+
+
+@pytest.mark.parametrize(
+    ("shared", "path", "allowed"),
+    [
+        (
+            ["vision"],
+            "trainstack:datasets[0].sharedWith[0]",
+            "a namespace not listed before and other than `namespace`",
+        ),
+        (
+            ["nlp", "nlp"],
+            "trainstack:datasets[0].sharedWith[1]",
+            "a namespace not listed before and other than `namespace`",
+        ),
+    ],
+)
+def test_invalid_sharing(load: Loader, shared: list[str], path: str, allowed: str) -> None:
+    config = example_config("aiacc")
+    config["trainstack:datasets"][0]["sharedWith"] = shared
+    with pytest.raises(ConfigError, match="sharedWith") as caught:
+        load(config)
+    assert [(p.path, p.allowed) for p in caught.value.problems] == [(path, allowed)]
+
+
+def test_shared_pv_names_do_not_collide(load: Loader) -> None:
+    config = example_config("aiacc")
+    dataset = config["trainstack:datasets"][0]
+    other = {**dataset, "name": "imagenet-data-nlp", "namespace": "nlp"}
+    dataset["sharedWith"] = ["nlp"]
+    config["trainstack:datasets"].append(other)
+    with pytest.raises(ConfigError, match="PV names are cluster-wide") as caught:
+        load(config)
+    assert caught.value.problems[0].path in (
+        "trainstack:datasets[0].sharedWith",
+        "trainstack:datasets[1].sharedWith",
+    )
