@@ -301,3 +301,16 @@ def test_shared_pv_names_do_not_collide(load: Loader) -> None:
         "trainstack:datasets[0].sharedWith",
         "trainstack:datasets[1].sharedWith",
     )
+
+
+def test_a_flavor_holds_eight_node_labels(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["labels"] = {f"example.com/label-{i}": "x" for i in range(9)}
+    with pytest.raises(ConfigError, match=r"trainstack:nodePool\.labels") as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert (problem.found, problem.allowed) == (
+        '"9 entries"',
+        "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
+    )
+    assert load(without_queueing(config)).config.node_pool.labels

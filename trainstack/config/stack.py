@@ -141,6 +141,14 @@ class StackConfig(StrictModel):
                     "queueing.enabled", True, "false, or at least one team in trainstack:teams"
                 )
             pool = self.node_pool
+            # A ResourceFlavor carries at most 8 node labels and 8 tolerations (Kueue's CRD).
+            for key, items in (("nodePool.labels", pool.labels), ("nodePool.taints", pool.taints)):
+                if len(items) > 8:
+                    raise constraint(
+                        key,
+                        f"{len(items)} entries",
+                        "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
+                    )
             total = sum(nominal(team, pool.gpu_model).gpu for team in self.teams)
             if total > pool.gpu_capacity:
                 shares = ", ".join(
