@@ -9,7 +9,7 @@ import pulumi
 from components.acceleration import Acceleration, AccelerationArgs
 from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
-from components.experiment_release import ExperimentRelease, ExperimentReleaseArgs
+from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
 from components.job_queueing import JobQueueing, JobQueueingArgs
 from components.team import Team, TeamArgs
@@ -48,29 +48,17 @@ datasets = [
 operators = TrainingOperators("operators", TrainingOperatorsArgs(config.operators, cluster))
 if config.acceleration.enabled:
     Acceleration("acceleration", AccelerationArgs(config.acceleration, config.cluster, cluster))
-# A job waits for its team (namespace, quota, defaults) and, when queued, for its queue.
-releases = [
-    ExperimentRelease(
-        experiment.name,
-        ExperimentReleaseArgs(
-            experiment,
-            CHART_PATH,
-            cluster,
-            [
-                operators,
-                *datasets,
-                *([teams[experiment.team]] if experiment.team else []),
-                *(queues if experiment.queued else []),
-            ],
-        ),
-    )
-    for experiment in deployment.experiments
-]
+experiments = ExperimentReleases(
+    "experiments",
+    ExperimentReleasesArgs(
+        deployment.experiments, CHART_PATH, cluster, [operators, *datasets], teams, queues
+    ),
+)
 
 pulumi.export("gpuCapacity", config.node_pool.gpu_capacity)
 pulumi.export("nodePoolId", pool.node_pool_id)
 pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
 pulumi.export("operatorReleases", operators.release_names)
 pulumi.export("accelerated", config.acceleration.enabled)
-pulumi.export("experiments", [release.release_name for release in releases])
+pulumi.export("experiments", experiments.release_names)
 pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])

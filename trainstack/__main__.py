@@ -2,4 +2,6 @@
 
 from trainstack.cli import main
 
-main()
+# Guarded: worker processes the plan starts re-import the main module under another name.
+if __name__ == "__main__":
+    main()

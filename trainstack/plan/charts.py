@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
+from trainstack.chart.batch import RenderRequest, render_all
 from trainstack.chart.render import render_training_job
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
 
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
+# Below this many releases a second process costs more than it saves.
+BACKGROUND_RENDER_MINIMUM = 32
+
+
+class EarlyRenders:
+    """Releases rendered ahead of time in a worker process, looked up by their request.
+
+    Only an optimisation: a release whose values differ from what was requested (or that
+    failed) is rendered again in the plan's own process, by the same function.
+    """
+
+    def __init__(self, requests: list[RenderRequest]) -> None:
+        self._future: Future[dict[RenderRequest, list[dict[str, Any]] | None]] | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        if len(requests) >= BACKGROUND_RENDER_MINIMUM:
+            # spawn, not fork: the plan's process holds Pulumi's threads and event loop.
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            self._future = self._pool.submit(render_all, requests)
+
+    def take(self) -> dict[RenderRequest, list[dict[str, Any]] | None]:
+        """The renders, once the worker is done (empty when none was started)."""
+        if self._future is None or self._pool is None:
+            return {}
+        try:
+            return self._future.result()
+        except (BrokenProcessPool, OSError):
+            return {}  # the worker could not run here: render in this process instead
+        finally:
+            self._pool.shutdown()
 
 
 def is_local_chart(release: PlannedResource) -> bool:
@@ -19,11 +54,16 @@ def is_local_chart(release: PlannedResource) -> bool:
 
 
 def expand_local_releases(
-    project_root: Path, resources: Iterable[PlannedResource], digest_key: bytes | None = None
+    project_root: Path,
+    resources: Iterable[PlannedResource],
+    digest_key: bytes | None = None,
+    early: dict[RenderRequest, list[dict[str, Any]] | None] | None = None,
 ) -> list[RenderedObject]:
     """Every object of every local-chart release, sorted by (kind, namespace, name).
 
-    Objects are masked like resources: Secret data never reaches a plan.
+    Each release is rendered with the values the program sent for it (``early`` renders
+    are used only when they were made from exactly those values). Objects are masked
+    like resources: Secret data never reaches a plan.
     """
     objects: list[RenderedObject] = []
     for release in resources:
@@ -31,11 +71,17 @@ def expand_local_releases(
             continue
         inputs = release.inputs
         namespace = str(inputs.get("namespace") or "default")
-        rendered = render_training_job(
+        request = RenderRequest.of(
+            str(inputs["name"]),
+            namespace,
+            (project_root / str(inputs["chart"])).resolve(),
             inputs.get("values") or {},
-            release=str(inputs["name"]),
+        )
+        rendered = (early or {}).get(request) or render_training_job(
+            inputs.get("values") or {},
+            release=request.release,
             namespace=namespace,
-            chart_dir=(project_root / str(inputs["chart"])).resolve(),
+            chart_dir=Path(request.chart_dir),
         )
         for item in rendered:
             # Helm installs namespaced objects without a namespace into the release's.

@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from trainstack.chart.batch import RenderRequest
 from trainstack.config.loader import load_stack_config, read_stack_file
-from trainstack.deployment import prepare, reusing
+from trainstack.deployment import CHART_PATH, prepare, reusing
 from trainstack.errors import PlanError
-from trainstack.plan.charts import HELM_RELEASE, expand_local_releases, is_local_chart
+from trainstack.plan.charts import (
+    HELM_RELEASE,
+    EarlyRenders,
+    expand_local_releases,
+    is_local_chart,
+)
 from trainstack.plan.engine import run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
@@ -32,6 +38,12 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack)
+    early = EarlyRenders(
+        [
+            RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
+            for e in deployment.experiments
+        ]
+    )
     with reusing(deployment):
         resources = run_program(
             project.main_program, project.name, stack_name, config, secret_keys, digest_key
@@ -48,7 +60,7 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
         notes=tuple(_notes(resources)),
         config_digests=config_digests,
         provider_config=_provider_config(config, secret_keys),
-        objects=tuple(expand_local_releases(project.root, resources, digest_key)),
+        objects=tuple(expand_local_releases(project.root, resources, digest_key, early.take())),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 from rich.console import Console
 from rich.table import Table
@@ -46,20 +46,22 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
     console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
     if plan.experiments:
         experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
+        kinds_by_release: dict[str, list[str]] = defaultdict(list)
+        for rendered in plan.objects:
+            release_name = rendered.release.rpartition("::")[2]
+            kinds_by_release[release_name].append(str(rendered.object.get("kind")))
         for column in ("experiment", "namespace", "framework", "pods", "GPUs", "objects"):
             experiments.add_column(column)
         for experiment in plan.experiments:
             pods = role_pods(experiment.job)
-            objects = [
-                o for o in plan.objects if o.release.endswith(f"::{experiment.name}-release")
-            ]
+            objects = kinds_by_release.get(f"{experiment.name}-release", [])
             experiments.add_row(
                 experiment.name,
                 experiment.namespace,
                 experiment.job.framework,
                 " + ".join(f"{role.replicas} {role.role}" for role in pods),
                 str(total_gpus(experiment.job)),
-                ", ".join(sorted(str(o.object.get("kind")) for o in objects)),
+                ", ".join(sorted(objects)),
             )
         console.print(experiments)
     for warning in plan.warnings:

@@ -1,4 +1,4 @@
-"""ExperimentRelease: each experiment is a release of the project's own chart."""
+"""ExperimentReleases: each experiment is a release of the project's own chart."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ RELEASE = "kubernetes:helm.sh/v3:Release"
 
 def _experiment_releases(plan: Plan) -> dict[str, dict]:
     return {
-        r.inputs["name"]: r.inputs for r in plan.of_type(RELEASE) if "ExperimentRelease" in r.parent
+        r.inputs["name"]: r.inputs
+        for r in plan.of_type(RELEASE)
+        if r.parent.endswith("ExperimentReleases::experiments")
     }
 
 

@@ -1,0 +1,76 @@
+"""ExperimentReleases: the training experiments of a stack, each a release of the project's chart.
+
+Why ``kubernetes.helm.v3.Release`` and not ``kubernetes.helm.v4.Chart``: a v4 Chart
+renders client-side into one Pulumi resource per object, which gives per-object
+previews, but it needs a reachable cluster at preview time (it looks up the API server's
+resources), so a pull request could not be previewed without cluster credentials. A v3
+Release previews without a cluster, is a real Helm release (``helm ls``, ``helm history``
+and Arena's own tooling see it, and ``helm uninstall`` cleans it up), and the per-object
+review a v4 Chart would give is provided offline instead: ``trainstack plan`` renders the
+release's values through Helm and writes every object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from trainstack.experiments.resolve import Experiment
+
+
+@dataclass(frozen=True)
+class ExperimentReleasesArgs:
+    """The experiments, the chart path, the cluster, and what must exist before the jobs."""
+
+    experiments: Sequence[Experiment]
+    chart_path: str
+    kubernetes: k8s.Provider
+    prerequisites: Sequence[pulumi.Resource]
+    """What every job needs first: the operators (CRDs) and the dataset claims."""
+    teams: Mapping[str, pulumi.Resource]
+    """Each team's namespace, quota and defaults, by team name."""
+    queues: Sequence[pulumi.Resource]
+    """The job queues (Kueue), needed first by queued jobs."""
+
+
+class ExperimentReleases(pulumi.ComponentResource):
+    """One Helm release of ``charts/training-job`` per experiment, named after it, in its
+    namespace.
+
+    A job waits for the training operators (their CRDs must exist before an MPIJob, TFJob
+    or PyTorchJob is created), the dataset claims, its team and, when queued, the queues.
+    One component for all the experiments rather than one each: a stack may run hundreds,
+    and every Pulumi resource costs time in each preview and plan.
+    """
+
+    release_names: pulumi.Output[list[str]]
+
+    def __init__(
+        self, name: str, args: ExperimentReleasesArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("trainstack:experiments:ExperimentReleases", name, None, opts)
+        for experiment in args.experiments:
+            needs = [
+                *args.prerequisites,
+                *([args.teams[experiment.team]] if experiment.team else []),
+                *(args.queues if experiment.queued else []),
+            ]
+            k8s.helm.v3.Release(
+                f"{experiment.name}-release",
+                name=experiment.name,
+                chart=args.chart_path,
+                namespace=experiment.namespace,
+                values=experiment.values,
+                description=f"trainstack experiment from {experiment.source}",
+                # A training job is not "ready" the way a Deployment is; waiting would
+                # block the deployment until the job finishes or times out.
+                skip_await=True,
+                opts=pulumi.ResourceOptions(
+                    parent=self, provider=args.kubernetes, depends_on=needs
+                ),
+            )
+        self.release_names = pulumi.Output.from_input([e.name for e in args.experiments])
+        self.register_outputs({"release_names": self.release_names})
