@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import crd_dir, validate_objects
+from trainstack.chart.batch import RenderRequest
+from trainstack.plan.charts import expand_local_releases
 from trainstack.plan.masking import SECRET
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -72,3 +74,18 @@ def test_secret_data_of_chart_objects_is_masked_with_digests(
     assert "aHVudGVyMg==" not in (written / OBJECTS_JSON).read_text()
     digests = json.loads((written / SECRET_DIGESTS_JSON).read_text())
     assert set(digests["objects"]["Secret/default/registry"]) == {"data.token"}
+
+
+def test_early_renders_are_used_only_for_the_values_sent(project: Project) -> None:
+    plan = plan_stack(project, "baseline")
+    release = next(r for r in plan.resources if r.inputs.get("name") == "imagenet-tensorflow")
+    chart_dir = (project.root / release.inputs["chart"]).resolve()
+    stale = RenderRequest.of("imagenet-tensorflow", "vision", chart_dir, {"framework": "mpi"})
+    matching = RenderRequest.of(
+        "imagenet-tensorflow", release.inputs["namespace"], chart_dir, release.inputs["values"]
+    )
+    marker = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "early"}}]
+    used = expand_local_releases(project.root, [release], early={matching: marker})
+    assert [o.object["metadata"]["name"] for o in used] == ["early"]
+    ignored = expand_local_releases(project.root, [release], early={stale: marker})
+    assert [o.object["kind"] for o in ignored] == ["MPIJob"]
