@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from tests.experiment_helpers import Deployer, job
+import pytest
+
+from tests.experiment_helpers import Deployer, job, stack_config
+from tests.team_helpers import example_teams
 from trainstack.deployment import Deployment
+from trainstack.errors import PlanCheckError
 
 
 def _warnings(deployment: Deployment) -> list[str]:
@@ -43,3 +47,17 @@ def test_ttl_after_finished_reruns_the_job(deploy: Deployer) -> None:
         "and the next `pulumi up` creates it again and re-runs it; remove the experiment "
         "from the stack to clean up instead"
     )
+
+
+def test_team_memory_default_counts_as_a_limit(deploy: Deployer) -> None:
+    experiment = job(worker={"replicas": 2, "gpus": 4})
+    experiment["team"] = "vision"
+    experiment.pop("namespace", None)
+    experiment["job"]["datasets"] = []
+    config = stack_config(teams=example_teams())
+    assert _warnings(deploy(experiment, config=config)) == []
+    no_default = example_teams()
+    no_default[0]["containerDefaults"] = {}
+    with pytest.raises(PlanCheckError, match=r"limits\.memory: unset on worker pods"):
+        # Without a default the team's quota refuses such pods outright (an error).
+        deploy(experiment, config=stack_config(teams=no_default))

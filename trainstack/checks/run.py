@@ -24,7 +24,7 @@ def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list
         findings += capacity_findings(experiment, stack)
         findings += claim_findings(experiment, stack)
         findings += launcher_findings(experiment)
-        findings += warning_findings(experiment)
+        findings += warning_findings(experiment, stack)
     return sorted(set(findings))
 
 

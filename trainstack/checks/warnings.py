@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import role_pods, total_gpus
+from trainstack.config.loader import LoadedStack
 from trainstack.experiments.resolve import Experiment
 from trainstack.quantity import parse_quantity
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
 
 
-def warning_findings(experiment: Experiment) -> list[Finding]:
+def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
     """Warnings: small /dev/shm for NCCL jobs, GPU pods without memory limits, privileges."""
     job = experiment.job
     warnings: list[Finding] = []
@@ -33,8 +34,11 @@ def warning_findings(experiment: Experiment) -> list[Finding]:
                 "needs more shared memory",
             )
         )
+    # The namespace's LimitRange fills in a missing limit: only warn when nothing will.
+    team = stack.config.team(experiment.team) if experiment.team else None
+    defaulted = team is not None and team.container_defaults.limit("memory") is not None
     for role in role_pods(job):
-        if role.gpus and role.resources.limits.memory is None:
+        if role.gpus and role.resources.limits.memory is None and not defaulted:
             warnings.append(
                 _warn(
                     experiment,
