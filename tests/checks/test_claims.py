@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.experiment_helpers import Deployer, job
+from tests.experiment_helpers import Deployer, job, stack_config
+from tests.team_helpers import example_teams
 from trainstack.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
@@ -30,3 +31,13 @@ def test_claim_in_another_namespace(deploy: Deployer) -> None:
 def test_unknown_results_claim(deploy: Deployer) -> None:
     with pytest.raises(PlanCheckError, match=r"job\.results\.claimName: claim 'results'"):
         deploy(job(results={"claimName": "results", "mountPath": "/results"}))
+
+
+def test_a_shared_dataset_is_provided_in_every_namespace(deploy: Deployer) -> None:
+    config = stack_config(teams=example_teams())
+    config["trainstack:datasets"][0].update(namespace="vision", sharedWith=["nlp"])
+    experiment = job(datasets=[{"claimName": "other", "mountPath": "/data"}])
+    experiment["team"] = "nlp"
+    experiment.pop("namespace", None)
+    with pytest.raises(PlanCheckError, match=r"in namespace 'nlp' .* provides: imagenet-data\)"):
+        deploy(experiment, config=config)

@@ -41,7 +41,7 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
             origin = f"nfs {source.server}"
         console.print(
             f"dataset {dataset.name}: {dataset.capacity} {','.join(dataset.access_modes)} "
-            f"in {dataset.namespace}, {origin}:{dataset.export_path}"
+            f"in {', '.join(dataset.namespaces)}, {origin}:{dataset.export_path}"
         )
     console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
     if plan.experiments:
