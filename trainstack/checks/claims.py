@@ -13,9 +13,7 @@ def claim_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
     claims = [(f"job.datasets[{i}].claimName", d.claim_name) for i, d in enumerate(job.datasets)]
     if job.results.claim_name is not None:
         claims.append(("job.results.claimName", job.results.claim_name))
-    provided = sorted(
-        d.name for d in stack.config.datasets if experiment.namespace in d.namespaces
-    )
+    provided = sorted(d.name for d in stack.config.datasets if experiment.namespace in d.namespaces)
     return [
         Finding(
             experiment.source,
