@@ -26,6 +26,7 @@ class StrictModel(BaseModel):
         validate_by_name=False,
         serialize_by_alias=True,
         frozen=True,
+        defer_build=True,
     )
 
 
