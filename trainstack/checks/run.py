@@ -7,6 +7,7 @@ from trainstack.checks.claims import claim_findings
 from trainstack.checks.findings import Finding
 from trainstack.checks.launcher import launcher_findings
 from trainstack.checks.names import name_findings
+from trainstack.checks.namespaces import namespace_findings
 from trainstack.checks.operators import operator_findings
 from trainstack.checks.quotas import quota_findings
 from trainstack.checks.warnings import warning_findings
@@ -24,6 +25,7 @@ def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list
         findings += capacity_findings(experiment, stack)
         findings += claim_findings(experiment, stack)
         findings += launcher_findings(experiment)
+        findings += namespace_findings(experiment, stack)
         findings += warning_findings(experiment, stack)
     return sorted(set(findings))
 
