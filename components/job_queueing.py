@@ -17,8 +17,9 @@ import pulumi_kubernetes as k8s
 from components.training_operators import helm_release
 from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.queueing import Queueing
-from trainstack.config.teams import Amounts, BorrowingLimit, Team, exact_quantity, nominal
+from trainstack.config.teams import Amounts, BorrowingLimit, Team, nominal
 from trainstack.experiments.merge import merged
+from trainstack.quantity import exact_quantity
 from trainstack.yaml_io import dump_yaml
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"

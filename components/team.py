@@ -8,8 +8,9 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from trainstack.config.node_pool import GPU_RESOURCE
-from trainstack.config.teams import Amounts, exact_quantity
+from trainstack.config.teams import Amounts
 from trainstack.config.teams import Team as TeamConfig
+from trainstack.quantity import exact_quantity
 
 # The API groups and resources of the jobs the training-job chart renders.
 TRAINING_JOBS = ["mpijobs", "tfjobs", "pytorchjobs"]

@@ -61,6 +61,22 @@ def parse_yaml(text: str, source: str) -> Any:
         raise YamlSyntaxError(source, [Problem("(document)", str(error), "valid YAML")]) from error
 
 
+def sorted_keys(value: Any) -> Any:
+    """``value`` with the keys of every mapping sorted, at every depth."""
+    if isinstance(value, dict):
+        return {str(key): sorted_keys(value[key]) for key in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [sorted_keys(item) for item in value]
+    return value
+
+
+def canonical_yaml(document: Any) -> str:
+    """Keys sorted at every level, block style: the same document always gives the same text."""
+    if document is None:
+        return ""
+    return dump_yaml(sorted_keys(document))
+
+
 def dump_yaml(data: Any) -> str:
     """Block-style YAML with keys in the order given (callers sort when they need to).
 

@@ -67,7 +67,7 @@ def load_stack_config(
                 )
             )
             continue
-        values[key[len(_PREFIX) :]] = _decode(raw[key])
+        values[key[len(_PREFIX) :]] = decode_config_value(raw[key])
     try:
         config = StackConfig.model_validate(values)
     except ValidationError as error:
@@ -78,7 +78,7 @@ def load_stack_config(
     return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
 
 
-def _decode(value: Any) -> Any:
+def decode_config_value(value: Any) -> Any:
     """Pulumi hands structured config to programs as JSON text; scalars may be plain text."""
     if not isinstance(value, str):
         return value

@@ -237,18 +237,3 @@ def reach(team: Team, teams: Sequence[Team], gpu_model: str, cohort: bool) -> Am
         + (idle_memory if limit.memory is None else min(parse_quantity(limit.memory), idle_memory)),
         own.pods,
     )
-
-
-def exact_quantity(value: Decimal, *, binary: bool) -> str:
-    """A quantity string equal to ``value``: ``920Gi``, ``96``, ``1500m``.
-
-    Used for objects that are deployed, so it is exact, never rounded.
-    """
-    if binary:
-        for suffix, power in (("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10)):
-            unit = Decimal(2) ** power
-            if value >= unit and value % unit == 0:
-                return f"{value // unit}{suffix}"
-    if value == value.to_integral_value():
-        return str(int(value))
-    return f"{int(value * 1000)}m"

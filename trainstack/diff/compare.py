@@ -6,7 +6,6 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
-from trainstack.diff.canonical import canonical_yaml
 from trainstack.diff.model import (
     ConfigChange,
     ObjectDiff,
@@ -18,6 +17,7 @@ from trainstack.diff.model import (
 )
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
 from trainstack.plan.masking import SECRET
+from trainstack.yaml_io import canonical_yaml
 
 # kubectl diff marks a changed Secret value the same way: the reader sees which value
 # changed and never what it was or became.

@@ -69,8 +69,3 @@ class Masker:
         if self._key is not None:
             self.digests[path] = self.digest(raw)
         return SECRET
-
-
-def masked(value: Any) -> Any:
-    """``value`` with secrets and unknowns replaced (no digests kept)."""
-    return Masker().mask(value)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from trainstack.chart.batch import RenderRequest
-from trainstack.config.loader import load_stack_config, read_stack_file
+from trainstack.config.loader import decode_config_value, load_stack_config, read_stack_file
 from trainstack.deployment import CHART_PATH, prepare, reusing
 from trainstack.errors import PlanError
 from trainstack.plan.charts import (
@@ -69,17 +68,10 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
 def _provider_config(config: dict[str, str], secret_keys: set[str]) -> dict[str, Any]:
     """The stack's non-`trainstack:` settings, as the engine passes them (secrets masked)."""
     return {
-        key: SECRET if key in secret_keys else _decode(value)
+        key: SECRET if key in secret_keys else decode_config_value(value)
         for key, value in sorted(config.items())
         if not key.startswith(f"{CONFIG_NAMESPACE}:")
     }
-
-
-def _decode(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return value
 
 
 def _notes(resources: list[PlannedResource]) -> list[str]:

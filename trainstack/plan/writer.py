@@ -16,7 +16,7 @@ from typing import Any
 
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.model import Plan, PlannedResource
-from trainstack.yaml_io import dump_yaml
+from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
 RESOURCES_JSON = "resources.json"
 RESOURCES_DIR = "resources"
@@ -85,7 +85,7 @@ def _write_objects(plan: Plan, directory: Path) -> None:
     views.mkdir()
     for rendered in plan.objects:
         file_name = _slug("--".join(part or "_" for part in rendered.key)) + ".yaml"
-        (views / file_name).write_text(dump_yaml(_sorted(rendered.object)), encoding="utf-8")
+        (views / file_name).write_text(canonical_yaml(rendered.object), encoding="utf-8")
 
 
 def _release_urn(plan: Plan, release_name: str) -> str:
@@ -120,7 +120,7 @@ def resource_yaml(resource: PlannedResource) -> str:
             "type": resource.type,
             "name": resource.name,
             "parent": resource.parent,
-            "inputs": _sorted(resource.inputs),
+            "inputs": sorted_keys(resource.inputs),
         }
     )
 
@@ -139,11 +139,3 @@ def resource_file_names(resources: tuple[PlannedResource, ...]) -> dict[str, Pla
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")
-
-
-def _sorted(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _sorted(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_sorted(item) for item in value]
-    return value
