@@ -15,11 +15,26 @@ from pydantic_core import PydanticCustomError
 
 CONSTRAINT_ERROR = "trainstack_constraint"
 
+PATTERN_WORDS: dict[str, str] = {}
+"""What a pattern allows, in words, for error messages (registered by :func:`pattern`)."""
+
+
+def pattern(regex: str, words: str) -> str:
+    """``regex``, remembering ``words`` to say what it allows when a value does not match."""
+    if PATTERN_WORDS.setdefault(regex, words) != words:
+        raise ValueError(f"{regex} is described twice: {PATTERN_WORDS[regex]!r}, {words!r}")
+    return regex
+
 
 class StrictModel(BaseModel):
-    """Unknown keys are errors; YAML keys are the camelCase aliases of the attributes."""
+    """Unknown keys are errors; YAML keys are the camelCase aliases of the attributes.
+
+    Strict types: ``true`` is not the number 1 and ``4.0`` is not the integer 4, as in
+    the chart's JSON schema (``gpusPerNode: true`` is refused, never read as one GPU).
+    """
 
     model_config = ConfigDict(
+        strict=True,
         extra="forbid",
         alias_generator=to_camel,
         validate_by_alias=True,

@@ -1,19 +1,26 @@
 """The ``trainstack`` command line.
 
-Every user error is a :class:`~trainstack.errors.TrainstackError`: it is printed as
-one message on stderr, without a traceback, and the exit status is 2.
+Exit statuses (also in the README): 0 success (``diff``: no changes), 1 ``diff`` found
+changes, 2 a user error (every :class:`~trainstack.errors.TrainstackError`: one
+``error:`` line per problem on stderr, no traceback) or a usage error (Typer's), 3 an
+internal error (a bug: one line, ``TRAINSTACK_DEBUG=1`` shows the traceback), 128+N
+stopped by signal N after cleaning up (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
+from pathlib import Path
 
 import typer
 
 from trainstack.chart.cli import chart_app
 from trainstack.diff.cli import diff
-from trainstack.errors import TrainstackError
+from trainstack.errors import Interrupted, TrainstackError
 from trainstack.plan.cli import plan
+from trainstack.signals import unwinding
 
 app = typer.Typer(
     name="trainstack",
@@ -27,12 +34,31 @@ app.command()(plan)
 app.command()(diff)
 
 USER_ERROR_EXIT = 2
+INTERNAL_ERROR_EXIT = 3
+DEBUG_ENV = "TRAINSTACK_DEBUG"
 
 
 def main() -> None:
     """Console-script entry point (usage errors are Typer's own: message and exit 2)."""
     try:
-        app()
+        with unwinding():
+            app()
     except TrainstackError as error:
-        print(f"error: {error}", file=sys.stderr)
+        for line in error.lines():
+            print(f"error: {line}", file=sys.stderr)
         sys.exit(USER_ERROR_EXIT)
+    except Interrupted as stop:
+        print(f"error: stopped by signal {stop.signal_number}", file=sys.stderr)
+        sys.exit(128 + stop.signal_number)
+    except Exception as error:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        # The message may quote an input value (a secret): only the type and the place.
+        frames = traceback.extract_tb(error.__traceback__)
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        print(
+            f"error: internal error ({type(error).__name__}{where}); this is a bug in "
+            f"trainstack: please report it with the output of {DEBUG_ENV}=1",
+            file=sys.stderr,
+        )
+        sys.exit(INTERNAL_ERROR_EXIT)

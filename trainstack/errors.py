@@ -1,30 +1,51 @@
 """Every error a user can cause, in one module.
 
-The CLI prints ``str(error)`` for any :class:`TrainstackError` and exits with
-status 2; the Pulumi program turns it into a ``pulumi.RunError`` so that
-``pulumi up`` stops with the same message and no traceback.
+The CLI prints :meth:`TrainstackError.lines` (one ``error:`` line per problem) for any
+:class:`TrainstackError` and exits with status 2; the Pulumi program turns it into a
+``pulumi.RunError`` so that ``pulumi up`` stops with the same message and no traceback.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 _MAX_VALUE_CHARS = 80
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 def describe_value(value: Any) -> str:
     """Render a value found in a user's file for an error message (short, JSON-like)."""
     try:
         text = json.dumps(value, sort_keys=True, default=str)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         text = repr(value)
     if len(text) > _MAX_VALUE_CHARS:
         text = text[: _MAX_VALUE_CHARS - 3] + "..."
     return text
+
+
+def dotted_path(loc: Iterable[int | str], prefix: str = "") -> str:
+    """``("nodePool", "instanceTypes", 0)`` -> ``nodePool.instanceTypes[0]`` (after ``prefix``).
+
+    Keys that are not plain words (label keys such as ``trainstack.io/pool``) are
+    written ``labels["trainstack.io/pool"]`` so that the path stays unambiguous.
+    """
+    text = prefix
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif not _PLAIN_KEY.fullmatch(str(part)):
+            text += f"[{json.dumps(str(part))}]"
+        elif text and not text.endswith((":", ".")):
+            text += f".{part}"
+        else:
+            text += str(part)
+    return text.rstrip(".")
 
 
 @dataclass(frozen=True)
@@ -42,6 +63,10 @@ class Problem:
 class TrainstackError(Exception):
     """Base class of every error caused by user input or by the user's environment."""
 
+    def lines(self) -> list[str]:
+        """What the CLI prints: one self-contained line per problem (each after ``error:``)."""
+        return str(self).splitlines() or [type(self).__name__]
+
 
 class InvalidInputError(TrainstackError):
     """A file the user wrote holds invalid values; lists every problem at once."""
@@ -52,6 +77,10 @@ class InvalidInputError(TrainstackError):
         self.source = str(source)
         self.problems = tuple(problems)
         super().__init__(self._render())
+
+    def lines(self) -> list[str]:
+        """One line per problem, each naming the file (``str()`` keeps them under one header)."""
+        return [f"invalid {self.kind} in {self.source}: {problem}" for problem in self.problems]
 
     def _render(self) -> str:
         if len(self.problems) == 1:
@@ -71,6 +100,18 @@ class ExperimentError(InvalidInputError):
     """An experiment file (``experiments/*.yaml``) or a stack's override of it is invalid."""
 
     kind = "experiment"
+
+
+class YamlSyntaxError(InvalidInputError):
+    """A YAML file could not be parsed, or uses what trainstack does not read (tags...)."""
+
+    kind = "YAML"
+
+
+class InputLimitError(InvalidInputError):
+    """A file exceeds one of the documented limits (``trainstack.limits``)."""
+
+    kind = "input"
 
 
 class ValuesError(InvalidInputError):
@@ -108,6 +149,10 @@ class PlanCheckError(TrainstackError):
         lines += [f"  - {failure}" for failure in self.failures]
         super().__init__("\n".join(lines))
 
+    def lines(self) -> list[str]:
+        """One line per failed check (each names the file, the experiment and the key)."""
+        return [f"plan-time check failed: {failure}" for failure in self.failures]
+
 
 class ChartError(TrainstackError):
     """The training-job chart could not be generated, rendered, linted or packaged."""
@@ -131,3 +176,30 @@ class PlanError(TrainstackError):
 
 class DiffError(TrainstackError):
     """Two plans could not be compared (missing plan, bad git revision...)."""
+
+
+class StackNameError(TrainstackError):
+    """A stack name that Pulumi would refuse, or that cannot name a plan directory."""
+
+
+class OutputError(TrainstackError):
+    """A command cannot write where it was asked to (not a directory, read-only, full...)."""
+
+
+class EnvironmentVariableError(TrainstackError):
+    """An environment variable trainstack reads holds an invalid value."""
+
+    def __init__(self, name: str, found: str, allowed: str) -> None:
+        super().__init__(f"environment variable {name}: found {found}; allowed: {allowed}")
+
+
+class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like KeyboardInterrupt)
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C so that every cleanup runs.
+
+    A ``BaseException`` (like :class:`KeyboardInterrupt`) so that no ``except Exception``
+    swallows it on the way out.
+    """
+
+    def __init__(self, signal_number: int) -> None:
+        self.signal_number = signal_number
+        super().__init__(f"interrupted by signal {signal_number}")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.errors import ProjectNotFoundError, StackNotFoundError
+from trainstack.file_names import STACK_NAME_PATTERN, check_stack_name
 from trainstack.yaml_io import read_yaml
 
 PROJECT_FILE = "Pulumi.yaml"
@@ -48,13 +49,16 @@ class Project:
     def stacks(self) -> list[str]:
         """Names of the stacks that have a configuration file, sorted."""
         prefix, suffix = f"{PROJECT_FILE.split('.')[0]}.", ".yaml"
-        return sorted(
+        names = (
             path.name[len(prefix) : -len(suffix)]
             for path in self.stack_config_dir.glob(f"{prefix}*{suffix}")
         )
+        # A file whose middle is no valid stack name (`Pulumi.....yaml`) is no stack.
+        return sorted(name for name in names if STACK_NAME_PATTERN.fullmatch(name))
 
     def stack_file(self, stack: str) -> Path:
         """The configuration file of ``stack``; raises when it does not exist."""
+        check_stack_name(stack)
         path = self.stack_config_dir / f"Pulumi.{stack}.yaml"
         if not path.is_file():
             raise StackNotFoundError(stack, self.display(path), self.stacks())

@@ -6,18 +6,28 @@ user wrote in everything that is deployed.
 
 from __future__ import annotations
 
+import decimal
 import re
 from decimal import Decimal
+
+from trainstack.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
 
 QUANTITY_PATTERN = r"^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$"
 """The quantities the stack configuration accepts (the common, readable subset)."""
 
-# Kubernetes' full grammar (unsigned): decimal exponents and n/u suffixes included.
-_QUANTITY = re.compile(
-    r"^(?P<number>[0-9]+(\.[0-9]*)?|\.[0-9]+)"
-    r"(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+# Exact for every quantity within the limits (64 characters), whatever its exponent: the
+# default context (28 digits, exponents up to 999999) fails on `1e999999999`.
+_CONTEXT = decimal.Context(
+    prec=200, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[decimal.InvalidOperation]
 )
 
+# Kubernetes' full grammar (unsigned): decimal exponents and n/u suffixes included.
+_QUANTITY = re.compile(
+    r"(?P<number>[0-9]+(\.[0-9]*)?|\.[0-9]+)"
+    r"(?P<suffix>[KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?"
+)
+
+_EXPONENT_LIMIT = 1000
 _SUFFIX = {
     "": Decimal(1),
     "n": Decimal("1e-9"),
@@ -40,17 +50,41 @@ _SUFFIX = {
 
 def parse_quantity(text: str | int) -> Decimal:
     """The exact value of a quantity; raises ``ValueError`` naming the text when invalid."""
-    match = _QUANTITY.match(str(text))
+    text = str(text)
+    match = _QUANTITY.fullmatch(text) if len(text) <= MAX_QUANTITY_CHARS else None
     if match is None:
-        raise ValueError(f"{text!r} is not a Kubernetes quantity (e.g. 500m, 4, 16Gi, 1Pi)")
+        raise ValueError(f"{text[:80]!r} is not a Kubernetes quantity (e.g. 500m, 4, 16Gi, 1Pi)")
     number, suffix = Decimal(match.group("number")), match.group("suffix") or ""
-    if suffix[:1] in ("e", "E"):
-        return number * Decimal(10) ** int(suffix[1:])
-    return number * _SUFFIX[suffix]
+    with decimal.localcontext(_CONTEXT):
+        if suffix in _SUFFIX:
+            return number * _SUFFIX[suffix]
+        exponent = int(suffix[1:])  # a decimal exponent, e.g. 1e3
+        if abs(exponent) > _EXPONENT_LIMIT:
+            # Beyond any quantity Kubernetes keeps: say how, without computing it.
+            return Decimal(0) if exponent < 0 or not number else Decimal("Infinity")
+        return number.scaleb(exponent)
+
+
+def quantity_problem(text: str) -> str | None:
+    """Why ``text`` is no quantity Kubernetes keeps as written (``None``: it is one)."""
+    if len(text) > MAX_QUANTITY_CHARS:
+        return f"at most {MAX_QUANTITY_CHARS} characters"
+    try:
+        value = parse_quantity(text)
+    except ValueError:
+        return "a quantity such as 8, 500m or 32Gi"
+    if value > MAX_QUANTITY_VALUE:
+        return f"at most {MAX_QUANTITY_VALUE} (2^63-1: Kubernetes caps larger quantities)"
+    return None
 
 
 def format_quantity(value: Decimal, binary: bool = True) -> str:
     """A short human form of a value, for messages (``1.5Gi``, ``3``)."""
+    with decimal.localcontext(_CONTEXT):
+        return _format(value, binary)
+
+
+def _format(value: Decimal, binary: bool) -> str:
     if binary:
         for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
             unit = _SUFFIX[suffix]
@@ -64,6 +98,11 @@ def exact_quantity(value: Decimal, *, binary: bool) -> str:
 
     Used for objects that are deployed, so it is exact, never rounded.
     """
+    with decimal.localcontext(_CONTEXT):
+        return _exact(value, binary)
+
+
+def _exact(value: Decimal, binary: bool) -> str:
     if binary:
         for suffix, power in (("Ti", 40), ("Gi", 30), ("Mi", 20), ("Ki", 10)):
             unit = Decimal(2) ** power

@@ -6,18 +6,17 @@ and what is allowed, so one message tells the user exactly what to change.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from trainstack.base_model import CONSTRAINT_ERROR
-from trainstack.errors import Problem, describe_value
+from trainstack.base_model import CONSTRAINT_ERROR, PATTERN_WORDS
+from trainstack.errors import Problem, describe_value, dotted_path
 
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 _FIELD_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 _TYPE_WORDS = {
@@ -50,35 +49,46 @@ _BOUND_WORDS = {
 }
 
 
-def dotted_path(loc: Iterable[int | str], prefix: str = "") -> str:
-    """``("nodePool", "instanceTypes", 0)`` -> ``nodePool.instanceTypes[0]`` (after ``prefix``).
-
-    Keys that are not plain words (label keys such as ``trainstack.io/pool``) are
-    written ``labels["trainstack.io/pool"]`` so that the path stays unambiguous.
-    """
-    text = prefix
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif not _PLAIN_KEY.match(str(part)):
-            text += f"[{json.dumps(str(part))}]"
-        elif text and not text.endswith((":", ".")):
-            text += f".{part}"
-        else:
-            text += str(part)
-    return text.rstrip(".")
-
-
 def problems_from(
     error: ValidationError, model: type[BaseModel], prefix: str = ""
 ) -> list[Problem]:
-    """One :class:`Problem` per pydantic error, in a stable order."""
-    problems = [_problem(detail, model, prefix) for detail in error.errors()]
-    return sorted(set(problems), key=lambda problem: problem.path)
+    """One :class:`Problem` per wrong value the user wrote, in a stable order.
+
+    pydantic reports a value that fits no member of a union once per member (at
+    locations such as ``points[0].nodes.int``, ``.str``, ``.bool``): those become one
+    problem at the user's key, listing what each member allows.
+    """
+    problems: set[Problem] = set()
+    branches: dict[tuple[str, str], list[str]] = {}
+    for detail in error.errors():
+        located = _locate(model, detail["loc"])
+        problem = _problem(detail, located, prefix)
+        if located.branched and detail["type"] != CONSTRAINT_ERROR:
+            branches.setdefault((problem.path, problem.found), []).append(problem.allowed)
+        else:
+            problems.add(problem)
+    for (path, found), allowed in branches.items():
+        kinds = sorted(set(allowed))
+        words = kinds[0] if len(kinds) == 1 else "one of: " + "; ".join(kinds)
+        problems.add(Problem(path, found, words))
+    return sorted(problems, key=lambda problem: (problem.path, problem.found))
 
 
-def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Problem:
-    loc, parent = _user_loc(model, detail["loc"])
+@dataclass(frozen=True)
+class _Located:
+    """Where an error is, in the user's keys, and the annotations around it."""
+
+    loc: list[int | str]
+    parent: Any
+    """The annotation that holds the last key (lists the keys it accepts)."""
+    current: Any
+    """The annotation at the location (e.g. the union whose tag is missing)."""
+    branched: bool
+    """The location went through a member of a plain (untagged) union."""
+
+
+def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
+    loc = located.loc
     kind = detail["type"]
     ctx: dict[str, Any] = dict(detail.get("ctx") or {})
     value = detail.get("input")
@@ -89,7 +99,7 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
     if kind == "missing":
         return Problem(path, "nothing (the key is missing)", "a value: this key is required")
     if kind == "extra_forbidden":
-        known = _aliases(parent)
+        known = _aliases(located.parent)
         allowed = f"one of the known keys: {', '.join(known)}" if known else "no other keys"
         return Problem(path, f"unknown key {describe_value(loc[-1])}", allowed)
     if kind in ("literal_error", "enum"):
@@ -97,7 +107,10 @@ def _problem(detail: ErrorDetails, model: type[BaseModel], prefix: str) -> Probl
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         key = str(ctx.get("discriminator", "type")).strip("'")
         found = describe_value(ctx["tag"]) if "tag" in ctx else "nothing (the key is missing)"
-        return Problem(dotted_path([*loc, key], prefix), found, f"one of {ctx['expected_tags']}")
+        expected = ctx.get("expected_tags") or _tags(located.current, key)
+        return Problem(dotted_path([*loc, key], prefix), found, f"one of {expected}")
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") in PATTERN_WORDS:
+        return Problem(path, describe_value(value), PATTERN_WORDS[ctx["pattern"]])
     if kind in _BOUND_WORDS:
         return Problem(path, describe_value(value), _BOUND_WORDS[kind].format(**ctx))
     if kind in _TYPE_WORDS:
@@ -110,25 +123,54 @@ def _field_parts(field: str) -> list[int | str]:
     return [int(index) if index else key for key, index in _FIELD_TOKEN.findall(field)]
 
 
-def _user_loc(model: type[BaseModel], loc: Sequence[int | str]) -> tuple[list[int | str], Any]:
-    """Drop the union tags pydantic puts in a location; also return the parent annotation.
+def _locate(model: type[BaseModel], loc: Sequence[int | str]) -> _Located:
+    """Drop the union members pydantic puts in a location, keeping the user's keys.
 
     A location such as ``("datasets", 0, "nfs", "server")`` holds the tag ``nfs`` of a
-    discriminated union, which is not a key the user wrote. The parent annotation is
-    the model that holds the last key (for listing the keys it accepts).
+    discriminated union, and ``("points", 0, "nodes", "int")`` the member ``int`` of
+    ``int | str | bool``: neither is a key the user wrote.
     """
     current: Any = model
     parent: Any = model
     kept: list[int | str] = []
+    branched = False
     for part in loc:
         tagged = _union_member_by_tag(current, part)
         if tagged is not None:
             current = tagged
             continue
+        if _is_branch_label(current, part):
+            branched = True
+            continue
         parent = current
         kept.append(part)
         current = _step(current, part)
-    return kept, parent
+    return _Located(kept, parent, current, branched)
+
+
+def _is_branch_label(annotation: Any, part: int | str) -> bool:
+    """Whether ``part`` names a member of a plain union rather than a key of the value."""
+    members = [m for m in _members(annotation) if m is not type(None)]
+    if len(members) < 2 or not isinstance(part, str):
+        return False
+    for member in members:
+        if get_origin(member) is dict:
+            return False
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            if any(part in (f.alias, n) for n, f in member.model_fields.items()):
+                return False
+    return True
+
+
+def _tags(annotation: Any, key: str) -> str:
+    """The tags a discriminated union accepts at ``key``, e.g. ``'alicloud', 'existing'``."""
+    found: list[str] = []
+    for member in _members(annotation):
+        if isinstance(member, type) and issubclass(member, BaseModel):
+            for name, field in member.model_fields.items():
+                if key in (field.alias, name) and get_origin(field.annotation) is Literal:
+                    found += [repr(tag) for tag in get_args(field.annotation)]
+    return ", ".join(found) or "?"
 
 
 def _union_member_by_tag(annotation: Any, part: int | str) -> Any:

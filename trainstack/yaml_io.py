@@ -1,15 +1,32 @@
-"""Reading and writing YAML the same way everywhere: safe, strict on input, deterministic."""
+"""Reading and writing YAML the same way everywhere: bounded and strict on input, deterministic.
+
+Two readers, each with the semantics of the tool that reads the file for real:
+
+- stack files and ``Pulumi.yaml`` (:func:`read_yaml`): YAML 1.2 as Pulumi's Go yaml.v3
+  reads them (``yes`` is the text "yes"), through ruamel.yaml;
+- experiment files and chart values (:func:`read_helm_yaml`): exactly as ``helm install
+  -f`` reads them, through Helm's own reader (YAML 1.1: ``yes`` is true, ``0755`` is 493).
+
+Both read at most :data:`~trainstack.limits.MAX_FILE_BYTES` of UTF-8 and check the
+document's shape (:mod:`trainstack.yaml_scan`) before parsing it.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 from ruamel.yaml import YAML
+from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from trainstack.errors import InvalidInputError, Problem
+from trainstack.errors import InputLimitError, Problem, YamlSyntaxError
+from trainstack.limits import MAX_FILE_BYTES
+from trainstack.yaml_scan import check_yaml
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
@@ -24,41 +41,122 @@ def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
 _Dumper.add_representer(str, _represent_text)
 
 
-class YamlSyntaxError(InvalidInputError):
-    """A YAML file could not be parsed."""
+class _Constructor(SafeConstructor):
+    """ruamel.yaml's safe constructor, with dates and times kept as the text written.
 
-    kind = "YAML"
+    Pulumi reads stack files with Go's yaml.v3, which decodes an unquoted date into a
+    string (not a time) when the target is untyped, as Pulumi's config is.
+    """
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
 
 
 def _safe() -> YAML:
     # C-accelerated (ruamel.yaml.clib) when available; duplicate keys stay errors.
     loader = YAML(typ="safe")
+    loader.Constructor = _Constructor
     loader.allow_duplicate_keys = False
     return loader
 
 
-def read_yaml(path: Path, display: str | None = None) -> Any:
-    """Parse one YAML document; syntax errors name the file, line and column."""
+def read_text(path: Path, display: str | None = None) -> str:
+    """The text of a file the user wrote: a regular file, at most ``MAX_FILE_BYTES``, UTF-8.
+
+    Checked before reading, so that ``/dev/zero`` or a 10 GB file is refused at once.
+    """
+    source = display or str(path)
+    not_regular = InputLimitError(
+        source, [Problem("(file)", "a directory, device or pipe", "a regular file")]
+    )
     try:
-        text = path.read_text(encoding="utf-8")
+        # stat first: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise not_regular
+        with path.open("rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise not_regular
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputLimitError(
+            source, [Problem("(file)", f"unreadable ({reason})", "a readable file")]
+        ) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputLimitError(
+            source,
+            [
+                Problem(
+                    "(file)",
+                    f"more than {MAX_FILE_BYTES} bytes",
+                    f"at most {MAX_FILE_BYTES} bytes (1 MiB, trainstack's limit)",
+                )
+            ],
+        )
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        found = f"the byte 0x{data[error.start]:02x}, which is not UTF-8"
         raise YamlSyntaxError(
-            display or path, [Problem("(file)", "unreadable", str(error))]
-        ) from error
-    return parse_yaml(text, display or str(path))
+            source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")]
+        ) from None
+
+
+def read_yaml(path: Path, display: str | None = None) -> Any:
+    """Parse one YAML document as Pulumi does (stack files, ``Pulumi.yaml``).
+
+    The document is checked first (:mod:`trainstack.yaml_scan`); syntax errors name the
+    file, line and column.
+    """
+    source = display or str(path)
+    return parse_yaml(read_text(path, source), source)
 
 
 def parse_yaml(text: str, source: str) -> Any:
-    """Parse YAML text that came from ``source``."""
+    """Parse YAML text that came from ``source`` (checked, then read by ruamel.yaml)."""
+    check_yaml(text, source)
     try:
         return _safe().load(text)
     except MarkedYAMLError as error:
         mark = error.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(document)"
         found = str(error.problem).removeprefix("found ")
-        raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from error
+        raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from None
     except YAMLError as error:
-        raise YamlSyntaxError(source, [Problem("(document)", str(error), "valid YAML")]) from error
+        raise YamlSyntaxError(source, [Problem("(document)", str(error), "valid YAML")]) from None
+
+
+def read_helm_yaml(path: Path, display: str | None = None) -> dict[str, Any]:
+    """Read a values-like file exactly as ``helm install -f`` reads it (a mapping).
+
+    Helm's own reader (through helm-python-sdk): YAML 1.1 (``yes`` is true, ``0755`` is
+    493), numbers as Helm holds them. The document is checked first
+    (:mod:`trainstack.yaml_scan`) so that Helm's recursive Go decoder only ever sees a
+    bounded one.
+    """
+    source = display or str(path)
+    return parse_helm_yaml(read_text(path, source), source)
+
+
+def parse_helm_yaml(text: str, source: str) -> dict[str, Any]:
+    """:func:`read_helm_yaml` for text already in memory."""
+    import helm_python
+
+    check_yaml(text, source)
+    try:
+        values = helm_python.values_from_yaml(text)
+    except helm_python.HelmError as error:
+        message = " ".join(str(error).split())
+        match = _HELM_LINE.search(message)
+        where = f"line {match.group(1)}" if match else "(document)"
+        found = _HELM_LINE.sub("", message).removeprefix("error converting YAML to JSON: ")
+        raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from None
+    return values if isinstance(values, dict) else {}
+
+
+_HELM_LINE = re.compile(r"yaml: line (\d+): ")
 
 
 def sorted_keys(value: Any) -> Any:

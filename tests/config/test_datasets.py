@@ -75,7 +75,8 @@ def _with_dataset(**changes: Any) -> dict[str, Any]:
             {"name": "ImageNet_Data"},
             "trainstack:datasets[0].name",
             '"ImageNet_Data"',
-            "a string matching ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+            "a DNS label: lowercase letters, digits and '-', starting and ending with a "
+            "letter or digit",
         ),
         (
             {"subPath": "../secrets"},

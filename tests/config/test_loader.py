@@ -124,5 +124,5 @@ def test_duplicate_yaml_keys_are_refused(write_stack: StackWriter, tmp_path: Pat
     (tmp_path / "Pulumi.test.yaml").write_text(
         "config:\n  trainstack:nodePool: {}\n  trainstack:nodePool: {}\n"
     )
-    with pytest.raises(YamlSyntaxError, match="duplicate key"):
+    with pytest.raises(YamlSyntaxError, match="the key 'trainstack:nodePool' a second time"):
         read_stack_file(project, "test")

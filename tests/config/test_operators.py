@@ -73,19 +73,19 @@ def test_disabled_operator_owns_nothing(load: Loader) -> None:
         (
             {"version": "^0.6"},
             "trainstack:operators.mpiOperator.chart.version",
-            "a string matching",
+            "an exact version",
         ),
         (
             {"version": "latest"},
             "trainstack:operators.mpiOperator.chart.version",
-            "a string matching",
+            "an exact version",
         ),
         (
             {"repo": "registry/charts"},
             "trainstack:operators.mpiOperator.chart.repo",
-            "a string matching",
+            "an https:// or oci:// URL",
         ),
-        ({"name": ""}, "trainstack:operators.mpiOperator.chart.name", "a string of at least 1"),
+        ({"name": ""}, "trainstack:operators.mpiOperator.chart.name", "a DNS label"),
     ],
 )
 def test_charts_are_pinned_and_addressable(

@@ -91,7 +91,41 @@ def test_name_template_with_an_unknown_placeholder() -> None:
         {"axes": AXES, "points": [{"nodes": 1, "gpusPerNode": 1}], "nameTemplate": "{name}-{gpus}"},
     )
     assert (path, found) == ("nameTemplate", '"{name}-{gpus}"')
-    assert allowed.startswith("placeholders among {name} and {nodes}, {gpusPerNode}")
+    assert allowed.startswith("text with the placeholders {name}, {nodes}, {gpusPerNode} only")
+    assert allowed.endswith("{gpus} is not a placeholder")
+
+
+@pytest.mark.parametrize(
+    ("template", "reason"),
+    [
+        ("{name}-{nodes[0]}", "{nodes[0]} is not a placeholder"),
+        ("{name}-{nodes.real}", "{nodes.real} is not a placeholder"),
+        ("{name}-{nodes:d}", "{nodes} has a conversion or format"),
+        ("{name}-{nodes!r}", "{nodes} has a conversion or format"),
+        ("{name}-{}", "{} is not a placeholder"),
+        ("{name}-}", "Single '}' encountered in format string"),
+    ],
+)
+def test_name_templates_are_checked_without_running_them(template: str, reason: str) -> None:
+    ((path, found, allowed),) = _problems(
+        Matrix,
+        {"axes": AXES, "points": [{"nodes": "a", "gpusPerNode": 1}], "nameTemplate": template},
+    )
+    assert path == "nameTemplate"
+    assert allowed.endswith(reason)
+
+
+def test_a_billion_point_product_is_refused_before_expansion() -> None:
+    values = list(range(1000))
+    ((path, found, allowed),) = _problems(
+        Matrix,
+        {
+            "axes": {"a": "worker.replicas", "b": "worker.gpus", "c": "mpi.slotsPerWorker"},
+            "product": {"a": values, "b": values, "c": values},
+        },
+    )
+    assert (path, found) == ("product", '"1000000000 points (1000 x 1000 x 1000)"')
+    assert allowed.startswith("at most 256 points")
 
 
 def test_experiment_file_requires_name_and_job() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 
 import pytest
 
+from trainstack.errors import OutputError
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import RESOURCES_JSON, SECRET_DIGESTS_JSON, write_plan
@@ -47,7 +49,7 @@ def test_one_readable_yaml_view_per_resource(
     views = sorted((written / "resources").glob("*.yaml"))
     assert len(views) == len(plan.resources)
     pv = read_yaml(
-        written / "resources" / "kubernetes-core-v1-PersistentVolume--imagenet-data-pv.yaml"
+        written / "resources" / "kubernetes_core+v1_PersistentVolume--imagenet-data-pv.yaml"
     )
     assert pv["inputs"]["spec"]["csi"]["volumeHandle"] == "imagenet-data"
 
@@ -60,10 +62,10 @@ def test_stale_files_are_removed_and_failures_leave_the_old_plan(
     before = _tree(written)
 
     def explode(*_: object) -> str:
-        raise OSError("disk full")
+        raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr("trainstack.plan.writer.resource_yaml", explode)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(OutputError, match=r"No space left on device \(ENOSPC\); the previous"):
         write_plan(example_plans["aiacc"], tmp_path)
     assert _tree(written) == before
     assert [p.name for p in tmp_path.iterdir()] == ["aiacc"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from decimal import Decimal
 
 from trainstack.checks.findings import Finding
@@ -60,8 +61,14 @@ def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Findin
         )
     if findings:
         return findings
-    gpu_pods = sorted((r.gpus for r in roles for _ in range(r.replicas) if r.gpus), reverse=True)
-    total = sum(gpu_pods)
+    # Pods by GPU count, largest first: counted, never listed one by one (replicas may be
+    # in the thousands).
+    sizes: Counter[int] = Counter()
+    for role in roles:
+        if role.gpus:
+            sizes[role.gpus] += role.replicas
+    by_size = sorted(sizes.items(), reverse=True)
+    total = sum(gpus * count for gpus, count in by_size)
     if total > pool.gpu_capacity:
         findings.append(
             _error(
@@ -72,13 +79,17 @@ def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Findin
                 f"{pool_key})",
             )
         )
-    elif not _packs(gpu_pods, pool.max_nodes, pool.gpus_per_node):
+    elif not _packs(by_size, pool.max_nodes, pool.gpus_per_node):
+        pods = ", ".join(
+            ", ".join([str(gpus)] * count) if count <= 8 else f"{count} x {gpus}"
+            for gpus, count in by_size
+        )
         findings.append(
             _error(
                 experiment,
                 "job.worker.gpus",
                 f"{total} GPUs fit the pool's {pool.gpu_capacity} in total, but pods of "
-                f"{', '.join(str(g) for g in gpu_pods)} GPUs cannot be placed on "
+                f"{pods} GPUs cannot be placed on "
                 f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({pool_key})",
             )
         )
@@ -109,15 +120,21 @@ def _node_resource(
     ]
 
 
-def _packs(pods: list[int], nodes: int, per_node: int) -> bool:
-    """First-fit decreasing: can pods of these GPU counts share ``nodes`` nodes?"""
+def _packs(by_size: list[tuple[int, int]], nodes: int, per_node: int) -> bool:
+    """First-fit decreasing: can pods of these GPU counts (largest first) share the nodes?
+
+    Pods of one size go, in order, into the first node with room; a node that has no
+    room for one of them has none for the next, so each size fills the nodes in one pass.
+    """
     free = [per_node] * nodes
-    for gpus in pods:
-        for index, available in enumerate(free):
-            if gpus <= available:
-                free[index] -= gpus
+    for gpus, count in by_size:
+        for index in range(nodes):
+            if count == 0:
                 break
-        else:
+            placed = min(count, free[index] // gpus)
+            free[index] -= placed * gpus
+            count -= placed
+        if count:
             return False
     return True
 

@@ -70,6 +70,16 @@ class Usage:
             self.pods + other.pods,
         )
 
+    def times(self, count: int) -> Usage:
+        """``count`` pods like this one."""
+        return Usage(
+            self.gpu * count,
+            self.cpu * count,
+            self.memory * count,
+            self.memory_limit * count,
+            self.pods * count,
+        )
+
 
 _NONE = Usage(0, Decimal(0), Decimal(0), Decimal(0), 0)
 
@@ -306,8 +316,7 @@ class _TeamCheck:
                 _limit(role, "memory", self.team) or Decimal(0),
                 1,
             )
-            for _ in range(role.replicas):
-                total = total + pod
+            total = total + pod.times(role.replicas)
         return total
 
     def fits(self, usage: Usage) -> list[Finding]:

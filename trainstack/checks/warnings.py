@@ -5,6 +5,8 @@ from __future__ import annotations
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedStack
+from trainstack.credentials import holds_credential
+from trainstack.errors import dotted_path
 from trainstack.experiments.resolve import Experiment
 from trainstack.quantity import parse_quantity
 
@@ -59,6 +61,18 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "stack to clean up instead",
             )
         )
+    for name in sorted(job.env):
+        if holds_credential(name):
+            warnings.append(
+                _warn(
+                    experiment,
+                    dotted_path(["job", "env", name]),
+                    "looks like a credential (by its name; the value is not shown) in plain "
+                    "text: it is written into the plan, the Helm release and the pods' "
+                    "spec, readable by all who can read those; keep it in a Kubernetes "
+                    "Secret instead",
+                )
+            )
     if job.security.privileged:
         warnings.append(
             _warn(

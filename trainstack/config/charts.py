@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from trainstack.base_model import StrictModel
-from trainstack.config.names import ChartRepo, DnsLabel, NonEmpty, PinnedVersion
+from trainstack.base_model import StrictModel, constraint
+from trainstack.config.names import (
+    RELEASE_NAME_MAX,
+    ChartName,
+    ChartRepo,
+    DnsLabel,
+    PinnedVersion,
+)
 
 
 class ChartRef(StrictModel):
@@ -16,7 +22,9 @@ class ChartRef(StrictModel):
     repo: ChartRepo = Field(
         description="Chart repository: an `https://` index or an `oci://` registry."
     )
-    name: NonEmpty = Field(description="Chart name in the repository.")
+    name: ChartName = Field(
+        description="Chart name in the repository (lowercase letters, digits and `-`)."
+    )
     version: PinnedVersion = Field(description="Exact chart version, e.g. `0.15.3` (no ranges).")
 
 
@@ -32,6 +40,17 @@ class HelmRelease(StrictModel):
     values: dict[str, Any] = Field(
         default_factory=dict, description="Values passed to the chart (like `helm -f`)."
     )
+
+    @model_validator(mode="after")
+    def _release_name_fits(self) -> HelmRelease:
+        if self.release_name is None and len(self.chart.name) > RELEASE_NAME_MAX:
+            raise constraint(
+                "releaseName",
+                None,
+                f"a release name of at most {RELEASE_NAME_MAX} characters: the chart name "
+                f"{self.chart.name!r}, the default, is longer",
+            )
+        return self
 
     @property
     def name(self) -> str:

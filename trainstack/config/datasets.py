@@ -9,8 +9,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.cluster import VSwitchId
-from trainstack.config.names import DnsLabel
-from trainstack.config.node_pool import Quantity
+from trainstack.config.names import DnsLabel, Quantity
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
-from trainstack.base_model import StrictModel
+from trainstack.base_model import StrictModel, constraint
 
-RelativeDirectory = Annotated[str, StringConstraints(pattern=r"^[^/\s][^\s]*$")]
+
+def _inside_project(path: str) -> str:
+    if ".." in path.split("/"):
+        raise constraint("", path, "a directory inside the project (no `..`)")
+    return path
+
+
+RelativeDirectory = Annotated[
+    str,
+    StringConstraints(pattern=r"^[^/\s][^\s]*$", max_length=1024),
+    AfterValidator(_inside_project),
+]
 
 
 class StackExperiments(StrictModel):

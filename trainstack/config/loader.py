@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from trainstack.config.stack import StackConfig
-from trainstack.errors import ConfigError, Problem, TrainstackError
+from trainstack.credentials import holds_credential
+from trainstack.errors import ConfigError, Problem, TrainstackError, dotted_path
 from trainstack.project import CONFIG_NAMESPACE, Project
 from trainstack.validation import problems_from
 
@@ -44,7 +45,10 @@ def load_stack_config(
     kubeconfig: str | None = None
     for key in sorted(raw):
         if not key.startswith(_PREFIX):
-            continue  # provider settings such as alicloud:region belong to their providers
+            # Provider settings such as alicloud:region belong to their providers; only
+            # a credential in plain text is refused (it would be written and shown).
+            problems += plain_credentials(key, raw[key], secret_keys)
+            continue
         if key == KUBECONFIG_KEY:
             if key not in secret_keys:
                 problems.append(
@@ -76,6 +80,37 @@ def load_stack_config(
     if problems or config is None:
         raise ConfigError(source, problems)
     return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
+
+
+def plain_credentials(key: str, value: Any, secret_keys: set[str]) -> list[Problem]:
+    """A problem per credential-looking provider setting (or nested key) in plain text.
+
+    Which names hold credentials: :mod:`trainstack.credentials`. The value is never shown.
+    A key with any ``secure:`` part is a secret as a whole (Pulumi treats it so).
+    """
+    if key in secret_keys:
+        return []
+    if holds_credential(key):
+        fix = f"a secret: set it with `pulumi config set --secret {key} <value>`"
+        return [Problem(key, "a plain-text value (not shown)", fix)]
+    return [
+        Problem(
+            dotted_path(location, key),
+            "a plain-text value (not shown)",
+            f"a secret: make it `secure:` with `pulumi config set --path --secret "
+            f"'{dotted_path(location, key)}' <value>`",
+        )
+        for location, leaf in _leaves(decode_config_value(value))
+        if isinstance(location[-1], str) and holds_credential(location[-1])
+    ]
+
+
+def _leaves(value: Any, location: tuple[int | str, ...] = ()) -> list[tuple[Any, Any]]:
+    if isinstance(value, dict):
+        return [pair for k, item in value.items() for pair in _leaves(item, (*location, k))]
+    if isinstance(value, list):
+        return [pair for i, item in enumerate(value) for pair in _leaves(item, (*location, i))]
+    return [(location, value)] if location else []
 
 
 def decode_config_value(value: Any) -> Any:
@@ -119,7 +154,9 @@ def pulumi_config_map(document: Any, source: str) -> tuple[dict[str, str], set[s
         return {}, set()
     if not isinstance(document, dict):
         raise ConfigError(source, [Problem("(document)", "not a mapping", "a mapping")])
-    section = document.get("config") or {}
+    section = document.get("config")
+    if section is None:
+        return {}, set()
     if not isinstance(section, dict):
         raise ConfigError(
             source, [Problem("config", json.dumps(section, default=str)[:60], "a mapping")]
@@ -170,8 +207,8 @@ def read_stack_file(project: Project, stack: str) -> StackFile:
     source = project.display(path)
     document = read_yaml(path, source)
     config, secret_keys = pulumi_config_map(document, source)
-    section = document.get("config") or {}
-    ciphertexts = {key: section[key] for key in secret_keys}
+    section = document.get("config") if isinstance(document, dict) else None
+    ciphertexts = {key: section[key] for key in secret_keys} if section else {}
     return StackFile(source, config, secret_keys, ciphertexts)
 
 

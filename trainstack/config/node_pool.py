@@ -8,11 +8,10 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.config.names import LabelKey, LabelValue
-from trainstack.quantity import QUANTITY_PATTERN, parse_quantity
+from trainstack.config.names import LabelKey, LabelValue, NodeName, Quantity
+from trainstack.quantity import parse_quantity
 
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
-Quantity = Annotated[str, StringConstraints(pattern=QUANTITY_PATTERN)]
 
 GPU_RESOURCE = "nvidia.com/gpu"
 
@@ -98,7 +97,7 @@ class NodePool(StrictModel):
         default_factory=lambda: SystemDisk.model_validate({}),
         description="System disk of each node (ACK only).",
     )
-    nodes: list[str] = Field(
+    nodes: list[NodeName] = Field(
         default_factory=list,
         description="Existing clusters only: names of the GPU nodes to label and taint. "
         "Empty: nodes are left as they are and the pool is only described.",

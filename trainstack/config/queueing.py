@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import AfterValidator, Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.charts import ChartRef
 from trainstack.config.names import DnsLabel
 from trainstack.config.operators import MPIJOBS, PYTORCHJOBS, TFJOBS, Operators
+from trainstack.limits import INT64_MAX
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 """The label that puts a job in a LocalQueue of its namespace."""
@@ -30,7 +31,22 @@ MANAGER_CONFIG_KEY = "managerConfig.controllerManagerConfigYaml"
 SUSPENDABLE_OPERATORS = frozenset({"mpiOperator", "trainingOperator"})
 FRAMEWORK_CRDS = {"mpi": MPIJOBS, "tensorflow": TFJOBS, "pytorch": PYTORCHJOBS}
 
-Duration = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]*(s|m|h)$")]
+_SECONDS = {"s": 1, "m": 60, "h": 3600}
+# Kueue reads durations as Go's time.Duration: int64 nanoseconds.
+_MAX_DURATION_SECONDS = INT64_MAX // 10**9
+
+
+def _duration(text: str) -> str:
+    if int(text[:-1]) * _SECONDS[text[-1]] > _MAX_DURATION_SECONDS:
+        raise constraint("", text, f"at most {_MAX_DURATION_SECONDS}s (an int64 of nanoseconds)")
+    return text
+
+
+Duration = Annotated[
+    str,
+    StringConstraints(pattern=r"^[1-9][0-9]*(s|m|h)$", max_length=24),
+    AfterValidator(_duration),
+]
 
 
 def _kueue_chart() -> ChartRef:

@@ -162,6 +162,24 @@ class StackConfig(StrictModel):
                 )
         return self
 
+    @model_validator(mode="after")
+    def _claims_in_created_namespaces(self) -> StackConfig:
+        """A claim needs its namespace: `default`, or a team's, which the stack creates."""
+        created = {"default"} | {team.namespace_name for team in self.teams}
+        for index, dataset in enumerate(self.datasets):
+            keys = [("namespace", dataset.namespace)]
+            keys += [(f"sharedWith[{i}]", ns) for i, ns in enumerate(dataset.shared_with)]
+            for key, namespace in keys:
+                if namespace not in created:
+                    raise constraint(
+                        f"datasets[{index}].{key}",
+                        namespace,
+                        f"a namespace that exists: default, or a team's namespace "
+                        f"({', '.join(sorted(created - {'default'})) or 'no teams'}); "
+                        "nothing creates this one, so the claim could never be created",
+                    )
+        return self
+
     def _queueing_rules(self, index: int, team: Team) -> None:
         queueing = self.queueing
         for model in sorted(team.quota.gpu_models):

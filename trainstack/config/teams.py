@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import Field, NonNegativeInt, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.config.names import DnsLabel
-from trainstack.config.node_pool import Quantity
+from trainstack.config.names import DnsLabel, Quantity
+from trainstack.limits import INT32_MAX
 from trainstack.quantity import parse_quantity
 
 # RBAC subject names are free-form (RAM user IDs on ACK, e-mails with OIDC): no spaces.
@@ -24,6 +24,26 @@ SubjectName = Annotated[str, StringConstraints(pattern=r"^\S+$", max_length=253)
 
 RESERVED_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 """Namespaces a team may not take: the cluster's own, and the one everybody shares."""
+
+
+# Subjects that stand for everybody, or for unknown callers: binding them gives the
+# namespace to the whole cluster (Kubernetes RBAC docs, "Default roles and role
+# bindings" and "Referring to subjects": system:anonymous is the user of unauthenticated
+# requests; system:unauthenticated, system:authenticated and system:serviceaccounts are
+# groups every such caller, every user or every service account belongs to;
+# system:serviceaccounts:<namespace> is every service account of a namespace).
+BROAD_SUBJECTS = (
+    "system:anonymous",
+    "system:unauthenticated",
+    "system:authenticated",
+    "system:serviceaccounts",
+)
+BROAD_SUBJECT_PREFIX = "system:serviceaccounts:"
+
+
+def is_broad_subject(name: str) -> bool:
+    """Whether binding ``name`` gives access to everybody, or to unknown callers."""
+    return name in BROAD_SUBJECTS or name.startswith(BROAD_SUBJECT_PREFIX)
 
 
 class Members(StrictModel):
@@ -40,12 +60,29 @@ class Members(StrictModel):
         examples=[["vision-researchers"]],
     )
 
+    allow_broad_subjects: bool = Field(
+        default=False,
+        description="Allow members that stand for everybody or for unknown callers "
+        "(`system:anonymous`, `system:unauthenticated`, `system:authenticated`, "
+        "`system:serviceaccounts`, `system:serviceaccounts:<namespace>`): they give the "
+        "namespace to the whole cluster, so they are refused unless this is true.",
+    )
+
     @model_validator(mode="after")
     def _each_once(self) -> Members:
         for key, names in (("users", self.users), ("groups", self.groups)):
             repeated = sorted({name for name in names if names.count(name) > 1})
             if repeated:
                 raise constraint(key, repeated, "each name once")
+            for index, name in enumerate(names):
+                if is_broad_subject(name) and not self.allow_broad_subjects:
+                    raise constraint(
+                        f"{key}[{index}]",
+                        name,
+                        "a user or group of people: this subject stands for every caller "
+                        "of its kind and would give them the namespace (set "
+                        "members.allowBroadSubjects: true if that is really meant)",
+                    )
         return self
 
 
@@ -54,6 +91,7 @@ class TeamQuota(StrictModel):
 
     gpu: int = Field(
         ge=0,
+        le=INT32_MAX,
         description="GPUs (`requests.nvidia.com/gpu` in the ResourceQuota; the nominal GPU "
         "quota of the team's ClusterQueue with queueing).",
     )
@@ -66,9 +104,15 @@ class TeamQuota(StrictModel):
         "`736Gi`."
     )
     pods: int | None = Field(
-        default=None, ge=0, description="Most pods at once (`pods`); unset: no pod count limit."
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="Most pods at once (`pods`); unset: no pod count limit.",
     )
-    gpu_models: dict[Annotated[str, StringConstraints(min_length=1)], NonNegativeInt] = Field(
+    gpu_models: dict[
+        Annotated[str, StringConstraints(min_length=1, max_length=63)],
+        Annotated[int, Field(ge=0, le=INT32_MAX)],
+    ] = Field(
         default_factory=dict,
         description="Per GPU model (a node pool's `gpuModel`), the most GPUs of that model. "
         "Needs queueing: a ResourceQuota cannot tell GPU models apart, a Kueue "
@@ -138,7 +182,9 @@ class ContainerDefaults(StrictModel):
 class BorrowingLimit(StrictModel):
     """How much a team may borrow from idle teams of the cohort (Kueue `borrowingLimit`)."""
 
-    gpu: int | None = Field(default=None, ge=0, description="Most GPUs borrowed; unset: any.")
+    gpu: int | None = Field(
+        default=None, ge=0, le=INT32_MAX, description="Most GPUs borrowed; unset: any."
+    )
     cpu: Quantity | None = Field(default=None, description="Most CPU borrowed; unset: any.")
     memory: Quantity | None = Field(default=None, description="Most memory borrowed; unset: any.")
 

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trainstack.credentials import holds_credential
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.errors import DiffError
+from trainstack.limits import MAX_PLAN_FILE_BYTES
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.masking import COMPUTED, SECRET, Masker
 from trainstack.plan.writer import (
@@ -154,13 +156,17 @@ def _chart_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) ->
 
 
 def _config_entries(config: Any) -> list[_Entry]:
-    """Provider settings (``alicloud:region``...): they change where things are deployed."""
+    """Provider settings (``alicloud:region``...): they change where things are deployed.
+
+    A credential in plain text (a plan made before trainstack refused them) is masked
+    here: a diff never shows one.
+    """
     return [
         _Entry(
             parts=("config", str(key)),
             label=f"config {key}",
             origin=f"config {key}",
-            document={"value": value},
+            document={"value": _without_credentials(str(key), value)},
             digests={},
             pulumi_type=CONFIG_TYPE,
             acceleration=False,
@@ -168,6 +174,16 @@ def _config_entries(config: Any) -> list[_Entry]:
         )
         for key, value in sorted(_mapping(config).items())
     ]
+
+
+def _without_credentials(name: str, value: Any) -> Any:
+    if holds_credential(name):
+        return SECRET
+    if isinstance(value, dict):
+        return {str(key): _without_credentials(str(key), item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_credentials("", item) for item in value]
+    return value
 
 
 def _mask_secret_data(document: dict[str, Any]) -> tuple[dict[str, Any], dict[Location, str]]:
@@ -285,13 +301,22 @@ def _read_json(path: Path, default: Any) -> Any:
     if not path.is_file():
         return default
     try:
+        if path.stat().st_size > MAX_PLAN_FILE_BYTES:
+            raise DiffError(
+                f"{path}: larger than {MAX_PLAN_FILE_BYTES} bytes (trainstack's limit on a "
+                "plan file); is this a plan directory of `trainstack plan`?"
+            )
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise DiffError(
             f"{path}: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
-        ) from error
+        ) from None
+    except UnicodeDecodeError as error:
+        raise DiffError(f"{path}: not UTF-8 (byte {error.start})") from None
+    except RecursionError:
+        raise DiffError(f"{path}: nested too deeply to be a plan") from None
     except OSError as error:
-        raise DiffError(f"{path}: unreadable ({error})") from error
+        raise DiffError(f"{path}: unreadable ({error.strerror or error})") from None
 
 
 def _text(item: dict[str, Any], field: str, source: Path, index: int) -> str:

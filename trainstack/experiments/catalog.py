@@ -9,8 +9,9 @@ from pydantic import ValidationError
 
 from trainstack.errors import ExperimentError, Problem
 from trainstack.experiments.model import ExperimentFile
+from trainstack.limits import MAX_EXPERIMENTS
 from trainstack.validation import problems_from
-from trainstack.yaml_io import read_yaml
+from trainstack.yaml_io import read_helm_yaml
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -31,15 +32,27 @@ def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
     """
     if not directory.is_dir():
         return []
+    if not directory.resolve().is_relative_to(display_root.resolve()):
+        raise ExperimentError(
+            _display(directory, display_root),
+            [Problem("(directory)", "a directory outside the project", "one inside it")],
+        )
     files = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    if len(files) > MAX_EXPERIMENTS:
+        problem = Problem(
+            "(directory)", f"{len(files)} experiment files", f"at most {MAX_EXPERIMENTS}"
+        )
+        raise ExperimentError(_display(directory, display_root), [problem])
     return [read_experiment(path, _display(path, display_root)) for path in files]
 
 
 def read_experiment(path: Path, display: str) -> ExperimentSource:
-    """Validate one experiment file (its ``job`` is validated once expanded)."""
-    document = read_yaml(path, display)
-    if not isinstance(document, dict):
-        raise ExperimentError(display, [Problem("(document)", "not a mapping", "a mapping")])
+    """Validate one experiment file (its ``job`` is validated once expanded).
+
+    The file is read as ``helm install -f`` reads a values file: its ``job`` section
+    means to trainstack what it means to Helm.
+    """
+    document = read_helm_yaml(path, display)
     try:
         spec = ExperimentFile.model_validate(document)
     except ValidationError as error:

@@ -8,22 +8,29 @@ overrides are applied, so the same file runs unchanged with ``helm install -f``.
 from __future__ import annotations
 
 import itertools
+import math
+import string
 from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.config.names import DnsLabel
+from trainstack.config.names import RELEASE_NAME_MAX, DnsLabel
+from trainstack.limits import MAX_MATRIX_POINTS
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
+MAX_JOB_PATH = 256
+MAX_AXES = 16
 RELEASE_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
-RELEASE_NAME_MAX = 53
 ReleaseName = Annotated[
     str, StringConstraints(pattern=RELEASE_NAME_PATTERN, max_length=RELEASE_NAME_MAX)
 ]
-AxisName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*$")]
+AxisName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*$", max_length=63)]
 JobPath = Annotated[
-    str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$")
+    str,
+    StringConstraints(
+        pattern=r"^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$", max_length=MAX_JOB_PATH
+    ),
 ]
 AxisValue = int | str | bool
 
@@ -33,10 +40,12 @@ class Matrix(StrictModel):
 
     axes: dict[AxisName, JobPath] = Field(
         min_length=1,
+        max_length=MAX_AXES,
         description="Each axis and the job key it sets, e.g. `nodes: worker.replicas`.",
     )
     points: list[dict[AxisName, AxisValue]] = Field(
         default_factory=list,
+        max_length=MAX_MATRIX_POINTS,
         description="The points to run, each a value per axis, e.g. `{nodes: 2, gpusPerNode: 2}`.",
     )
     product: dict[AxisName, list[AxisValue]] = Field(
@@ -45,6 +54,7 @@ class Matrix(StrictModel):
     )
     name_template: str | None = Field(
         default=None,
+        max_length=253,
         description="Name of each point, with `{name}` and `{<axis>}` placeholders, e.g. "
         "`{name}-{nodes}x{gpusPerNode}`; default: the name and the values joined by `-`.",
     )
@@ -56,22 +66,39 @@ class Matrix(StrictModel):
         axes = set(self.axes)
         if self.product and set(self.product) != axes:
             raise constraint("product", sorted(self.product), f"exactly the axes {sorted(axes)}")
+        if self.product:
+            # Counted before anything is expanded: a billion points are refused at once.
+            count = self.point_count
+            if count > MAX_MATRIX_POINTS:
+                sizes = " x ".join(str(len(values)) for values in self.product.values())
+                raise constraint(
+                    "product",
+                    f"{count} points ({sizes})",
+                    f"at most {MAX_MATRIX_POINTS} points (trainstack's limit: each is a release)",
+                )
         for index, point in enumerate(self.points):
             if set(point) != axes:
                 raise constraint(
                     f"points[{index}]", point, f"a value for each axis {sorted(axes)}, no other"
                 )
         if self.name_template is not None:
-            try:
-                self.name_template.format(name="n", **{axis: 0 for axis in self.axes})
-            except (KeyError, IndexError, ValueError) as error:
+            problem = _template_problem(self.name_template, ["name", *self.axes])
+            if problem is not None:
+                placeholders = ", ".join(f"{{{name}}}" for name in ["name", *self.axes])
                 raise constraint(
                     "nameTemplate",
                     self.name_template,
-                    f"placeholders among {{name}} and {', '.join(f'{{{a}}}' for a in self.axes)}"
-                    f" ({error})",
-                ) from error
+                    f"text with the placeholders {placeholders} only, each as written "
+                    f"(no index, attribute, conversion or format): {problem}",
+                )
         return self
+
+    @property
+    def point_count(self) -> int:
+        """How many points the matrix has (computed, not expanded)."""
+        if self.points:
+            return len(self.points)
+        return math.prod(len(values) for values in self.product.values())
 
     def expanded_points(self) -> list[dict[str, AxisValue]]:
         """Every point, in declaration order (the product varies the last axis fastest)."""
@@ -88,6 +115,24 @@ class Matrix(StrictModel):
         if self.name_template is not None:
             return self.name_template.format(name=name, **point)
         return "-".join([name, *(str(point[axis]).lower() for axis in self.axes)])
+
+
+def _template_problem(template: str, names: list[str]) -> str | None:
+    """What is wrong with a name template (``None``: nothing); it is never run to find out."""
+    try:
+        fields = [
+            (field, spec, conversion)
+            for _, field, spec, conversion in string.Formatter().parse(template)
+            if field is not None
+        ]
+    except ValueError as error:
+        return str(error)
+    for field, spec, conversion in fields:
+        if field not in names:
+            return f"{{{field}}} is not a placeholder"
+        if spec or conversion:
+            return f"{{{field}}} has a conversion or format"
+    return None
 
 
 class ExperimentFile(StrictModel):

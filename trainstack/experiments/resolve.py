@@ -27,6 +27,7 @@ from trainstack.errors import (
 )
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.merge import merged, set_path
+from trainstack.limits import MAX_EXPERIMENTS
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
 
@@ -75,6 +76,7 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     """The experiments ``stack`` runs, validated, sorted by name."""
     settings = stack.config.experiments
     catalog = read_catalog(project_root / settings.directory, project_root)
+    _check_count(catalog, stack)
     candidates = [candidate for source in catalog for candidate in _expand(source)]
     selected = _select(candidates, stack)
     _check_override_names(candidates, stack)
@@ -91,6 +93,24 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     if errors:
         raise InvalidExperimentsError(errors)
     return sorted(resolved, key=lambda experiment: experiment.name)
+
+
+def _check_count(catalog: list[ExperimentSource], stack: LoadedStack) -> None:
+    """At most ``MAX_EXPERIMENTS`` experiments, counted before any matrix is expanded."""
+    counts = [1 if s.spec.matrix is None else s.spec.matrix.point_count for s in catalog]
+    if sum(counts) > MAX_EXPERIMENTS:
+        directory = stack.config.experiments.directory
+        raise ConfigError(
+            stack.source,
+            [
+                Problem(
+                    "trainstack:experiments.directory",
+                    f"{sum(counts)} experiments in {directory}/ ({len(catalog)} files, "
+                    "matrices expanded)",
+                    f"at most {MAX_EXPERIMENTS} (trainstack's limit: each is a Helm release)",
+                )
+            ],
+        )
 
 
 def _expand(source: ExperimentSource) -> list[_Candidate]:

@@ -64,8 +64,42 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
                 ", ".join(sorted(objects)),
             )
         console.print(experiments)
+    access = _access_rows(plan)
+    if access:
+        who = Table(title="access: who gets what, in which namespace")
+        for column in ("namespace", "role", "subjects"):
+            who.add_column(column)
+        for row in access:
+            who.add_row(*row)
+        console.print(who)
     for warning in plan.warnings:
         console.print(f"warning: {warning}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
     console.print(f"plan written to {written_to}")
+
+
+_BINDINGS = {
+    "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding",
+    "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding",
+}
+
+
+def _access_rows(plan: Plan) -> list[tuple[str, str, str]]:
+    """(namespace, role, subjects) of every role binding the plan creates, sorted."""
+    rows = []
+    for resource in plan.resources:
+        if resource.type not in _BINDINGS:
+            continue
+        inputs = resource.inputs
+        metadata = inputs.get("metadata") or {}
+        namespace = str(metadata.get("namespace") or "(cluster-wide)")
+        role_ref = inputs.get("roleRef") or {}
+        role = f"{role_ref.get('kind', '?')} {role_ref.get('name', '?')}"
+        subjects = ", ".join(
+            f"{subject.get('kind', '?')} {subject.get('name', '?')}"
+            for subject in inputs.get("subjects") or []
+            if isinstance(subject, dict)
+        )
+        rows.append((namespace, role, subjects or "nobody"))
+    return sorted(rows)

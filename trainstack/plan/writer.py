@@ -1,21 +1,24 @@
 """Write a plan to disk: ``resources.json`` and one readable YAML file per resource.
 
-The stack's directory is written in full to a temporary sibling and then swapped in,
-so a failed plan never leaves a half-written or mixed directory behind. Everything is
-sorted, so the same input gives byte-identical files.
+The stack's directory is written in full into a staging directory and swapped in whole,
+on every exit path: see :mod:`trainstack.plan.output_dir` for the contract (what is
+replaced, what is refused, what happens on signals and full disks). File names come
+from :mod:`trainstack.file_names` only. Everything is sorted, so the same input gives
+byte-identical files.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from trainstack.file_names import child, unique_file_names
 from trainstack.plan.charts import HELM_RELEASE
-from trainstack.plan.model import Plan, PlannedResource
+from trainstack.plan.model import Plan, PlannedResource, RenderedObject
+from trainstack.plan.output_dir import checkpoint, replacing
 from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
 RESOURCES_JSON = "resources.json"
@@ -29,28 +32,26 @@ PROVIDER_CONFIG_JSON = "provider-config.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
-    """Write ``plan`` under ``output_dir/<stack>/``; returns that directory."""
-    output_dir.mkdir(parents=True, exist_ok=True)
-    target = output_dir / plan.stack.name
-    staging = Path(tempfile.mkdtemp(prefix=f".{plan.stack.name}-", dir=output_dir))
-    try:
+    """Write ``plan`` as ``output_dir/<stack>/``, replacing the previous plan whole."""
+    with replacing(output_dir, plan.stack.name) as staging:
         _write_into(plan, staging)
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return target
+    return output_dir.resolve() / plan.stack.name
+
+
+def _write(directory: Path, name: str, text: str) -> None:
+    """A new file (``x``: never overwrites, so two names can never meet in one file)."""
+    with child(directory, name).open("x", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
 
 
 def _write_into(plan: Plan, directory: Path) -> None:
     items = [resource.as_json() for resource in plan.resources]
-    (directory / RESOURCES_JSON).write_text(canonical_json(items), encoding="utf-8")
+    _write(directory, RESOURCES_JSON, canonical_json(items))
+    checkpoint("writing")
     views = directory / RESOURCES_DIR
     views.mkdir()
     for file_name, resource in resource_file_names(plan.resources).items():
-        (views / file_name).write_text(resource_yaml(resource), encoding="utf-8")
+        _write(views, file_name, resource_yaml(resource))
     if plan.objects:
         _write_objects(plan, directory)
     if plan.experiments:
@@ -66,26 +67,24 @@ def _write_into(plan: Plan, directory: Path) -> None:
             }
             for experiment in plan.experiments
         ]
-        (directory / EXPERIMENTS_JSON).write_text(canonical_json(experiments), encoding="utf-8")
+        _write(directory, EXPERIMENTS_JSON, canonical_json(experiments))
     if plan.provider_config:
-        (directory / PROVIDER_CONFIG_JSON).write_text(
-            canonical_json(plan.provider_config), encoding="utf-8"
-        )
+        _write(directory, PROVIDER_CONFIG_JSON, canonical_json(plan.provider_config))
     if plan.notes:
-        (directory / NOTES_FILE).write_text("\n".join(plan.notes) + "\n", encoding="utf-8")
+        _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)
     if any(digests.values()):
-        (directory / SECRET_DIGESTS_JSON).write_text(canonical_json(digests), encoding="utf-8")
+        _write(directory, SECRET_DIGESTS_JSON, canonical_json(digests))
+    checkpoint("written")
 
 
 def _write_objects(plan: Plan, directory: Path) -> None:
     items = [rendered.as_json() for rendered in plan.objects]
-    (directory / OBJECTS_JSON).write_text(canonical_json(items), encoding="utf-8")
+    _write(directory, OBJECTS_JSON, canonical_json(items))
     views = directory / OBJECTS_DIR
     views.mkdir()
-    for rendered in plan.objects:
-        file_name = _slug("--".join(part or "_" for part in rendered.key)) + ".yaml"
-        (views / file_name).write_text(canonical_yaml(rendered.object), encoding="utf-8")
+    for file_name, rendered in object_file_names(plan.objects).items():
+        _write(views, file_name, canonical_yaml(rendered.object))
 
 
 def _release_urn(plan: Plan, release_name: str) -> str:
@@ -125,17 +124,30 @@ def resource_yaml(resource: PlannedResource) -> str:
     )
 
 
-def resource_file_names(resources: tuple[PlannedResource, ...]) -> dict[str, PlannedResource]:
-    """A stable, readable, unique file name per resource (``<type>--<name>.yaml``)."""
-    names: dict[str, PlannedResource] = {}
-    for resource in resources:
-        base = f"{_slug(resource.type)}--{_slug(resource.name)}"
-        candidate, counter = f"{base}.yaml", 2
-        while candidate in names:
-            candidate, counter = f"{base}-{counter}.yaml", counter + 1
-        names[candidate] = resource
-    return names
+def resource_file_names(resources: Sequence[PlannedResource]) -> dict[str, PlannedResource]:
+    """A stable, readable, unique file name per resource (``<type>--<name>.yaml``).
+
+    Two resources of one type and name (under different parents) add their URN.
+    """
+    return unique_file_names(_identities(resources, lambda r: (r.type, r.name), "urn"), ".yaml")
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-")
+def object_file_names(objects: Sequence[RenderedObject]) -> dict[str, RenderedObject]:
+    """A unique file name per rendered object (``<kind>--<namespace>--<name>.yaml``).
+
+    Two objects of one kind, namespace and name (from two releases) add their release.
+    """
+    return unique_file_names(_identities(objects, lambda o: o.key, "release"), ".yaml")
+
+
+def _identities(
+    items: Sequence[Any], natural: Callable[[Any], tuple[str, ...]], extra: str
+) -> list[tuple[list[str], Any]]:
+    counts = Counter(natural(item) for item in items)
+    pairs: list[tuple[list[str], Any]] = []
+    for item in items:
+        parts = list(natural(item))
+        if counts[natural(item)] > 1:
+            parts.append(str(getattr(item, extra)))
+        pairs.append((parts, item))
+    return pairs

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from trainstack.base_model import StrictModel
+from trainstack.limits import INT32_MAX
 from trainstack.training_job.roles import Chief, Evaluator, Launcher, Master, ParameterServers
 from trainstack.training_job.types import AbsolutePath, CountOrText
 
@@ -19,7 +20,17 @@ NPROC_PATTERN = r"^(auto|cpu|gpu|[1-9][0-9]*)$"
 
 
 NprocPerNode = Annotated[
-    str, CountOrText(NPROC_PATTERN, minimum=1, words="auto, cpu, gpu or a count of at least 1")
+    str,
+    CountOrText(
+        NPROC_PATTERN,
+        minimum=1,
+        words="auto, cpu, gpu or a count of at least 1",
+        maximum=INT32_MAX,
+        max_length=10,
+        problem=lambda text: (
+            f"a count of at most {INT32_MAX}" if text.isdigit() and int(text) > INT32_MAX else None
+        ),
+    ),
 ]
 """Processes per pod for torchrun: auto, cpu, gpu or a count (``4`` or ``"4"``)."""
 
@@ -34,6 +45,7 @@ class MpiSettings(StrictModel):
     slots_per_worker: int | None = Field(
         default=None,
         ge=1,
+        le=INT32_MAX,
         description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
     )
     mounts_on_launcher: bool = Field(

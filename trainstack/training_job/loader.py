@@ -7,12 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
-from trainstack.errors import Problem, ValuesError
+from trainstack.errors import ValuesError
 from trainstack.training_job.model import TrainingJob
 from trainstack.validation import problems_from
+from trainstack.yaml_io import read_helm_yaml
 
 
 def validate_values(values: Mapping[str, Any], source: str | Path) -> TrainingJob:
@@ -29,24 +28,5 @@ def load_values(path: Path) -> TrainingJob:
 
 
 def read_values_file(path: Path) -> dict[str, Any]:
-    """The mapping in a values file, unvalidated (for Helm, which merges and checks it)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        problem = Problem("(file)", "unreadable", f"a readable file ({err})")
-        raise ValuesError(path, [problem]) from err
-    try:
-        data = YAML(typ="safe").load(text)
-    except YAMLError as err:
-        problem = Problem("(file)", "invalid YAML", f"valid YAML ({_first_line(err)})")
-        raise ValuesError(path, [problem]) from err
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        problem = Problem("(file)", f"a {type(data).__name__}", "a mapping of chart values")
-        raise ValuesError(path, [problem])
-    return data
-
-
-def _first_line(err: YAMLError) -> str:
-    return " ".join(str(err).split())
+    """The mapping in a values file, unvalidated, read as ``helm install -f`` reads it."""
+    return read_helm_yaml(path, str(path))

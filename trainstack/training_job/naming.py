@@ -39,7 +39,7 @@ def pod_suffixes(job: TrainingJob) -> list[str]:
 
 def release_name_problems(release: str, job: TrainingJob) -> list[Problem]:
     """What is wrong with ``release`` as the name of ``job`` (nothing: an empty list)."""
-    if re.match(DNS_1035_PATTERN, release) is None:
+    if re.fullmatch(DNS_1035_PATTERN, release) is None:
         return [
             Problem(
                 RELEASE_KEY,

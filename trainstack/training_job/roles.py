@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import Field
 
 from trainstack.base_model import StrictModel
+from trainstack.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.training_job.types import LabelMap, Quantity
 
 
@@ -69,11 +70,15 @@ class Worker(StrictModel):
     replicas: int = Field(
         default=1,
         ge=0,
+        le=MAX_REPLICAS,
         description="Number of worker pods. MPI needs at least 1; for TensorFlow and PyTorch "
         "0 runs the chief or master alone.",
     )
     gpus: int = Field(
-        default=0, ge=0, description="GPUs per worker pod (nvidia.com/gpu, request = limit)."
+        default=0,
+        ge=0,
+        le=INT32_MAX,
+        description="GPUs per worker pod (nvidia.com/gpu, request = limit).",
     )
     image: str | None = _image()
     resources: Resources = _resources()
@@ -98,7 +103,10 @@ class Chief(StrictModel):
         description="1 runs a chief; 0 lets worker 0 act as chief (a TFJob needs one of them).",
     )
     gpus: int | None = Field(
-        default=None, ge=0, description="GPUs of the chief; null: the same as worker.gpus."
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="GPUs of the chief; null: the same as worker.gpus.",
     )
     image: str | None = _image()
     resources: Resources = _resources()
@@ -108,8 +116,10 @@ class Chief(StrictModel):
 class ParameterServers(StrictModel):
     """TensorFlow parameter servers: hold the variables of ParameterServerStrategy."""
 
-    replicas: int = Field(default=0, ge=0, description="Number of parameter-server pods.")
-    gpus: int = Field(default=0, ge=0, description="GPUs per parameter server.")
+    replicas: int = Field(
+        default=0, ge=0, le=MAX_REPLICAS, description="Number of parameter-server pods."
+    )
+    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs per parameter server.")
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
@@ -121,7 +131,7 @@ class Evaluator(StrictModel):
     replicas: int = Field(
         default=0, ge=0, le=1, description="1 runs an evaluator next to training; 0 none."
     )
-    gpus: int = Field(default=0, ge=0, description="GPUs of the evaluator.")
+    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs of the evaluator.")
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
@@ -131,7 +141,10 @@ class Master(StrictModel):
     """The PyTorch master: rank 0, always exactly one pod (MASTER_ADDR points to it)."""
 
     gpus: int | None = Field(
-        default=None, ge=0, description="GPUs of the master; null: the same as worker.gpus."
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="GPUs of the master; null: the same as worker.gpus.",
     )
     image: str | None = _image()
     resources: Resources = _resources()

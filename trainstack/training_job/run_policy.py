@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from trainstack.base_model import StrictModel
+from trainstack.limits import INT32_MAX, INT64_MAX
 
 RestartPolicy = Literal["Never", "OnFailure", "ExitCode"]
 
@@ -22,14 +23,18 @@ class RunPolicy(StrictModel):
     ttl_seconds_after_finished: int | None = Field(
         default=None,
         ge=0,
+        le=INT32_MAX,
         description="Delete the job this long after it ends; null keeps it. With Pulumi "
         "leave it null: a deleted job is re-created, and re-run, by the next update.",
     )
     backoff_limit: int | None = Field(
-        default=None, ge=0, description="Retries before the job is failed; null: the operator's."
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="Retries before the job is failed; null: the operator's.",
     )
     active_deadline_seconds: int | None = Field(
-        default=None, ge=1, description="Fail the job when it runs longer than this."
+        default=None, ge=1, le=INT64_MAX, description="Fail the job when it runs longer than this."
     )
     restart_policy: RestartPolicy = Field(
         default="OnFailure",

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from trainstack.base_model import StrictModel
+from trainstack.limits import INT32_MAX, INT64_MAX
 from trainstack.training_job.types import DnsName, LabelMap
 
 
@@ -22,7 +23,10 @@ class Toleration(StrictModel):
         default=None, description="Taint effect to tolerate; null: all effects."
     )
     toleration_seconds: int | None = Field(
-        default=None, ge=0, description="With NoExecute: how long the pod stays after tainting."
+        default=None,
+        ge=0,
+        le=INT64_MAX,
+        description="With NoExecute: how long the pod stays after tainting.",
     )
 
 
@@ -38,11 +42,15 @@ class Gang(StrictModel):
     min_available: int | None = Field(
         default=None,
         ge=1,
+        le=INT32_MAX,
         description="Pods that must start together; null: every pod of the job.",
     )
     queue: str | None = Field(default=None, min_length=1, description="Scheduler queue.")
     schedule_timeout_seconds: int | None = Field(
-        default=None, ge=1, description="Give up when the gang cannot start within this time."
+        default=None,
+        ge=1,
+        le=INT32_MAX,
+        description="Give up when the gang cannot start within this time.",
     )
 
 

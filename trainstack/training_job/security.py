@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.base_model import StrictModel
+from trainstack.limits import INT32_MAX
 from trainstack.training_job.types import DnsName
 
 Capability = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]*$")]
@@ -30,7 +31,7 @@ class Rdma(StrictModel):
         pattern=r"^[a-z0-9.-]+/[A-Za-z0-9_.-]+$",
         description="Extended resource the RDMA device plugin advertises.",
     )
-    count: int = Field(default=1, ge=1, description="RDMA devices per training pod.")
+    count: int = Field(default=1, ge=1, le=INT32_MAX, description="RDMA devices per training pod.")
 
 
 class Network(StrictModel):

@@ -1,12 +1,15 @@
 """Value types shared by the training-job models: quantities, label maps, paths, names.
 
 Each type validates in Python and carries the JSON schema Helm checks, so a bad value
-is rejected with the same meaning by ``trainstack`` and by ``helm install``.
+is rejected with the same meaning by ``trainstack`` and by ``helm install``. Patterns
+keep ``^...$`` for the JSON schema (where ``$`` ends the text); Python checks them with
+``re.fullmatch``, since Python's ``$`` also matches before a final newline.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -21,7 +24,9 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import InitErrorDetails, core_schema
 
-from trainstack.base_model import constraint
+from trainstack.base_model import constraint, pattern
+from trainstack.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
+from trainstack.quantity import quantity_problem
 
 # Kubernetes' resource.Quantity grammar without a sign: a negative request is never meant.
 QUANTITY_PATTERN = (
@@ -29,7 +34,10 @@ QUANTITY_PATTERN = (
     r"(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
 # RFC 1123 subdomain: claim, secret, service-account and priority-class names.
-DNS_SUBDOMAIN_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+DNS_SUBDOMAIN_PATTERN = pattern(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+    "a Kubernetes name: lowercase letters, digits, '-' and '.' (a DNS subdomain)",
+)
 # Label names and values: at most 63 characters, bounded in the pattern itself so that
 # the JSON schema Helm checks says exactly what the model says.
 LABEL_KEY_PATTERN = (
@@ -37,6 +45,8 @@ LABEL_KEY_PATTERN = (
     r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
 )
 LABEL_VALUE_PATTERN = r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
+LABEL_PREFIX_MAX = 253  # a DNS subdomain
+LABEL_KEY_WORDS = "a label key: [prefix/]name, a DNS prefix of at most 253 and a name of 63"
 ENV_NAME_PATTERN = r"^[-._a-zA-Z][-._a-zA-Z0-9]*$"
 ABSOLUTE_PATH_PATTERN = r"^/"
 
@@ -52,11 +62,15 @@ def _int_to_text(value: Any) -> Any:
 class CountOrText:
     """Pydantic metadata: text matching ``pattern`` that YAML users may also write as a
     bare integer (``cpu: 8``); the integer is kept as text. ``words`` say in errors what
-    is allowed, instead of the regular expression."""
+    is allowed, instead of the regular expression; ``problem`` refuses values the
+    pattern cannot (too large for Kubernetes), saying why."""
 
     pattern: str
     minimum: int
     words: str
+    maximum: int
+    max_length: int
+    problem: Callable[[str], str | None]
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
@@ -67,8 +81,11 @@ class CountOrText:
         return core_schema.no_info_before_validator_function(_int_to_text, checked)
 
     def _check(self, value: str) -> str:
-        if re.match(self.pattern, value) is None:
+        if len(value) > self.max_length or re.fullmatch(self.pattern, value) is None:
             raise constraint("", value, self.words)
+        problem = self.problem(value)
+        if problem is not None:
+            raise constraint("", value, problem)
         return value
 
     def __get_pydantic_json_schema__(
@@ -76,14 +93,22 @@ class CountOrText:
     ) -> JsonSchemaValue:
         return {
             "anyOf": [
-                {"type": "integer", "minimum": self.minimum},
-                {"type": "string", "pattern": self.pattern},
+                {"type": "integer", "minimum": self.minimum, "maximum": self.maximum},
+                {"type": "string", "pattern": self.pattern, "maxLength": self.max_length},
             ]
         }
 
 
 Quantity = Annotated[
-    str, CountOrText(QUANTITY_PATTERN, minimum=0, words="a quantity such as 8, 500m or 32Gi")
+    str,
+    CountOrText(
+        QUANTITY_PATTERN,
+        minimum=0,
+        words="a quantity such as 8, 500m or 32Gi",
+        maximum=MAX_QUANTITY_VALUE,
+        max_length=MAX_QUANTITY_CHARS,
+        problem=quantity_problem,
+    ),
 ]
 """A Kubernetes resource quantity such as ``8``, ``500m``, ``32Gi``."""
 
@@ -108,12 +133,18 @@ def _raise_for_keys(problems: list[tuple[str, Any, str]]) -> None:
         raise ValidationError.from_exception_data("map", details)
 
 
+def is_label_key(key: str) -> bool:
+    """A Kubernetes label (or annotation) key: ``[prefix/]name``, prefix at most 253."""
+    prefix, _, _ = key.rpartition("/")
+    return len(prefix) <= LABEL_PREFIX_MAX and re.fullmatch(LABEL_KEY_PATTERN, key) is not None
+
+
 def _check_labels(values: dict[str, str]) -> dict[str, str]:
     problems: list[tuple[str, Any, str]] = []
     for key, value in values.items():
-        if re.match(LABEL_KEY_PATTERN, key) is None:
-            problems.append((key, key, "a label key: [prefix/]name, name of at most 63 chars"))
-        elif re.match(LABEL_VALUE_PATTERN, value) is None:
+        if not is_label_key(key):
+            problems.append((key, key, LABEL_KEY_WORDS))
+        elif re.fullmatch(LABEL_VALUE_PATTERN, value) is None:
             problems.append(
                 (key, value, "a label value: at most 63 letters, digits, '-', '_', '.'")
             )
@@ -124,9 +155,9 @@ def _check_labels(values: dict[str, str]) -> dict[str, str]:
 def _check_annotation_keys(values: dict[str, str]) -> dict[str, str]:
     _raise_for_keys(
         [
-            (key, key, "an annotation key: [prefix/]name, name of at most 63 chars")
+            (key, key, f"an annotation key: {LABEL_KEY_WORDS.removeprefix('a label key: ')}")
             for key in values
-            if re.match(LABEL_KEY_PATTERN, key) is None
+            if not is_label_key(key)
         ]
     )
     return values
@@ -137,7 +168,7 @@ def _check_env_names(values: dict[str, str]) -> dict[str, str]:
         [
             (key, key, f"an environment variable name matching {ENV_NAME_PATTERN}")
             for key in values
-            if re.match(ENV_NAME_PATTERN, key) is None
+            if re.fullmatch(ENV_NAME_PATTERN, key) is None
         ]
     )
     return values

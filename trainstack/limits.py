@@ -1,0 +1,52 @@
+"""How large an input trainstack accepts: every bound in one place, checked before the work.
+
+Each bound keeps a command within seconds and within memory on any input, and each is
+far above what a real stack or experiment needs (the examples stay under 1% of them).
+The README's "Limits" section lists them; error messages name the one that was hit.
+"""
+
+from __future__ import annotations
+
+MAX_FILE_BYTES = 1 << 20
+"""A YAML file the user wrote (stack file, experiment, values file): 1 MiB."""
+
+MAX_PLAN_FILE_BYTES = 64 << 20
+"""A JSON file of a plan directory read by ``trainstack diff --plans``: 64 MiB."""
+
+MAX_YAML_DEPTH = 64
+"""Mappings and lists nested in each other. Checked on libyaml's event stream, before
+any recursive reader (ruamel.yaml's composer, Helm's Go decoder) sees the document: deep
+nesting crashed those with a stack overflow (SIGSEGV)."""
+
+MAX_YAML_NODES = 100_000
+"""Keys, values and list items of one document, counted after alias expansion: a 1 KB
+"billion laughs" document is refused in milliseconds instead of expanding to 10^9."""
+
+MAX_YAML_EXPANDED_CHARS = 8 << 20
+"""Characters of all scalars of one document after alias expansion (8 Mi)."""
+
+MAX_SCALAR_CHARS = 64 << 10
+"""One string value (a command, a description): 64 Ki characters."""
+
+MAX_MATRIX_POINTS = 256
+"""Points of one experiment matrix; a ``product`` is counted arithmetically first."""
+
+MAX_EXPERIMENTS = 512
+"""Experiments one stack runs (after matrix expansion): each is a Helm release."""
+
+MAX_REPLICAS = 10_000
+"""Pods of one role of a training job (Kubernetes allows int32; plan-time checks place
+every pod on the pool, so an unbounded count would make them run for minutes)."""
+
+INT32_MAX = 2**31 - 1
+"""Kubernetes int32 fields: ports, replicas, ttlSecondsAfterFinished, backoffLimit..."""
+
+INT64_MAX = 2**63 - 1
+"""Kubernetes int64 fields: activeDeadlineSeconds, tolerationSeconds..."""
+
+MAX_QUANTITY_CHARS = 64
+"""A Kubernetes quantity as text (``32Gi``, ``500m``)."""
+
+MAX_QUANTITY_VALUE = INT64_MAX
+"""A quantity's value: Kubernetes caps anything larger (resource.Quantity: "no quantity
+may represent a number greater than 2^63-1 in magnitude"), so it is refused instead."""

@@ -1,0 +1,248 @@
+"""The plan directory of a stack: replaced whole or not at all, and only when it is ours.
+
+Contract of ``trainstack plan STACK --output-dir OUT`` (and of every plan ``trainstack
+diff`` makes), on every way out — success, a bad input, Ctrl-C (SIGINT), SIGTERM,
+SIGHUP, a full disk (ENOSPC, EDQUOT, EFBIG under ``ulimit -f``), a read-only or
+unwritable directory:
+
+1. ``OUT/STACK`` is either the previous plan, intact, or the new plan, whole. The new
+   plan is written into a staging directory next to it, ``OUT/.STACK.trainstack-new-
+   <pid>-<random>``, and swapped in with one ``renameat2(RENAME_EXCHANGE)`` (Linux 3.15+,
+   most local file systems). Where that call is missing or refused, two renames
+   (old -> ``.STACK.trainstack-old-<pid>-<random>``, staging -> ``OUT/STACK``) run with
+   SIGINT, SIGTERM and SIGHUP blocked, and the first is undone if the second fails.
+2. Staging and swapped-out directories are removed before the command exits (also on
+   those signals, which are blocked while a directory is being removed). Only SIGKILL or
+   a crash of the machine can leave one behind; the next plan of the stack removes it
+   (or, if the stack's directory is missing, renames it back) once its process is gone.
+3. Nothing else is ever deleted or overwritten: ``OUT/STACK`` is replaced only when it
+   holds the marker file ``.trainstack-plan`` that every plan writes (or is an empty
+   directory); any other file or directory there is refused with exit status 2, as is a
+   symbolic link anywhere in it (never followed, never removed). ``STACK`` must be a
+   valid Pulumi stack name (:func:`trainstack.file_names.check_stack_name`).
+
+Not covered: a power loss right after the swap may, depending on the file system, leave
+files of the new plan empty (the plan does not ``fsync``: it would cost more than the
+plan itself, and a plan is re-made in seconds).
+
+For tests, ``TRAINSTACK_TEST_PAUSE_AT=<point>`` makes the writer print ``paused at
+<point>`` on stderr and sleep there (points: ``writing``, ``written``, ``swapping``,
+``swapped``), so that a test can signal the real process at that very point.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import functools
+import os
+import re
+import secrets
+import shutil
+import stat
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from trainstack.errors import OutputError
+from trainstack.file_names import check_stack_name, child
+from trainstack.signals import deferred
+
+MARKER = ".trainstack-plan"
+MARKER_TEXT = (
+    "Written by `trainstack plan`. The next plan of this stack replaces this directory\n"
+    "whole; trainstack only ever deletes directories that hold this file.\n"
+)
+PAUSE_ENV = "TRAINSTACK_TEST_PAUSE_AT"
+PAUSE_SECONDS = 30.0
+
+_AT_FDCWD = -100
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+# Errors meaning "this system or file system cannot do renameat2 (with these flags)".
+_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
+
+
+def checkpoint(point: str) -> None:
+    """Pause at ``point`` when a test asks for it (see the module docstring)."""
+    if os.environ.get(PAUSE_ENV) == point:
+        sys.stderr.write(f"paused at {point}\n")
+        sys.stderr.flush()
+        time.sleep(PAUSE_SECONDS)
+
+
+@contextlib.contextmanager
+def replacing(output_dir: Path, stack: str) -> Iterator[Path]:
+    """An empty staging directory; when the block succeeds it becomes ``output_dir/stack``.
+
+    Raises :class:`OutputError` when ``output_dir`` cannot hold the plan, or when
+    ``output_dir/stack`` exists and is not a plan directory of trainstack's.
+    """
+    check_stack_name(stack)
+    root = _output_root(output_dir)
+    target = child(root, stack)
+    try:
+        _check_replaceable(target)
+        _clean_leftovers(root, stack, target)
+        staging = root / f".{stack}.trainstack-new-{os.getpid()}-{secrets.token_hex(6)}"
+        staging.mkdir(mode=0o755)
+    except OSError as error:
+        raise _output_error(error, root) from None
+    try:
+        _write_marker(staging)
+        yield staging
+        checkpoint("swapping")
+        with deferred():
+            _check_replaceable(target)
+            replaced = _swap(staging, target, root, stack)
+            checkpoint("swapped")
+            if replaced is not None:
+                _remove_ours(replaced)
+    except OSError as error:
+        raise _output_error(error, target) from None
+    finally:
+        with deferred():
+            if staging.exists() and not staging.is_symlink():
+                _remove_ours(staging)
+
+
+def _output_root(output_dir: Path) -> Path:
+    if output_dir.exists() and not output_dir.is_dir():
+        raise OutputError(
+            f"--output-dir {output_dir} is a file, not a directory; give a directory "
+            "(it is created when missing)"
+        )
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _output_error(error, output_dir) from None
+    return output_dir.resolve()
+
+
+def _check_replaceable(target: Path) -> None:
+    """Refuse to replace anything but a plan directory (or an empty one)."""
+    try:
+        status = target.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(status.st_mode):
+        raise OutputError(
+            f"{target} is a symbolic link; trainstack never follows or removes links in its "
+            "output: remove it, or choose another --output-dir"
+        )
+    if not stat.S_ISDIR(status.st_mode):
+        raise OutputError(f"{target} exists and is not a directory; move it away first")
+    entries = os.listdir(target)
+    if not entries:
+        return
+    marker = target / MARKER
+    if not marker.is_file() or marker.is_symlink():
+        raise OutputError(
+            f"{target} exists and was not written by `trainstack plan` (it has no {MARKER} "
+            "file): trainstack replaces only its own plans; move it away or choose another "
+            "--output-dir"
+        )
+    link = _first_link(target)
+    if link is not None:
+        raise OutputError(
+            f"{link} is a symbolic link inside the plan directory {target}; trainstack "
+            "never writes links, so something else changed this directory: move it away"
+        )
+
+
+def _first_link(directory: Path) -> Path | None:
+    for base, dirs, files in os.walk(directory, followlinks=False):
+        for name in sorted(dirs + files):
+            path = Path(base) / name
+            if path.is_symlink():
+                return path
+    return None
+
+
+def _clean_leftovers(root: Path, stack: str, target: Path) -> None:
+    """Staging and swapped-out directories of plans that died (SIGKILL, a crash)."""
+    pattern = re.compile(rf"\.{re.escape(stack)}\.trainstack-(new|old)-(\d+)-[A-Za-z0-9_]+")
+    for entry in sorted(os.listdir(root)):
+        match = pattern.fullmatch(entry)
+        if match is None or _alive(int(match.group(2))):
+            continue
+        path = root / entry
+        if path.is_symlink() or not path.is_dir() or not (path / MARKER).is_file():
+            continue
+        with deferred():
+            if match.group(1) == "old" and not os.path.lexists(target):
+                os.rename(path, target)  # the swap was cut between its two renames
+            elif _first_link(path) is None:
+                shutil.rmtree(path)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _write_marker(directory: Path) -> None:
+    with (directory / MARKER).open("x", encoding="utf-8", newline="\n") as handle:
+        handle.write(MARKER_TEXT)
+
+
+def _swap(staging: Path, target: Path, root: Path, stack: str) -> Path | None:
+    """Put ``staging`` at ``target``; return where the previous plan now is (if any)."""
+    if os.path.lexists(target):
+        if _renameat2(staging, target, _RENAME_EXCHANGE):
+            return staging
+        old = root / f".{stack}.trainstack-old-{os.getpid()}-{secrets.token_hex(6)}"
+        os.rename(target, old)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            os.rename(old, target)
+            raise
+        return old
+    if not _renameat2(staging, target, _RENAME_NOREPLACE):
+        os.rename(staging, target)
+    return None
+
+
+def _renameat2(source: Path, target: Path, flags: int) -> bool:
+    """``renameat2(2)`` through libc; ``False`` when the system cannot do it here."""
+    function = getattr(_libc(), "renameat2", None)
+    if function is None:
+        return False
+    result = function(_AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(target), flags)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _UNSUPPORTED:
+        return False
+    raise OSError(code, os.strerror(code), str(source), None, str(target))
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _remove_ours(directory: Path) -> None:
+    """Remove a directory this plan made (checked again: it must carry the marker)."""
+    if not (directory / MARKER).is_file() and os.listdir(directory):
+        raise OutputError(f"{directory} lost its {MARKER} file; it is left in place")
+    shutil.rmtree(directory)
+
+
+def _output_error(error: OSError, where: Path) -> OutputError:
+    code = errno.errorcode.get(error.errno or 0, "?")
+    reason = error.strerror or str(error)
+    return OutputError(
+        f"cannot write the plan in {where}: {reason} ({code}); the previous plan, if any, "
+        "is unchanged"
+    )

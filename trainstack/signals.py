@@ -1,0 +1,58 @@
+"""Signals: SIGTERM and SIGHUP unwind like Ctrl-C; a few system calls defer all three.
+
+Python turns SIGINT into :class:`KeyboardInterrupt`, but dies on SIGTERM or SIGHUP
+without running a single ``finally``: temporary and staging directories would stay
+behind. While a command runs, those signals raise :class:`~trainstack.errors.Interrupted`
+instead, so that every cleanup runs on the way out. :func:`deferred` blocks the three
+signals around steps that must not be cut in half (swapping a plan directory, removing
+the one it replaced): a signal that arrives meanwhile is handled right after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+from trainstack.errors import Interrupted
+
+UNWINDING = (signal.SIGTERM, signal.SIGHUP)
+DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def _in_main_thread() -> bool:
+    # Handlers and the signal mask of the process are the main thread's business.
+    return threading.current_thread() is threading.main_thread()
+
+
+def _raise(signal_number: int, _frame: FrameType | None) -> None:
+    raise Interrupted(signal_number)
+
+
+@contextlib.contextmanager
+def unwinding() -> Iterator[None]:
+    """While inside: SIGTERM and SIGHUP raise :class:`Interrupted` (in the main thread)."""
+    if not _in_main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _raise) for number in UNWINDING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block is done (then they are handled)."""
+    if not _in_main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
