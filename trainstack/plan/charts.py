@@ -45,6 +45,22 @@ class EarlyRenders:
             return {}  # the worker could not run here: render in this process instead
         finally:
             self._pool.shutdown()
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop the worker at once (the plan failed or was interrupted before :meth:`take`).
+
+        ``shutdown`` alone would wait for the worker to finish every render.
+        """
+        if self._pool is None:
+            return
+        # The executor does not stop a running worker: terminate it (a private map, the
+        # same in every Python since 3.8).
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        self._pool = None
 
 
 def is_local_chart(release: PlannedResource) -> bool:

@@ -6,11 +6,13 @@ cloud computes at creation (IDs, NAS mount target domains...) stays unknown.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
 import runpy
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,7 +70,33 @@ class _RecordingMonitor(mocks.MockMonitor):
                 secret_digests=masker.digests,
             )
         )
-        return super().RegisterResource(request)
+        try:
+            return super().RegisterResource(request)
+        finally:
+            _close_thread_loop()
+
+    def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        try:
+            return super().Invoke(request)
+        finally:
+            _close_thread_loop()
+
+
+def _close_thread_loop() -> None:
+    """Close the event loop the SDK's mock monitor made for this worker thread.
+
+    The monitor gives each SDK worker thread a loop of its own and never closes it; left
+    to interpreter shutdown, such a loop can be finalised after its self-pipe and Python
+    prints a traceback from ``BaseEventLoop.__del__``. The next call makes a new one.
+    """
+    if threading.current_thread() is threading.main_thread():
+        return
+    policy = asyncio.get_event_loop_policy()
+    with contextlib.suppress(RuntimeError):
+        loop = policy.get_event_loop()
+        if not loop.is_running():
+            loop.close()
+            policy.set_event_loop(None)
 
 
 def run_program(

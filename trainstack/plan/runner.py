@@ -43,10 +43,14 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
             for e in deployment.experiments
         ]
     )
-    with reusing(deployment):
-        resources = run_program(
-            project.main_program, project.name, stack_name, config, secret_keys, digest_key
-        )
+    try:
+        with reusing(deployment):
+            resources = run_program(
+                project.main_program, project.name, stack_name, config, secret_keys, digest_key
+            )
+        renders = early.take()
+    finally:
+        early.close()
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = {}
@@ -59,7 +63,7 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
         notes=tuple(_notes(resources)),
         config_digests=config_digests,
         provider_config=_provider_config(config, secret_keys),
-        objects=tuple(expand_local_releases(project.root, resources, digest_key, early.take())),
+        objects=tuple(expand_local_releases(project.root, resources, digest_key, renders)),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
     )
