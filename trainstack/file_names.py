@@ -4,12 +4,12 @@ Every file a command writes is named here. Names from the outside (stack names, 
 resource names, Kubernetes kinds, namespaces and names) never become paths as they are:
 
 - a stack name must be a valid Pulumi stack name and not ``.``, ``..`` or hidden;
-- parts of a view's file name are encoded injectively: letters, digits, ``.`` and
-  single inner ``-`` stay as they are (``MPIJob--vision--imagenet-tensorflow.yaml``),
-  ``:`` becomes ``_`` and ``/`` becomes ``+`` (Pulumi type tokens), everything else is
-  ``%XX``-escaped (its UTF-8 bytes), and parts are joined by ``--``, which no encoded
-  part contains. So ``x--y`` in namespace ``w`` and ``y`` in namespace ``w--x`` get
-  two files;
+- parts of a view's file name are encoded injectively: letters, digits, ``.`` (but a
+  leading one) and single inner ``-`` stay as they are
+  (``MPIJob--vision--imagenet-tensorflow.yaml``); ``:`` becomes ``_`` and ``/``
+  becomes ``+`` (Pulumi type tokens); everything else is ``%XX``-escaped (its UTF-8
+  bytes). Parts are joined by ``--``, which no encoded part contains, so ``x--y`` in
+  namespace ``w`` and ``y`` in namespace ``w--x`` get two files;
 - a name longer than a file name can be, or equal to another but for letter case
   (case-insensitive file systems), gets ``~`` and a digest of the whole identity;
 - :func:`child` resolves the result and refuses anything that would leave its directory.
@@ -58,8 +58,8 @@ def encode_part(text: str) -> str:
         return "_"  # no encoded non-empty part is a lone "_" (":" alone encodes to "_"+)
     out: list[str] = []
     for index, char in enumerate(text):
-        if _KEPT.fullmatch(char):
-            out.append(char)
+        if _KEPT.fullmatch(char) and not (char == "." and index == 0):
+            out.append(char)  # a leading "." is escaped: no view is a hidden file
         elif char == "-" and 0 < index < len(text) - 1 and text[index - 1] != "-":
             out.append(char)  # a single inner hyphen; "--" and edge hyphens are escaped
         elif char in _REPLACED:

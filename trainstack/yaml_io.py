@@ -26,7 +26,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from trainstack.errors import InputLimitError, Problem, YamlSyntaxError
 from trainstack.limits import MAX_FILE_BYTES
-from trainstack.yaml_scan import check_yaml
+from trainstack.yaml_scan import check_yaml, locate_scalar
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
@@ -124,8 +124,9 @@ def parse_yaml(text: str, source: str) -> Any:
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(document)"
         found = str(error.problem).removeprefix("found ")
         raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from None
-    except YAMLError as error:
-        raise YamlSyntaxError(source, [Problem("(document)", str(error), "valid YAML")]) from None
+    except (YAMLError, ValueError, KeyError, TypeError) as error:
+        found = f"invalid YAML ({' '.join(str(error).split())})"
+        raise YamlSyntaxError(source, [Problem("(document)", found, "valid YAML")]) from None
 
 
 def read_helm_yaml(path: Path, display: str | None = None) -> dict[str, Any]:
@@ -149,14 +150,26 @@ def parse_helm_yaml(text: str, source: str) -> dict[str, Any]:
         values = helm_python.values_from_yaml(text)
     except helm_python.HelmError as error:
         message = " ".join(str(error).split())
-        match = _HELM_LINE.search(message)
-        where = f"line {match.group(1)}" if match else "(document)"
         found = _HELM_LINE.sub("", message).removeprefix("error converting YAML to JSON: ")
-        raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from None
+        raise YamlSyntaxError(
+            source,
+            [Problem(_helm_position(message, text), f"invalid YAML ({found})", "valid YAML")],
+        ) from None
     return values if isinstance(values, dict) else {}
 
 
 _HELM_LINE = re.compile(r"yaml: line (\d+): ")
+_HELM_QUOTED = re.compile(r"`([^`]*)`")
+
+
+def _helm_position(message: str, text: str) -> str:
+    """Where Helm's error is: its own line number, else the value it quotes, found again."""
+    line = _HELM_LINE.search(message)
+    if line is not None:
+        return f"line {line.group(1)}"
+    quoted = _HELM_QUOTED.search(message)
+    where = locate_scalar(text, quoted.group(1)) if quoted else None
+    return where or "(document)"
 
 
 def sorted_keys(value: Any) -> Any:

@@ -14,7 +14,7 @@ Refused, each with the key path and the line:
   :data:`~trainstack.limits.MAX_YAML_EXPANDED_CHARS` characters once aliases are expanded
   (counted from each anchor's size, never by expanding), a string longer than
   :data:`~trainstack.limits.MAX_SCALAR_CHARS`, an alias to no earlier anchor;
-- explicit tags other than the core ones (``!!binary``, ``!!set``, ``!!timestamp``,
+- explicit tags but ``!!str`` (``!!binary``, ``!!set``, ``!!timestamp``, ``!!int``,
   ``!python/...``): they mean a different value to each reader, or none;
 - keys that are not plain text, a key given twice in one mapping (Helm would silently
   keep the last), infinity and NaN (not representable in JSON, which Helm and Pulumi
@@ -38,7 +38,9 @@ from trainstack.limits import (
 )
 
 _CORE = "tag:yaml.org,2002:"
-ALLOWED_TAGS = frozenset(f"{_CORE}{name}" for name in ("str", "int", "float", "bool", "null"))
+# `!!str` forces text (`!!str 0755`); every other tag means something different to
+# ruamel.yaml, Helm and Pulumi, or nothing (`!!int x`), so only plain values are read.
+ALLOWED_TAGS = frozenset({f"{_CORE}str"})
 ALLOWED_COLLECTION_TAGS = frozenset({f"{_CORE}map", f"{_CORE}seq"})
 # YAML 1.1 and 1.2 spellings of infinity and NaN (plain scalars only).
 _NOT_A_NUMBER = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
@@ -196,7 +198,7 @@ def _on_scalar(scan: _Scan, event: Any) -> None:
             f"at most {MAX_SCALAR_CHARS} characters (trainstack's limit)",
             limit=True,
         )
-    if event.style is None and _NOT_A_NUMBER.fullmatch(value):
+    if not event.style and _NOT_A_NUMBER.fullmatch(value):  # plain (unquoted) only
         scan.fail(mark, value, "a finite number (JSON, in which values travel, has no infinity)")
     scan.count(mark, 1, len(value))
     if event.anchor is not None:
@@ -222,7 +224,24 @@ def _on_collection(scan: _Scan, event: Any) -> None:
     scan.open.append(_Open(is_mapping, event.anchor, scan.nodes - 1, scan.chars))
 
 
-_TAG_HELP = "plain values (no explicit tags but !!str, !!int, !!float, !!bool and !!null)"
+_TAG_HELP = "plain values (no explicit tag but !!str)"
+
+
+def locate_scalar(text: str, value: str) -> str | None:
+    """``line L, column C`` of the first scalar written as ``value`` (for messages only)."""
+    loader = _Loader(text)
+    try:
+        while True:
+            event = loader.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return None
+            if isinstance(event, yaml.ScalarEvent) and event.value == value:
+                mark = event.start_mark
+                return f"line {mark.line + 1}, column {mark.column + 1}"
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
 
 
 def _short(tag: str) -> str:

@@ -72,6 +72,16 @@ def load_stack_config(
             )
             continue
         values[key[len(_PREFIX) :]] = decode_config_value(raw[key])
+    if not values and not problems:
+        # An empty file (or one without trainstack: settings) is one problem, not one per key.
+        problems.append(
+            Problem(
+                "config",
+                "no trainstack: settings",
+                "at least trainstack:cluster and trainstack:nodePool (see the README)",
+            )
+        )
+        raise ConfigError(source, problems)
     try:
         config = StackConfig.model_validate(values)
     except ValidationError as error:

@@ -25,9 +25,10 @@ Not covered: a power loss right after the swap may, depending on the file system
 files of the new plan empty (the plan does not ``fsync``: it would cost more than the
 plan itself, and a plan is re-made in seconds).
 
-For tests, ``TRAINSTACK_TEST_PAUSE_AT=<point>`` makes the writer print ``paused at
-<point>`` on stderr and sleep there (points: ``writing``, ``written``, ``swapping``,
-``swapped``), so that a test can signal the real process at that very point.
+For tests, ``TRAINSTACK_TEST_PAUSE_AT=<point>[:<seconds>]`` makes the writer print
+``paused at <point>`` on stderr and sleep there (30 s by default; points: ``writing``,
+``written``, ``swapping``, ``swapped`` — the last one with signals held), so that a test
+can signal the real process at that very point.
 """
 
 from __future__ import annotations
@@ -67,10 +68,11 @@ _UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 
 def checkpoint(point: str) -> None:
     """Pause at ``point`` when a test asks for it (see the module docstring)."""
-    if os.environ.get(PAUSE_ENV) == point:
+    wanted, _, seconds = os.environ.get(PAUSE_ENV, "").partition(":")
+    if wanted == point:
         sys.stderr.write(f"paused at {point}\n")
         sys.stderr.flush()
-        time.sleep(PAUSE_SECONDS)
+        time.sleep(float(seconds) if seconds else PAUSE_SECONDS)
 
 
 @contextlib.contextmanager

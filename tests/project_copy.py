@@ -1,0 +1,137 @@
+"""A throw-away copy of the project, and the trainstack command run on it as users run it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.stack_helpers import REPO
+from trainstack.cli import main
+from trainstack.yaml_io import dump_yaml, read_yaml
+
+PROJECT_ENTRIES = ("Pulumi.yaml", "__main__.py", "components", "charts", "experiments", "stacks")
+
+
+def copy_project(target: Path) -> Path:
+    """The repository's project (program, chart, stacks, experiments) under ``target``."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_ENTRIES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, target / name)
+    return target
+
+
+def edit_yaml(path: Path, change: Callable[[Any], None]) -> None:
+    """Read ``path``, let ``change`` modify the document, write it back."""
+    document = read_yaml(path)
+    change(document)
+    path.write_text(dump_yaml(document))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a command ended."""
+
+    status: int
+    stdout: str
+    stderr: str
+
+    @property
+    def error_lines(self) -> list[str]:
+        """The ``error:`` lines on stderr."""
+        return [line for line in self.stderr.splitlines() if line.startswith("error: ")]
+
+
+def run_subprocess(
+    args: list[str], cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 120
+) -> Outcome:
+    """``python -m trainstack ARGS`` in ``cwd``; a hang fails the test (``timeout``)."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
+    environment.pop("TRAINSTACK_DEBUG", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "trainstack", *args],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    return Outcome(result.returncode, result.stdout, result.stderr)
+
+
+def run_in_process(args: list[str], cwd: Path, env: Mapping[str, str] | None = None) -> Outcome:
+    """The console entry point itself, in this process (for inputs that cannot crash it)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = 0
+    with (
+        _environment(env or {}),
+        _working_directory(cwd),
+        _argv(["trainstack", *args]),
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+    ):
+        try:
+            main()
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 1
+    return Outcome(status, stdout.getvalue(), stderr.getvalue())
+
+
+def tree(directory: Path) -> dict[str, str | bytes]:
+    """Every entry under ``directory``: file bytes, ``<dir>`` or ``-> target`` for links."""
+    if not directory.exists():
+        return {}
+    entries: dict[str, str | bytes] = {}
+    for path in sorted(directory.rglob("*")):
+        key = str(path.relative_to(directory))
+        if path.is_symlink():
+            entries[key] = f"-> {os.readlink(path)}"
+        elif path.is_dir():
+            entries[key] = "<dir>"
+        else:
+            entries[key] = path.read_bytes()
+    return entries
+
+
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    saved = dict(os.environ)
+    os.environ.update(values)
+    os.environ.pop("TRAINSTACK_DEBUG", None)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextlib.contextmanager
+def _working_directory(path: Path) -> Iterator[None]:
+    previous = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
+@contextlib.contextmanager
+def _argv(args: list[str]) -> Iterator[None]:
+    saved = sys.argv
+    sys.argv = args
+    try:
+        yield
+    finally:
+        sys.argv = saved
