@@ -95,6 +95,8 @@ def tree(directory: Path) -> dict[str, str | bytes]:
         return {}
     entries: dict[str, str | bytes] = {}
     for path in sorted(directory.rglob("*")):
+        if "__pycache__" in path.parts:
+            continue  # Python's, when the program was imported
         key = str(path.relative_to(directory))
         if path.is_symlink():
             entries[key] = f"-> {os.readlink(path)}"
@@ -135,3 +137,16 @@ def _argv(args: list[str]) -> Iterator[None]:
         yield
     finally:
         sys.argv = saved
+
+
+def assert_refused(outcome: Outcome, expect: tuple[str, ...]) -> str:
+    """Exit 2, exactly one line on stderr, ``error: ...`` with every fragment; no traceback."""
+    assert "Traceback" not in outcome.stdout + outcome.stderr
+    assert outcome.status == 2, outcome.stderr
+    lines = outcome.stderr.splitlines()
+    assert len(lines) == 1, lines
+    (line,) = lines
+    assert line.startswith("error: ")
+    for fragment in expect:
+        assert fragment in line, f"{fragment!r} not in {line!r}"
+    return line

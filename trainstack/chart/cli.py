@@ -14,8 +14,10 @@ from typing import Annotated
 
 import typer
 
+from trainstack.base_model import PATTERN_WORDS
 from trainstack.chart.paths import repo_chart_dir
-from trainstack.errors import ValuesError
+from trainstack.config.names import DNS_LABEL_PATTERN
+from trainstack.errors import ChartError, Problem, ValuesError, describe_value
 from trainstack.project import Project
 
 chart_app = typer.Typer(
@@ -69,6 +71,11 @@ def render(
     data = read_values_file(values)
     job = validate_values(data, values)
     release = name or _name_from(values)
+    if re.fullmatch(DNS_LABEL_PATTERN, namespace) is None or len(namespace) > 63:
+        problem = Problem(
+            "--namespace", describe_value(namespace), PATTERN_WORDS[DNS_LABEL_PATTERN]
+        )
+        raise ValuesError(f"{values} (with --namespace)", [problem])
     problems = release_name_problems(release, job)
     if problems:
         raise ValuesError(f"{values} (with --name {release})", problems)
@@ -86,7 +93,10 @@ def package(
     """Check the chart for drift, then package it into a .tgz."""
     from trainstack.chart.package import package_chart
 
-    archive = package_chart(repo_chart_dir(), output or Project.find().root / "dist")
+    destination = output or Project.find().root / "dist"
+    if destination.exists() and not destination.is_dir():
+        raise ChartError(f"--output {destination} is a file, not a directory")
+    archive = package_chart(repo_chart_dir(), destination)
     typer.echo(f"packaged {archive}")
 
 

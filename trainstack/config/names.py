@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, StringConstraints
+from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
 from trainstack.base_model import constraint, pattern
 from trainstack.limits import MAX_QUANTITY_CHARS
@@ -40,7 +40,26 @@ CHART_REPO_PATTERN = pattern(
     r"^(https|oci)://[^\s/@]+(/[^\s@]*)?$",
     "an https:// or oci:// URL, without credentials (`user:password@`)",
 )
-ChartRepo = Annotated[str, StringConstraints(pattern=CHART_REPO_PATTERN, max_length=2048)]
+
+
+def _no_credentials_in_url(url: str) -> str:
+    # Checked before the pattern, whose error would show the value (and the password).
+    authority = url.partition("://")[2].partition("/")[0]
+    if "@" in authority:
+        raise constraint(
+            "",
+            "a URL with credentials (not shown)",
+            "a URL without `user:password@`: give the registry's credentials to Helm "
+            "(`helm registry login`, `helm repo add --username`), never in the stack file",
+        )
+    return url
+
+
+ChartRepo = Annotated[
+    str,
+    BeforeValidator(lambda url: _no_credentials_in_url(url) if isinstance(url, str) else url),
+    StringConstraints(pattern=CHART_REPO_PATTERN, max_length=2048),
+]
 
 # Helm chart names: lowercase letters, digits and dashes (Helm's best practices); never a
 # path (`../x`) nor a space.
