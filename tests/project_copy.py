@@ -110,8 +110,8 @@ def tree(directory: Path) -> dict[str, str | bytes]:
 @contextlib.contextmanager
 def _environment(values: Mapping[str, str]) -> Iterator[None]:
     saved = dict(os.environ)
-    os.environ.update(values)
     os.environ.pop("TRAINSTACK_DEBUG", None)
+    os.environ.update(values)
     try:
         yield
     finally:

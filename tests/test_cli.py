@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.project_copy import run_in_process
 from tests.stack_helpers import REPO, example_config
 from trainstack.yaml_io import dump_yaml
 
@@ -63,3 +67,41 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     assert (tmp_path / "baseline" / "resources.json").is_file()
     assert "16 GPUs" in result.stdout
     assert "cannot be fetched offline" in " ".join(result.stdout.split())
+
+
+def test_each_problem_is_its_own_error_line(tmp_path: Path) -> None:
+    root = _project_copy(tmp_path)
+    config = example_config("aiacc")
+    config["trainstack:nodePool"]["desiredSize"] = -1
+    config["trainstack:nodePool"]["gpusPerNode"] = 0
+    (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
+    outcome = run_in_process(["plan", "bad"], root)
+    assert outcome.status == 2
+    assert outcome.stderr.splitlines() == [
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0",
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        "trainstack:nodePool.gpusPerNode: found 0; allowed: a number >= 1",
+    ]
+
+
+def test_a_bug_is_one_line_without_the_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An internal error may quote an input (a secret): only its type and place are shown."""
+
+    def broken(*_: object, **__: object) -> None:
+        raise KeyError("sk-Secret-Value")
+
+    monkeypatch.setattr("trainstack.plan.cli.Project.find", broken)
+    outcome = run_in_process(["plan", "aiacc"], tmp_path)
+    assert outcome.status == 3
+    (line,) = outcome.stderr.splitlines()
+    assert re.fullmatch(
+        r"error: internal error \(KeyError at test_cli\.py:\d+\); this is a bug in "
+        r"trainstack: please report it with the output of TRAINSTACK_DEBUG=1",
+        line,
+    )
+    assert "sk-Secret-Value" not in outcome.stderr
+    with pytest.raises(KeyError, match="sk-Secret-Value"):
+        run_in_process(["plan", "aiacc"], tmp_path, {"TRAINSTACK_DEBUG": "1"})

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
+import time
+
 from tests.chart.jobs import CHART_DIR, job_values
 from trainstack.chart.batch import RenderRequest, render_all
 from trainstack.chart.render import render_training_job
@@ -38,3 +42,19 @@ def test_few_releases_start_no_worker() -> None:
 def test_failures_are_left_to_the_caller() -> None:
     bad = RenderRequest.of("Bad_Name", "default", CHART_DIR, job_values("mpi"))
     assert render_all([bad]) == {bad: None}
+
+
+def test_a_plan_that_stops_early_terminates_its_worker() -> None:
+    """A failed or interrupted plan does not wait for the worker to render everything."""
+    before = set(multiprocessing.active_children())
+    early = EarlyRenders(_requests(BACKGROUND_RENDER_MINIMUM))
+    workers = [p for p in multiprocessing.active_children() if p not in before]
+    early.close()
+    deadline = time.monotonic() + 30
+    # The executor's own thread reaps the worker too: wait until one of us saw it end.
+    while any(w.exitcode is None for w in workers) and time.monotonic() < deadline:
+        for worker in workers:
+            worker.join(timeout=0.1)
+    assert workers
+    assert [worker.exitcode for worker in workers] == [-signal.SIGTERM] * len(workers)
+    assert early.take() == {}

@@ -83,3 +83,19 @@ def test_required_spread_needs_a_node_per_worker(deploy: Deployer) -> None:
         f"{FILE}: job.scheduling.workerSpread: required puts each of the 5 workers on its "
         f"own node, but pool gpu-v100 has at most 4 nodes ({POOL})",
     )
+
+
+def test_thousands_of_pods_are_counted_not_listed(deploy: Deployer) -> None:
+    config = stack_config()
+    pool = config["trainstack:nodePool"]
+    pool["autoscaling"] = {"enabled": True, "minSize": 0, "maxSize": 1000}
+    pool.pop("cpuPerNode", None)
+    pool.pop("memoryPerNode", None)
+    # 1001 pods of 3 GPUs: 3003 of 4000 GPUs, but one such pod per 4-GPU node.
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(worker={"replicas": 1001, "gpus": 3}), config=config)
+    (failure,) = caught.value.failures
+    assert failure.endswith(
+        "job.worker.gpus: 3003 GPUs fit the pool's 4000 in total, but pods of 1001 x 3 GPUs "
+        f"cannot be placed on 1000 nodes of 4 GPUs ({POOL})"
+    )

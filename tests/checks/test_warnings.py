@@ -61,3 +61,15 @@ def test_team_memory_default_counts_as_a_limit(deploy: Deployer) -> None:
     with pytest.raises(PlanCheckError, match=r"limits\.memory: unset on worker pods"):
         # Without a default the team's quota refuses such pods outright (an error).
         deploy(experiment, config=stack_config(teams=no_default))
+
+
+def test_a_credential_in_job_env_is_a_warning_that_never_shows_it(deploy: Deployer) -> None:
+    warnings = _warnings(
+        deploy(job(env={"WANDB_API_KEY": "wb-Secret-9", "TOKENIZERS_PARALLELISM": "false"}))
+    )
+    assert warnings == [
+        "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
+        "job.env.WANDB_API_KEY: looks like a credential (by its name; the value is not shown) "
+        "in plain text: it is written into the plan, the Helm release and the pods' spec, "
+        "readable by all who can read those; keep it in a Kubernetes Secret instead"
+    ]

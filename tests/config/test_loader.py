@@ -9,7 +9,12 @@ import pytest
 from tests.config.conftest import Loader
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
-from trainstack.config.loader import SECRET_PLACEHOLDER, pulumi_config_map, read_stack_file
+from trainstack.config.loader import (
+    SECRET_PLACEHOLDER,
+    load_stack_config,
+    pulumi_config_map,
+    read_stack_file,
+)
 from trainstack.errors import ConfigError
 from trainstack.yaml_io import YamlSyntaxError
 
@@ -126,3 +131,50 @@ def test_duplicate_yaml_keys_are_refused(write_stack: StackWriter, tmp_path: Pat
     )
     with pytest.raises(YamlSyntaxError, match="the key 'trainstack:nodePool' a second time"):
         read_stack_file(project, "test")
+
+
+@pytest.mark.parametrize("key", ["alicloud:secretKey", "alicloud:accessKey", "aws:token"])
+def test_a_plain_provider_credential_is_refused_without_echoing_it(load: Loader, key: str) -> None:
+    config = example_config("aiacc")
+    config[key] = "LTAI5tVerySecret"
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found, problem.allowed) == (
+        key,
+        "a plain-text value (not shown)",
+        f"a secret: set it with `pulumi config set --secret {key} <value>`",
+    )
+    assert "LTAI5tVerySecret" not in str(caught.value)
+
+
+def test_a_plain_credential_nested_in_a_provider_setting_is_refused(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["alicloud:assumeRole"] = {"roleArn": "acs:ram::1:role/x", "sessionToken": "Tok1"}
+    with pytest.raises(ConfigError, match=r"alicloud:assumeRole\.sessionToken: found a plain"):
+        load(config)
+
+
+def test_secure_provider_credentials_are_accepted(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["alicloud:secretKey"] = {"secure": "v1:cipher"}
+    config["alicloud:assumeRole"] = {"roleArn": "x", "sessionToken": {"secure": "v1:c2"}}
+    assert load(config).config.cluster.provider == "alicloud"
+
+
+def test_an_empty_stack_file_is_one_problem(write_stack: StackWriter, tmp_path: Path) -> None:
+    project = write_stack({})
+    (tmp_path / "Pulumi.test.yaml").write_text("")
+    stack_file = read_stack_file(project, "test")
+    with pytest.raises(ConfigError) as caught:
+        load_stack_config("test", stack_file.config, stack_file.secret_keys, stack_file.source)
+    assert [(p.path, p.found) for p in caught.value.problems] == [
+        ("config", "no trainstack: settings")
+    ]
+
+
+def test_a_date_is_the_text_written(write_stack: StackWriter, tmp_path: Path) -> None:
+    """yaml.v3, which Pulumi reads stack files with, gives an untyped date as text."""
+    project = write_stack({})
+    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:since: 2024-01-01\n")
+    assert read_stack_file(project, "test").config == {"trainstack:since": "2024-01-01"}

@@ -105,3 +105,18 @@ def test_invalid_cluster(load: Loader, cluster: dict, path: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load(config)
     assert [p.path for p in caught.value.problems] == [path]
+
+
+@pytest.mark.parametrize(
+    ("key", "path"),
+    [("namespace", "namespace"), ("sharedWith", "sharedWith[0]")],
+)
+def test_a_claim_needs_a_namespace_the_stack_creates(load: Loader, key: str, path: str) -> None:
+    config = example_config("aiacc")
+    config["trainstack:datasets"][0][key] = ["ghost"] if key == "sharedWith" else "ghost"
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found) == (f"trainstack:datasets[0].{path}", '"ghost"')
+    assert problem.allowed.startswith("a namespace that exists: default, or a team's namespace")
+    assert "(nlp, vision)" in problem.allowed

@@ -315,3 +315,53 @@ def test_a_flavor_holds_eight_node_labels(load: Loader) -> None:
         "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
     )
     assert load(without_queueing(config)).config.node_pool.labels
+
+
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("users", "system:anonymous"),
+        ("groups", "system:unauthenticated"),
+        ("groups", "system:authenticated"),
+        ("groups", "system:serviceaccounts"),
+        ("groups", "system:serviceaccounts:kube-system"),
+    ],
+)
+def test_members_standing_for_everybody_are_refused(load: Loader, key: str, name: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load(_teams(_set(f"members.{key}", ["alice", name])))
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found) == (f"trainstack:teams[0].members.{key}[1]", f'"{name}"')
+    assert "members.allowBroadSubjects: true" in problem.allowed
+
+
+def test_members_standing_for_everybody_need_the_teams_own_consent(load: Loader) -> None:
+    def open_first_team(config: dict[str, Any]) -> None:
+        _set("members.groups", ["system:authenticated"])(config)
+        _set("members.allowBroadSubjects", True)(config)
+
+    stack = load(_teams(open_first_team))
+    assert stack.config.teams[0].members.groups == ["system:authenticated"]
+
+    def open_both_teams(config: dict[str, Any]) -> None:
+        open_first_team(config)
+        _set("members.groups", ["system:authenticated"], index=1)(config)
+
+    with pytest.raises(ConfigError, match=r"trainstack:teams\[1\]\.members\.groups\[0\]"):
+        load(_teams(open_both_teams))
+
+
+def test_one_service_account_is_a_member_like_any_user(load: Loader) -> None:
+    stack = load(_teams(_set("members.users", ["system:serviceaccount:ci:deployer"])))
+    assert stack.config.teams[0].members.users == ["system:serviceaccount:ci:deployer"]
+
+
+def test_a_queueing_timeout_beyond_int64_nanoseconds_is_refused(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:queueing"]["podsReadyTimeout"] = "2562048h"  # 2^63 ns is 2562047.8 h
+    with pytest.raises(
+        ConfigError, match=r"podsReadyTimeout: found \"2562048h\"; allowed: at most"
+    ):
+        load(config)
+    config["trainstack:queueing"]["podsReadyTimeout"] = "2562047h"
+    assert load(config).config.queueing.pods_ready_timeout == "2562047h"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from tests.diff.plan_dirs import stack_urn, urn, write_plan_dir
 from trainstack.diff.snapshot import load_snapshot
 from trainstack.errors import DiffError
+from trainstack.limits import MAX_PLAN_FILE_BYTES
 
 ACCELERATION = "trainstack:acceleration:Acceleration"
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
@@ -104,3 +106,48 @@ def test_objects_and_experiments_are_optional(tmp_path: Path) -> None:
 
     assert [key.label for key in snapshot.objects] == ["alicloud:nas/fileSystem:FileSystem nas"]
     assert snapshot.experiments == {}
+
+
+def test_a_plain_credential_in_an_old_plan_is_masked(tmp_path: Path) -> None:
+    """Plans made before plain credentials were refused may hold one: never shown again."""
+    (tmp_path / "resources.json").write_text("[]")
+    config = {
+        "alicloud:region": "cn-beijing",
+        "alicloud:secretKey": "Old-Plain-Secret",
+        "alicloud:assumeRole": {"roleArn": "r", "sessionToken": "Old-Token"},
+    }
+    (tmp_path / "provider-config.json").write_text(json.dumps(config))
+    snapshot = load_snapshot(tmp_path)
+    documents = {key.label: entry.document for key, entry in snapshot.objects.items()}
+    assert documents == {
+        "config alicloud:region": {"value": "cn-beijing"},
+        "config alicloud:secretKey": {"value": "[secret]"},
+        "config alicloud:assumeRole": {"value": {"roleArn": "r", "sessionToken": "[secret]"}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a plan"),
+        (b'[{"urn": "\xff"}]', r"not UTF-8 \(byte 10\)"),
+    ],
+)
+def test_a_broken_plan_file_is_one_error(
+    tmp_path: Path, content: str | bytes, message: str
+) -> None:
+    path = tmp_path / "resources.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    with pytest.raises(DiffError, match=f"resources.json: {message}"):
+        load_snapshot(tmp_path)
+
+
+def test_a_plan_file_over_the_limit_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "resources.json"
+    path.write_text("[]")
+    os.truncate(path, MAX_PLAN_FILE_BYTES + 1)  # sparse: nothing is written
+    with pytest.raises(DiffError, match="larger than 67108864 bytes"):
+        load_snapshot(tmp_path)

@@ -141,3 +141,31 @@ def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
     config = stack_config(experiments={"directory": "missing"})
     assert deploy(config=config).experiments == ()
     assert IMAGENET["name"] == "imagenet-tensorflow"
+
+
+def test_experiments_are_counted_before_any_matrix_is_expanded(deploy: Deployer) -> None:
+    matrices = [
+        {
+            "name": f"scan-{index}",
+            "matrix": {
+                "axes": {"a": "worker.replicas", "b": "worker.gpus"},
+                "product": {"a": list(range(100)), "b": [0, 1]},
+            },
+            "job": IMAGENET["job"],
+        }
+        for index in range(3)
+    ]
+    with pytest.raises(ConfigError) as caught:
+        deploy(*matrices)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found) == (
+        "trainstack:experiments.directory",
+        "600 experiments in experiments/ (3 files, matrices expanded)",
+    )
+    assert problem.allowed.startswith("at most 512")
+
+
+def test_the_experiments_directory_stays_in_the_project(deploy: Deployer) -> None:
+    config = stack_config(experiments={"directory": "../elsewhere"})
+    with pytest.raises(ConfigError, match=r"experiments\.directory: found \"\.\./elsewhere\""):
+        deploy(job(), config=config)

@@ -1,0 +1,49 @@
+"""Errors print one self-contained line per problem."""
+
+from __future__ import annotations
+
+from trainstack.errors import (
+    ConfigError,
+    DiffError,
+    EnvironmentVariableError,
+    PlanCheckError,
+    Problem,
+    describe_value,
+    dotted_path,
+)
+
+
+def test_each_problem_of_a_file_is_its_own_line() -> None:
+    error = ConfigError(
+        "stacks/Pulumi.x.yaml",
+        [Problem("trainstack:a", "1", "text"), Problem("trainstack:b", "2", "text")],
+    )
+    assert error.lines() == [
+        "invalid stack configuration in stacks/Pulumi.x.yaml: trainstack:a: found 1; allowed: text",
+        "invalid stack configuration in stacks/Pulumi.x.yaml: trainstack:b: found 2; allowed: text",
+    ]
+
+
+def test_each_failed_check_is_its_own_line() -> None:
+    error = PlanCheckError(["e.yaml: experiment e: job.worker.gpus: too many"])
+    assert error.lines() == [
+        "plan-time check failed: e.yaml: experiment e: job.worker.gpus: too many"
+    ]
+
+
+def test_other_errors_are_their_lines() -> None:
+    assert DiffError("first\nsecond").lines() == ["first", "second"]
+    assert EnvironmentVariableError("X", "y", "z").lines() == [
+        "environment variable X: found y; allowed: z"
+    ]
+
+
+def test_values_are_shown_on_one_short_line() -> None:
+    assert describe_value("a\nb") == '"a\\nb"'
+    assert len(describe_value("x" * 500)) == 80
+    assert describe_value(2**70) == "1180591620717411303424"
+
+
+def test_odd_keys_are_quoted_in_paths() -> None:
+    assert dotted_path(["labels", "a.b/c", 0], "job.") == 'job.labels["a.b/c"][0]'
+    assert dotted_path(["env", "A\n"]) == 'env["A\\n"]'
