@@ -19,6 +19,11 @@ def _values(old: str, new: str) -> str:
     return VALUES.replace(old, new, 1)
 
 
+def _link_in_output(root: Path) -> None:
+    (root / "elsewhere").mkdir()
+    (root / "elsewhere" / "values.yaml").symlink_to(root / "Pulumi.yaml")
+
+
 CHART_CASES = [
     Case(
         "alias-bomb",
@@ -98,6 +103,12 @@ CHART_CASES = [
         "generate-over-other-files",
         write("elsewhere/thesis.tex", "years of work"),
         ("elsewhere holds files that are not part of the chart (thesis.tex)",),
+        args=("chart", "generate", "--output", "elsewhere"),
+    ),
+    Case(
+        "generate-through-a-symlink",
+        _link_in_output,
+        ("elsewhere/values.yaml is a symbolic link: writing the chart would follow it",),
         args=("chart", "generate", "--output", "elsewhere"),
     ),
     Case(

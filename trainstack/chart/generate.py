@@ -48,6 +48,7 @@ def write_chart(output: Path, source: Path) -> list[Path]:
     generated ones. Returns the generated files written."""
     if not (source / "templates").is_dir():
         raise ChartError(f"{source} has no templates/: it is not the repository's chart")
+    _refuse_links(output)
     if output.resolve() != source.resolve():
         _copy_hand_written(source, output)
     written = []
@@ -59,6 +60,18 @@ def write_chart(output: Path, source: Path) -> list[Path]:
             handle.write(text)
         written.append(target)
     return written
+
+
+def _refuse_links(output: Path) -> None:
+    """A symbolic link in the output would be written through: refused, never followed."""
+    if output.is_symlink():
+        raise ChartError(f"--output {output} is a symbolic link; give a real directory")
+    if output.is_dir():
+        for path in sorted(output.rglob("*")):
+            if path.is_symlink():
+                raise ChartError(
+                    f"{path} is a symbolic link: writing the chart would follow it; remove it"
+                )
 
 
 def _copy_hand_written(source: Path, output: Path) -> None:
