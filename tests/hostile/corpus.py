@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.project_copy import edit_yaml
+from tests.project_copy import (
+    assert_refused,
+    edit_yaml,
+    run_in_process,
+    run_subprocess,
+    tree,
+)
 
 Edit = Callable[[Path], None]
 
@@ -34,6 +40,19 @@ class Case:
 
     def __str__(self) -> str:
         return self.id
+
+
+def check_refused(case: Case, root: Path, scope: Path) -> None:
+    """Apply ``case`` to the project at ``root``, run its command, and check that it is
+    refused with one line and that nothing under ``scope`` changed."""
+    case.edit(root)
+    before = tree(scope)
+    run = run_subprocess if case.isolate else run_in_process
+    outcome = run(list(case.args), root, case.env)
+    assert_refused(outcome, case.expect)
+    assert tree(scope) == before
+    if case.secret is not None:
+        assert case.secret not in outcome.stdout + outcome.stderr
 
 
 def nothing(_: Path) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import Case, nothing, write
-from tests.project_copy import assert_refused, copy_project, run_in_process, run_subprocess, tree
+from tests.hostile.corpus import Case, check_refused, nothing, write
+from tests.project_copy import copy_project
 from tests.stack_helpers import REPO
 
 VALUES = (REPO / "charts/training-job/ci/mpi-values.yaml").read_text()
@@ -122,10 +122,4 @@ CHART_CASES = [
 
 @pytest.mark.parametrize("case", CHART_CASES, ids=str)
 def test_hostile_chart_input_is_refused_and_changes_nothing(case: Case, tmp_path: Path) -> None:
-    root = copy_project(tmp_path / "project")
-    case.edit(root)
-    before = tree(tmp_path)
-    run = run_subprocess if case.isolate else run_in_process
-    outcome = run(list(case.args), root, case.env)
-    assert_refused(outcome, case.expect)
-    assert tree(tmp_path) == before
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path)

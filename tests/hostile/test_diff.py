@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import Case, Edit, nothing, stack, write
-from tests.project_copy import assert_refused, copy_project, run_in_process, tree
+from tests.hostile.corpus import Case, Edit, check_refused, nothing, stack, write
+from tests.project_copy import copy_project, run_in_process
 from trainstack.limits import MAX_PLAN_FILE_BYTES
 
 
@@ -94,12 +94,7 @@ DIFF_CASES = [
 
 @pytest.mark.parametrize("case", DIFF_CASES, ids=str)
 def test_hostile_diff_input_is_refused_and_changes_nothing(case: Case, tmp_path: Path) -> None:
-    root = copy_project(tmp_path / "project")
-    case.edit(root)
-    before = tree(tmp_path)
-    outcome = run_in_process(list(case.args), root, case.env)
-    assert_refused(outcome, case.expect)
-    assert tree(tmp_path) == before
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path)
 
 
 def test_a_plain_credential_in_an_old_plan_is_never_shown(tmp_path: Path) -> None:

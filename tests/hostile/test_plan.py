@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import PLAN_CASES, Case
-from tests.project_copy import assert_refused, copy_project, run_in_process, run_subprocess, tree
+from tests.hostile.corpus import PLAN_CASES, Case, check_refused
+from tests.project_copy import copy_project, run_in_process
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +27,4 @@ def test_hostile_input_is_refused_and_changes_nothing(
 ) -> None:
     root = tmp_path / "project"
     shutil.copytree(planned, root, symlinks=True)
-    case.edit(root)
-    before = tree(tmp_path)
-
-    run = run_subprocess if case.isolate else run_in_process
-    outcome = run(list(case.args), root, case.env)
-
-    assert_refused(outcome, case.expect)
-    assert tree(tmp_path) == before
-    if case.secret is not None:
-        assert case.secret not in outcome.stdout + outcome.stderr
+    check_refused(case, root, tmp_path)

@@ -407,3 +407,24 @@ def test_a_file_size_limit_leaves_the_previous_plan(
         "plan, if any, is unchanged"
     ]
     assert tree(out) == before
+
+
+def test_a_plan_of_an_earlier_trainstack_is_replaced(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    """Plans from before the marker hold plan files only: they are still replaced."""
+    written = write_plan(example_plans[STACK], tmp_path)
+    (written / MARKER).unlink()
+    write_plan(example_plans[STACK], tmp_path)
+    assert (written / MARKER).is_file()
+
+
+def test_a_plan_like_directory_with_anything_else_is_not_replaced(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    written = write_plan(example_plans[STACK], tmp_path)
+    (written / MARKER).unlink()
+    (written / "resources" / "my-notes.txt").write_text("mine")
+    with pytest.raises(OutputError, match="was not written by `trainstack plan`"):
+        write_plan(example_plans[STACK], tmp_path)
+    assert (written / "resources" / "my-notes.txt").read_text() == "mine"

@@ -17,8 +17,9 @@ unwritable directory:
    (or, if the stack's directory is missing, renames it back) once its process is gone.
 3. Nothing else is ever deleted or overwritten: ``OUT/STACK`` is replaced only when it
    holds the marker file ``.trainstack-plan`` that every plan writes (or is an empty
-   directory); any other file or directory there is refused with exit status 2, as is a
-   symbolic link anywhere in it (never followed, never removed). ``STACK`` must be a
+   directory, or a plan of an earlier trainstack: plan files only); any other file or
+   directory there is refused with exit status 2, as is a symbolic link anywhere in it
+   (never followed, never removed). ``STACK`` must be a
    valid Pulumi stack name (:func:`trainstack.file_names.check_stack_name`).
 
 Not covered: a power loss right after the swap may, depending on the file system, leave
@@ -136,11 +137,7 @@ def _check_replaceable(target: Path) -> None:
         )
     if not stat.S_ISDIR(status.st_mode):
         raise OutputError(f"{target} exists and is not a directory; move it away first")
-    entries = os.listdir(target)
-    if not entries:
-        return
-    marker = target / MARKER
-    if not marker.is_file() or marker.is_symlink():
+    if not _is_ours(target):
         raise OutputError(
             f"{target} exists and was not written by `trainstack plan` (it has no {MARKER} "
             "file): trainstack replaces only its own plans; move it away or choose another "
@@ -152,6 +149,44 @@ def _check_replaceable(target: Path) -> None:
             f"{link} is a symbolic link inside the plan directory {target}; trainstack "
             "never writes links, so something else changed this directory: move it away"
         )
+
+
+# What plans written before the marker existed hold (trainstack 0.1): nothing else.
+_PLAN_FILES = frozenset(
+    {
+        "resources.json",
+        "objects.json",
+        "experiments.json",
+        "provider-config.json",
+        "secret-digests.json",
+        "NOTES.txt",
+    }
+)
+_PLAN_VIEWS = frozenset({"resources", "objects"})
+
+
+def _is_ours(directory: Path) -> bool:
+    """A plan directory trainstack wrote (its marker, or an earlier plan), or an empty one."""
+    marker = directory / MARKER
+    if marker.is_file() and not marker.is_symlink():
+        return True
+    return not os.listdir(directory) or _earlier_plan(directory)
+
+
+def _earlier_plan(directory: Path) -> bool:
+    """A plan of an earlier trainstack: its files only, views holding only ``.yaml`` files."""
+    entries = set(os.listdir(directory))
+    if "resources.json" not in entries or not entries <= _PLAN_FILES | _PLAN_VIEWS:
+        return False
+    for name in entries:
+        path = directory / name
+        if path.is_symlink() or (name in _PLAN_VIEWS) != path.is_dir():
+            return False
+        if name in _PLAN_VIEWS and not all(
+            entry.endswith(".yaml") and (path / entry).is_file() for entry in os.listdir(path)
+        ):
+            return False
+    return True
 
 
 def _first_link(directory: Path) -> Path | None:
@@ -235,9 +270,9 @@ def _libc() -> ctypes.CDLL:
 
 
 def _remove_ours(directory: Path) -> None:
-    """Remove a directory this plan made (checked again: it must carry the marker)."""
-    if not (directory / MARKER).is_file() and os.listdir(directory):
-        raise OutputError(f"{directory} lost its {MARKER} file; it is left in place")
+    """Remove a plan directory (checked again: it must still be a plan of trainstack's)."""
+    if not _is_ours(directory):
+        raise OutputError(f"{directory} is no longer a plan of trainstack's; it is left in place")
     shutil.rmtree(directory)
 
 
