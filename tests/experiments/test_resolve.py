@@ -169,3 +169,22 @@ def test_the_experiments_directory_stays_in_the_project(deploy: Deployer) -> Non
     config = stack_config(experiments={"directory": "../elsewhere"})
     with pytest.raises(ConfigError, match=r"experiments\.directory: found \"\.\./elsewhere\""):
         deploy(job(), config=config)
+
+
+def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer) -> None:
+    scan = {
+        "name": "scan",
+        "matrix": {"axes": {"n": "worker.replicas"}, "points": [{"n": 1}, {"n": 2}]},
+        "job": {**IMAGENET["job"], "shell": "a b", "labels": {"x": "-"}},
+    }
+    with pytest.raises(InvalidExperimentsError) as caught:
+        deploy(scan, job(shell="c d"))
+    assert caught.value.lines() == [
+        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
+        'job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
+        "'-', '_', '.'",
+        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
+        'job.shell: found "a b"; allowed: text without spaces',
+        "invalid experiment in experiments/01-imagenet-tensorflow.yaml: job.shell: found "
+        '"c d"; allowed: text without spaces',
+    ]

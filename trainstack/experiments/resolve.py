@@ -63,6 +63,10 @@ class InvalidExperimentsError(TrainstackError):
         self.errors = tuple(errors)
         super().__init__("\n".join(str(error) for error in self.errors))
 
+    def lines(self) -> list[str]:
+        """One line per problem of every file."""
+        return [line for error in self.errors for line in error.lines()]
+
 
 @dataclass(frozen=True)
 class _Candidate:
@@ -88,11 +92,32 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
             resolved.append(_resolve(candidate, stack))
         except InvalidInputError as error:
             errors.append(error)
+    errors = _once_per_problem(errors)
     if len(errors) == 1:
         raise errors[0]
     if errors:
         raise InvalidExperimentsError(errors)
     return sorted(resolved, key=lambda experiment: experiment.name)
+
+
+def _once_per_problem(errors: list[InvalidInputError]) -> list[InvalidInputError]:
+    """The same problems of one file at several matrix points: one error naming the points."""
+    groups: dict[tuple[type[InvalidInputError], str, tuple[Problem, ...]], list[str]] = {}
+    for error in errors:
+        file, _, point = error.source.partition(_POINT)
+        groups.setdefault((type(error), file, error.problems), []).append(point.rstrip(")"))
+    merged: list[InvalidInputError] = []
+    for (kind, file, problems), points in groups.items():
+        named = [point for point in points if point]
+        if len(named) > 1:
+            file += f" (matrix points {', '.join(named)})"
+        elif named:
+            file += f"{_POINT}{named[0]})"
+        merged.append(kind(file, problems))
+    return merged
+
+
+_POINT = " (matrix point "
 
 
 def _check_count(catalog: list[ExperimentSource], stack: LoadedStack) -> None:
@@ -219,7 +244,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
     spec = candidate.source.spec
     where = candidate.source.display
     if candidate.point is not None:
-        where += f" (matrix point {candidate.name})"
+        where += f"{_POINT}{candidate.name})"
     _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
 
     job = candidate.job

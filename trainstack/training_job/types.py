@@ -48,7 +48,8 @@ LABEL_VALUE_PATTERN = r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
 LABEL_PREFIX_MAX = 253  # a DNS subdomain
 LABEL_KEY_WORDS = "a label key: [prefix/]name, a DNS prefix of at most 253 and a name of 63"
 ENV_NAME_PATTERN = r"^[-._a-zA-Z][-._a-zA-Z0-9]*$"
-ABSOLUTE_PATH_PATTERN = r"^/"
+ABSOLUTE_PATH_PATTERN = pattern(r"^/", "an absolute path (starting with /)")
+NO_SPACE_PATTERN = pattern(r"^\S+$", "text without spaces")
 
 
 def _int_to_text(value: Any) -> Any:
