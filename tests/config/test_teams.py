@@ -129,7 +129,7 @@ def _no_queueing(change: Change) -> Change:
             _set("members.groups", ["vision researchers"]),
             "trainstack:teams[0].members.groups[0]",
             '"vision researchers"',
-            "a string matching ^\\S+$",
+            "text without spaces",
         ),
         (
             _set("quota.gpuModels", {"V100": 12}),

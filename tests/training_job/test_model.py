@@ -90,7 +90,7 @@ def test_invalid_values_name_path_found_and_allowed() -> None:
     )
 
     assert found == [
-        Problem("datasets[0].mountPath", '"data"', "a string matching ^/"),
+        Problem("datasets[0].mountPath", '"data"', "an absolute path (starting with /)"),
         Problem("framework", '"jax"', "one of 'mpi', 'tensorflow' or 'pytorch'"),
         Problem("mpi.sshPort", "0", "a number >= 1"),
         Problem("worker.gpus", "-1", "a number >= 0"),
