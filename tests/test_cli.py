@@ -95,7 +95,7 @@ def test_a_bug_is_one_line_without_the_message(
 
     monkeypatch.setattr("trainstack.plan.cli.Project.find", broken)
     outcome = run_in_process(["plan", "aiacc"], tmp_path)
-    assert outcome.status == 3
+    assert outcome.status == 70
     (line,) = outcome.stderr.splitlines()
     assert re.fullmatch(
         r"error: internal error \(KeyError at test_cli\.py:\d+\); this is a bug in "

@@ -2,7 +2,7 @@
 
 Exit statuses (also in the README): 0 success (``diff``: no changes), 1 ``diff`` found
 changes, 2 a user error (every :class:`~trainstack.errors.TrainstackError`: one
-``error:`` line per problem on stderr, no traceback) or a usage error (Typer's), 3 an
+``error:`` line per problem on stderr, no traceback) or a usage error (Typer's), 70 an
 internal error (a bug: one line, ``TRAINSTACK_DEBUG=1`` shows the traceback), 128+N
 stopped by signal N after cleaning up (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
 """
@@ -34,7 +34,7 @@ app.command()(plan)
 app.command()(diff)
 
 USER_ERROR_EXIT = 2
-INTERNAL_ERROR_EXIT = 3
+INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status
 DEBUG_ENV = "TRAINSTACK_DEBUG"
 
 
