@@ -19,6 +19,7 @@ from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, nominal
 from trainstack.experiments.merge import merged
+from trainstack.frameworks import frameworks
 from trainstack.quantity import exact_quantity
 from trainstack.yaml_io import dump_yaml
 
@@ -27,7 +28,7 @@ KUEUE_API = "kueue.x-k8s.io/v1beta2"
 
 # Only the kinds the training-job chart renders: each enabled integration makes Kueue
 # watch (and webhook) that kind, and the `pod` integration would gate the jobs' own pods.
-INTEGRATIONS = ["kubeflow.org/mpijob", "kubeflow.org/tfjob", "kubeflow.org/pytorchjob"]
+INTEGRATIONS = [spec.kueue_integration for spec in frameworks()]
 COVERED_RESOURCES = ["cpu", "memory", GPU_RESOURCE]
 
 

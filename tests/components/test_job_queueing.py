@@ -42,7 +42,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
     )
     assert configuration["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
     assert configuration["integrations"] == {
-        "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/tfjob", "kubeflow.org/pytorchjob"]
+        "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob"]
     }
     assert configuration["waitForPodsReady"] == {"timeout": "10m", "blockAdmission": True}
     assert configuration["manageJobsWithoutQueueName"] is False

@@ -139,12 +139,12 @@ def test_members_get_edit_and_training_jobs_in_their_namespace(
     assert rules == [
         {
             "apiGroups": ["kubeflow.org"],
-            "resources": ["mpijobs", "tfjobs", "pytorchjobs"],
+            "resources": ["mpijobs", "pytorchjobs", "tfjobs"],
             "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
         },
         {
             "apiGroups": ["kubeflow.org"],
-            "resources": ["mpijobs/status", "tfjobs/status", "pytorchjobs/status"],
+            "resources": ["mpijobs/status", "pytorchjobs/status", "tfjobs/status"],
             "verbs": ["get"],
         },
         {

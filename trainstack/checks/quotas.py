@@ -18,9 +18,9 @@ from trainstack.checks.findings import Finding, Severity
 from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
-from trainstack.config.queueing import FRAMEWORK_CRDS
 from trainstack.config.teams import Amounts, Team, nominal
 from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import framework
 from trainstack.quantity import format_quantity, parse_quantity
 
 # Capabilities Pod Security `baseline` lets a container add (its "Capabilities" control).
@@ -270,7 +270,7 @@ class _TeamCheck:
         if not queueing.enabled:
             return []
         if not self.experiment.queued:
-            crd = FRAMEWORK_CRDS[job.framework]
+            crd = framework(job.framework).crd
             served = self.stack.config.operators.served_crds().get(crd)
             who = f"operators.{served[0]}" if served else "no enabled operator"
             return [

@@ -15,7 +15,8 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.charts import ChartRef
 from trainstack.config.names import DnsLabel
-from trainstack.config.operators import MPIJOBS, PYTORCHJOBS, TFJOBS, Operators
+from trainstack.config.operators import Operators
+from trainstack.frameworks import framework as framework_spec
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 """The label that puts a job in a LocalQueue of its namespace."""
@@ -28,7 +29,6 @@ MANAGER_CONFIG_KEY = "managerConfig.controllerManagerConfigYaml"
 # Arena do not (their CRDs have no runPolicy.suspend, so the API server drops it and the
 # job starts at once).
 SUSPENDABLE_OPERATORS = frozenset({"mpiOperator", "trainingOperator"})
-FRAMEWORK_CRDS = {"mpi": MPIJOBS, "tensorflow": TFJOBS, "pytorch": PYTORCHJOBS}
 
 Duration = Annotated[str, StringConstraints(pattern=r"^[1-9][0-9]*(s|m|h)$")]
 
@@ -92,5 +92,5 @@ class Queueing(StrictModel):
 
 def suspendable(framework: str, operators: Operators) -> bool:
     """Whether Kueue can hold jobs of ``framework``: the operator serving them can suspend."""
-    served = operators.served_crds().get(FRAMEWORK_CRDS[framework])
+    served = operators.served_crds().get(framework_spec(framework).crd)
     return served is not None and served[0] in SUSPENDABLE_OPERATORS

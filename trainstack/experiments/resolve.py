@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
-from trainstack.config.queueing import FRAMEWORK_CRDS, QUEUE_LABEL, suspendable
+from trainstack.config.queueing import QUEUE_LABEL, suspendable
 from trainstack.errors import (
     ConfigError,
     ExperimentError,
@@ -185,7 +185,7 @@ def _queueable(job: dict[str, Any], team: str | None, stack: LoadedStack) -> boo
     if team is None or not stack.config.queueing.enabled:
         return False
     framework = job.get("framework") or TrainingJob.model_fields["framework"].default
-    return framework in FRAMEWORK_CRDS and suspendable(framework, stack.config.operators)
+    return suspendable(framework, stack.config.operators)
 
 
 def _with_queue(job: dict[str, Any], team: str) -> dict[str, Any]:

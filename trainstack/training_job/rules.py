@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from trainstack.frameworks import framework
 from trainstack.training_job.frameworks import DEFAULT_SSH_PORT
 
 if TYPE_CHECKING:
@@ -39,11 +40,7 @@ def violations(job: TrainingJob) -> list[Violation]:
 
 def total_pods(job: TrainingJob) -> int:
     """How many pods the job starts (the default gang size)."""
-    if job.framework == "tensorflow":
-        tf = job.tensorflow
-        return tf.chief.replicas + job.worker.replicas + tf.ps.replicas + tf.evaluator.replicas
-    # the MPI launcher or the PyTorch master
-    return 1 + job.worker.replicas
+    return sum(pods.replicas for pods in framework(job.framework).pods(job))
 
 
 def _replica_rules(job: TrainingJob) -> list[Violation]:

@@ -446,11 +446,10 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- if eq $v.framework "mpi" -}}
 {{- $suffixes = list "-launcher" (printf "-worker-%d" (sub $workers 1)) -}}
 {{- else -}}
-{{- $roles := list (list "worker" $workers) -}}
+{{- /* roles in the order of trainstack's framework registry: ties name the same pod */ -}}
+{{- $roles := list (list "master" 1) (list "worker" $workers) -}}
 {{- if eq $v.framework "tensorflow" -}}
-{{- $roles = concat $roles (list (list "chief" ($v.tensorflow.chief.replicas | int)) (list "ps" ($v.tensorflow.ps.replicas | int)) (list "evaluator" ($v.tensorflow.evaluator.replicas | int))) -}}
-{{- else -}}
-{{- $roles = append $roles (list "master" 1) -}}
+{{- $roles = list (list "chief" ($v.tensorflow.chief.replicas | int)) (list "worker" $workers) (list "ps" ($v.tensorflow.ps.replicas | int)) (list "evaluator" ($v.tensorflow.evaluator.replicas | int)) -}}
 {{- end -}}
 {{- range $roles -}}
 {{- if gt (index . 1) 0 -}}
