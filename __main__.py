@@ -11,6 +11,7 @@ from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
+from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
@@ -45,20 +46,35 @@ datasets = [
     )
     for dataset in config.datasets
 ]
-operators = TrainingOperators("operators", TrainingOperatorsArgs(config.operators, cluster))
-if config.acceleration.enabled:
-    Acceleration("acceleration", AccelerationArgs(config.acceleration, config.cluster, cluster))
+operators = TrainingOperators(
+    "operators",
+    TrainingOperatorsArgs(
+        config.operators,
+        InstallContext(config.cluster, cluster, deployment.stack.source, deployment.offline),
+    ),
+)
+component = config.acceleration.component
+acceleration = (
+    [Acceleration("acceleration", AccelerationArgs(component, config.cluster, cluster))]
+    if config.acceleration.enabled and component is not None
+    else []
+)
 experiments = ExperimentReleases(
     "experiments",
     ExperimentReleasesArgs(
-        deployment.experiments, CHART_PATH, cluster, [operators, *datasets], teams, queues
+        deployment.experiments,
+        CHART_PATH,
+        cluster,
+        [operators, *datasets, *acceleration],
+        teams,
+        queues,
     ),
 )
 
 pulumi.export("gpuCapacity", config.node_pool.gpu_capacity)
 pulumi.export("nodePoolId", pool.node_pool_id)
 pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
-pulumi.export("operatorReleases", operators.release_names)
+pulumi.export("operators", operators.installed)
 pulumi.export("accelerated", config.acceleration.enabled)
 pulumi.export("experiments", experiments.release_names)
 pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])

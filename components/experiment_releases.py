@@ -29,7 +29,8 @@ class ExperimentReleasesArgs:
     chart_path: str
     kubernetes: k8s.Provider
     prerequisites: Sequence[pulumi.Resource]
-    """What every job needs first: the operators (CRDs) and the dataset claims."""
+    """What every job needs first: the operators (CRDs), the dataset claims and the
+    acceleration component when the stack installs one."""
     teams: Mapping[str, pulumi.Resource]
     """Each team's namespace, quota and defaults, by team name."""
     queues: Sequence[pulumi.Resource]
@@ -68,6 +69,9 @@ class ExperimentReleases(pulumi.ComponentResource):
                 # A training job is not "ready" the way a Deployment is; waiting would
                 # block the deployment until the job finishes or times out.
                 skip_await=True,
+                # Pass nulls on to Helm: a value set to null deletes the chart's default
+                # (e.g. security.seccompProfile: null for Arena's operators).
+                allow_null_values=True,
                 opts=pulumi.ResourceOptions(
                     parent=self, provider=args.kubernetes, depends_on=needs
                 ),

@@ -14,7 +14,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.training_operators import helm_release
+from components.installers import helm_release
 from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, nominal

@@ -10,6 +10,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
+from trainstack.plan import engine
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.project import Project
@@ -51,3 +52,19 @@ def write_stack(tmp_path: Path) -> StackWriter:
 def deploy(tmp_path: Path) -> Deployer:
     """Resolve and check experiment files written into a temporary project."""
     return make_deployer(tmp_path)
+
+
+@pytest.fixture()
+def dependencies(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """URN -> the URNs it waits for, as the program registers them."""
+    recorded: dict[str, list[str]] = {}
+    monitor_class = engine._RecordingMonitor
+
+    class Recording(monitor_class):  # type: ignore[misc, valid-type]
+        def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+            urn = self.make_urn(request.parent, request.type, request.name)
+            recorded[urn] = list(request.dependencies)
+            return super().RegisterResource(request)
+
+    monkeypatch.setattr(engine, "_RecordingMonitor", Recording)
+    return recorded

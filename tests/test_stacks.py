@@ -25,8 +25,6 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
     assert differing == {
         "trainstack:cluster.clusterId",
         "trainstack:acceleration.enabled",
-        "trainstack:acceleration.component.kind",
-        "trainstack:acceleration.component.name",
         "trainstack:acceleration.experimentOverrides.env.PERSEUS_ALLREDUCE_DTYPE",
     }
 
@@ -44,8 +42,7 @@ def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
             "1Pi",
             ["ReadWriteMany"],
         )
-        operators = config.operators
-        assert operators.arena is not None and operators.mpi_operator is not None
-        assert operators.training_operator is None
+        operators = [(op.key, op.release.version) for op in config.operators.enabled()]
+        assert operators == [("mpiOperator", "0.8.1"), ("trainingOperator", "1.9.4")]
     assert example_plans["aiacc"].stack.config.acceleration.enabled
     assert not example_plans["baseline"].stack.config.acceleration.enabled

@@ -7,6 +7,7 @@ The Pulumi program and ``trainstack plan`` both start here, so a mistake stops
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.config.loader import LoadedStack, load_from_pulumi
-from trainstack.errors import TrainstackError
+from trainstack.errors import PlaceholderError, TrainstackError
 from trainstack.experiments.resolve import Experiment, resolve_experiments
 
 CHART_PATH = "./charts/training-job"
@@ -23,6 +24,7 @@ every machine and show up as a change in every diff)."""
 
 
 _PREPARED: ContextVar[Deployment | None] = ContextVar("trainstack_prepared", default=None)
+"""Set by the offline plan while it runs the program (see :func:`reusing`)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,9 @@ class Deployment:
     stack: LoadedStack
     experiments: tuple[Experiment, ...]
     warnings: tuple[Finding, ...]
+    offline: bool = False
+    """Run by ``trainstack plan`` under the mock engine: nothing is downloaded or read from
+    a cluster, and placeholders are allowed (and listed)."""
 
 
 def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
@@ -53,8 +58,13 @@ def prepare_for_program() -> Deployment:
     try:
         stack = load_from_pulumi()
         earlier = _PREPARED.get()
-        if earlier is not None and earlier.stack.config == stack.config:
-            return earlier
+        if earlier is not None:
+            if earlier.stack.config == stack.config:
+                return earlier
+            return dataclasses.replace(prepare(Path.cwd(), stack), offline=True)
+        found = stack.placeholders()
+        if found:
+            raise PlaceholderError(stack.source, found)
         deployment = prepare(Path.cwd(), stack)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
@@ -66,7 +76,7 @@ def prepare_for_program() -> Deployment:
 @contextlib.contextmanager
 def reusing(deployment: Deployment) -> Iterator[None]:
     """Let the program reuse ``deployment`` while it runs (the offline plan)."""
-    token = _PREPARED.set(deployment)
+    token = _PREPARED.set(dataclasses.replace(deployment, offline=True))
     try:
         yield
     finally:

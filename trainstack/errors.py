@@ -129,5 +129,23 @@ class PlanError(TrainstackError):
     """The program could not be planned (it failed under the mock engine)."""
 
 
+class ManifestError(TrainstackError):
+    """An operator's release manifest could not be downloaded, or is not the pinned one."""
+
+    def __init__(self, source: str, key: str, reason: str) -> None:
+        self.source, self.key = source, key
+        super().__init__(f"operator manifest of {key} in {source}: {reason}")
+
+
+class PlaceholderError(TrainstackError):
+    """A stack still holds placeholders and cannot be deployed."""
+
+    def __init__(self, source: str, found: Sequence[tuple[str, str]]) -> None:
+        self.found = tuple(found)
+        lines = [f"{source} still has {len(self.found)} placeholder(s); set before deploying:"]
+        lines += [f"  - {key}: {value}" for key, value in self.found]
+        super().__init__("\n".join(lines))
+
+
 class DiffError(TrainstackError):
     """Two plans could not be compared (missing plan, bad git revision...)."""

@@ -62,8 +62,8 @@ def test_new_nas_gets_a_file_system_and_a_mount_target_in_the_vpc(
     assert (file_system["protocolType"], file_system["storageType"]) == ("NFS", "Performance")
     mount_target = only(plan, "alicloud:nas/mountTarget:MountTarget").inputs
     assert mount_target["fileSystemId"] == COMPUTED
-    assert mount_target["vpcId"] == "vpc-2ze0trainstackvpc01"
-    assert mount_target["vswitchId"] == "vsw-2ze0trainstackgpu01"
+    assert mount_target["vpcId"] == "<VPC ID of both clusters (the ImageNet NAS is in it)>"
+    assert mount_target["vswitchId"] == "<vSwitch ID of the GPU nodes>"
 
 
 def test_existing_mount_target_is_used_as_is(write_stack: StackWriter) -> None:

@@ -156,29 +156,23 @@ def test_queued_experiments_carry_their_team_queue(example_plans: dict[str, Plan
         "keras-lstm-1x4": "vision",
         "keras-lstm-2x1": "vision",
         "keras-lstm-4x1": "vision",
-        # Arena's TFJob and PyTorchJob have no runPolicy.suspend: Kueue cannot hold them.
-        "tf-multiworker-mnist": None,
-        "pytorch-ddp-mnist": None,
+        # training-operator's TFJob and PyTorchJob have runPolicy.suspend: queued too.
+        "tf-multiworker-mnist": "nlp",
+        "pytorch-ddp-mnist": "nlp",
     }
 
 
-def test_training_operator_jobs_are_queued(write_stack: StackWriter) -> None:
+def test_arena_jobs_are_not_queued(write_stack: StackWriter) -> None:
     config = example_config("aiacc")
-    # Upstream training-operator alone: its TFJob v1 has runPolicy.suspend.
-    config["trainstack:operators"] = {
-        "trainingOperator": {
-            "chart": {
-                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
-                "name": "training-operator",
-                "version": "1.9.4",
-            },
-            "namespace": "kubeflow",
-        }
+    # ack-arena's TFJob has no runPolicy.suspend: Kueue could not hold it.
+    config["trainstack:operators"] = {"arena": {"version": "0.14.2"}}
+    config["trainstack:experiments"] = {
+        "select": ["tf-multiworker-mnist"],
+        "overrides": {"tf-multiworker-mnist": {"security": {"seccompProfile": None}}},
     }
-    config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
     plan = plan_stack(write_stack(config), "test")
     (job,) = plan.objects
-    assert job.object["metadata"]["labels"][QUEUE_LABEL] == "nlp"
+    assert QUEUE_LABEL not in job.object["metadata"]["labels"]
 
 
 def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter) -> None:

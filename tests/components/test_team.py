@@ -5,13 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pytest
-
 from tests.conformance import validate_objects
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
-from trainstack.plan import engine
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 
@@ -183,22 +180,6 @@ def test_team_objects_conform_to_kubernetes(example_plans: dict[str, Plan]) -> N
     assert validate_objects(objects) == 12
 
 
-@pytest.fixture()
-def dependencies(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
-    """URN -> the URNs it waits for, as the program registers them."""
-    recorded: dict[str, list[str]] = {}
-    monitor_class = engine._RecordingMonitor
-
-    class Recording(monitor_class):  # type: ignore[misc, valid-type]
-        def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-            urn = self.make_urn(request.parent, request.type, request.name)
-            recorded[urn] = list(request.dependencies)
-            return super().RegisterResource(request)
-
-    monkeypatch.setattr(engine, "_RecordingMonitor", Recording)
-    return recorded
-
-
 def test_claims_and_jobs_wait_for_their_team(
     write_stack: StackWriter, dependencies: dict[str, list[str]]
 ) -> None:
@@ -220,6 +201,8 @@ def test_claims_and_jobs_wait_for_their_team(
     imagenet = set(dependencies[urn(release, "imagenet-tensorflow-release")])
     assert vision | {local_queue} <= imagenet
     assert nlp_namespace not in imagenet
-    # Not queued (Arena's PyTorchJob cannot be suspended): its team, not Kueue.
+    # Queued: it waits for its own team and for the queues (Kueue with every LocalQueue).
     pytorch = set(dependencies[urn(release, "pytorch-ddp-mnist-release")])
-    assert nlp_namespace in pytorch and local_queue not in pytorch
+    nlp_queue = urn("kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue", "queueing-nlp-local-queue")
+    assert nlp_namespace in pytorch and nlp_queue in pytorch
+    assert urn(NAMESPACE, "vision-namespace") not in pytorch

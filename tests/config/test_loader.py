@@ -92,7 +92,7 @@ def test_secret_kubeconfig_is_masked_never_decrypted(load: Loader) -> None:
 
 def test_secret_outside_kubeconfig_is_refused(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:operators"]["arena"]["values"]["token"] = {"secure": "v1:abc"}
+    config["trainstack:operators"]["trainingOperator"]["config"] = {"token": {"secure": "v1:a"}}
     with pytest.raises(ConfigError, match="only trainstack:kubeconfig may be secret") as caught:
         load(config)
     assert caught.value.problems[0].path == "trainstack:operators"

@@ -58,7 +58,7 @@ def test_ack_addon_needs_ack(load: Loader) -> None:
     config = _on_existing_cluster()
     config["trainstack:acceleration"] = {
         "enabled": True,
-        "component": {"kind": "ack-addon", "name": "ack-aiacc"},
+        "component": {"kind": "ack-addon", "name": "example-addon", "version": "1.0.0"},
     }
     with pytest.raises(ConfigError, match="`helm` on an existing cluster") as caught:
         load(config)

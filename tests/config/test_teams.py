@@ -67,11 +67,11 @@ def _no_queueing(change: Change) -> Change:
             "level and quota would apply there too",
         ),
         (
-            _set("namespace", "arena-system"),
+            _set("namespace", "kubeflow"),
             "trainstack:teams[0].namespace",
-            '"arena-system"',
-            "a namespace other than the ack-arena release's namespace: the team's Pod "
-            "Security level and quota would apply there too",
+            '"kubeflow"',
+            "a namespace other than operators.trainingOperator (Kubeflow training-operator v1 "
+            "1.9.4)'s namespace: the team's Pod Security level and quota would apply there too",
         ),
         (
             _set("namespace", "kueue-system"),

@@ -10,7 +10,7 @@ from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, REPO, example_config
 from trainstack.errors import ConfigError, PlanError
 from trainstack.plan.model import Plan
-from trainstack.plan.runner import REMOTE_CHART_NOTE, plan_stack
+from trainstack.plan.runner import FETCHED_NOTE, REMOTE_CHART_NOTE, plan_stack
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
@@ -47,16 +47,23 @@ def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
         plan_stack(Project.load(tmp_path), "test")
 
 
-def test_remote_charts_are_noted(example_plans: dict[str, Plan]) -> None:
-    # mpi-operator, ack-arena and Kueue
-    assert example_plans["aiacc"].notes == (REMOTE_CHART_NOTE.format(count=3),)
+def test_remote_installs_and_the_conformance_check_are_noted(
+    example_plans: dict[str, Plan],
+) -> None:
+    notes = example_plans["aiacc"].notes
+    assert notes[:2] == (
+        REMOTE_CHART_NOTE.format(count=1),  # Kueue
+        FETCHED_NOTE.format(count=2),  # mpi-operator's manifest, training-operator's overlay
+    )
+    assert len(notes) == 3 and "checked against" in notes[2]
 
 
 def test_plans_do_not_leak_between_stacks(project: Project) -> None:
     first = plan_stack(project, "aiacc")
     second = plan_stack(project, "baseline")
     assert not any(":aiacc::" in r.urn for r in second.resources)
-    assert len(first.resources) == len(second.resources) + 2  # the add-on and its component
+    # The same resources: AIACC changes the jobs' values only.
+    assert len(first.resources) == len(second.resources)
     assert REPO == project.root
 
 

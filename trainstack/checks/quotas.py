@@ -19,6 +19,7 @@ from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts, Team, nominal
+from trainstack.experiments.dialect import serve_with
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
 from trainstack.quantity import format_quantity, parse_quantity
@@ -41,12 +42,6 @@ BASELINE_CAPABILITIES = frozenset(
         "SYS_CHROOT",
     }
 )
-# The operator that serves each framework with runPolicy.suspend (what Kueue needs).
-_QUEUEABLE_OPERATOR = {
-    "mpi": "mpiOperator",
-    "tensorflow": "trainingOperator",
-    "pytorch": "trainingOperator",
-}
 _LISTED = 8
 """Experiments named in a message about a team's sums; the rest are counted."""
 
@@ -271,19 +266,22 @@ class _TeamCheck:
             return []
         if not self.experiment.queued:
             crd = framework(job.framework).crd
-            served = self.stack.config.operators.served_crds().get(crd)
-            who = f"operators.{served[0]}" if served else "no enabled operator"
+            serving = self.stack.config.operators.serving(crd)
+            who = serving[0].label if serving else "no enabled operator"
+            fix = serve_with(crd, serving[0] if serving else None, suspend=True)
             return [
                 self.finding(
                     "job.framework",
                     f"not queued: {who} serves {crd} without runPolicy.suspend, so Kueue "
                     "cannot hold the job; it starts at `pulumi up`, outside team "
                     f"{self.team.name}'s queue, and Kueue does not count its "
-                    f"{self.usage().gpu} GPU(s); serve {crd} with "
-                    f"operators.{_QUEUEABLE_OPERATOR[job.framework]} to queue it",
+                    f"{self.usage().gpu} GPU(s); {fix} to queue it",
                     "warning",
                 )
             ]
+        caveat = self._queue_caveat()
+        if caveat:
+            return [self.finding("job.framework", caveat, "warning")]
         if job.network.rdma.enabled:
             return [
                 self.finding(
@@ -294,6 +292,13 @@ class _TeamCheck:
                 )
             ]
         return []
+
+    def _queue_caveat(self) -> str | None:
+        """A known defect of the serving operator under Kueue, for a queued job."""
+        serving = self.stack.config.operators.serving(framework(self.experiment.job.framework).crd)
+        if serving is None or serving[1].queue_caveat is None:
+            return None
+        return f"queued with {serving[0].label}: {serving[1].queue_caveat}"
 
     def usage(self) -> Usage:
         """The job's pods, as the team's ResourceQuota counts them (unset amounts as 0)."""

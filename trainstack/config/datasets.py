@@ -11,6 +11,7 @@ from trainstack.base_model import StrictModel, constraint
 from trainstack.config.cluster import VSwitchId
 from trainstack.config.names import DnsLabel
 from trainstack.config.node_pool import Quantity
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]
@@ -67,9 +68,9 @@ class NfsSource(StrictModel):
     """An existing NFS export (e.g. NetApp), mounted with the in-tree NFS volume type."""
 
     type: Literal["nfs"] = Field(description="`nfs`: an existing NFS export.")
-    server: Annotated[str, StringConstraints(min_length=1, pattern=r"^[^\s/]+$")] = Field(
-        description="NFS server host name or IP address."
-    )
+    server: Annotated[
+        str, StringConstraints(min_length=1, pattern=rf"^([^\s/<>]+|{PLACEHOLDER_PATTERN})$")
+    ] = Field(description="NFS server host name or IP address.")
     path: AbsolutePath = Field(description="Exported path on the server.")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from trainstack.config.placeholders import placeholders
 from trainstack.config.stack import StackConfig
 from trainstack.errors import ConfigError, Problem, TrainstackError
 from trainstack.project import CONFIG_NAMESPACE, Project
@@ -33,6 +34,16 @@ class LoadedStack:
     config: StackConfig
     kubeconfig: str | None
     """The kubeconfig secret's value (a placeholder offline); ``None`` when not set."""
+
+    def placeholders(self) -> list[tuple[str, str]]:
+        """(key, placeholder) of every value still to set before deploying, by key."""
+        dumped = self.config.model_dump(mode="json", by_alias=True, exclude_none=True)
+        found = [
+            pair
+            for key, value in dumped.items()
+            for pair in placeholders(value, f"{CONFIG_NAMESPACE}:{key}")
+        ]
+        return sorted(found)
 
 
 def load_stack_config(

@@ -13,6 +13,7 @@ from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import RESERVED_NAMESPACES, Amounts, Team, nominal, reach
+from trainstack.operators import family as operator_family
 
 
 class StackConfig(StrictModel):
@@ -64,6 +65,14 @@ class StackConfig(StrictModel):
                 self.node_pool.nodes,
                 "nothing on alicloud (ACK creates and names the nodes)",
             )
+        if not on_ack:
+            for operator in self.operators.enabled():
+                if operator_family(operator.key).ack_only:
+                    raise constraint(
+                        f"operators.{operator.key}.enabled",
+                        True,
+                        f"false on an existing cluster: {operator.label} is an ACK add-on",
+                    )
         component = self.acceleration.component
         if isinstance(component, AckAddon) and not on_ack:
             raise constraint(
@@ -190,10 +199,8 @@ class StackConfig(StrictModel):
     def _system_namespaces(self) -> dict[str, str]:
         """Namespaces a team may not take, with why: the cluster's and the releases'."""
         taken = {namespace: "the cluster's own namespaces" for namespace in RESERVED_NAMESPACES}
-        for key in ("mpi_operator", "training_operator", "arena"):
-            release = getattr(self.operators, key)
-            if release is not None and release.enabled:
-                taken[release.namespace] = f"the {release.name} release's namespace"
+        for operator in self.operators.enabled():
+            taken[operator.release.install.namespace] = f"{operator.label}'s namespace"
         component = self.acceleration.component
         if self.acceleration.enabled and isinstance(component, HelmComponent):
             taken[component.namespace] = "the acceleration release's namespace"

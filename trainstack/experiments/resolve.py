@@ -26,6 +26,7 @@ from trainstack.errors import (
     TrainstackError,
 )
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
+from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.merge import merged, set_path
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
@@ -213,6 +214,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
                 f"trainstack:experiments.overrides.{key}",
             )
     job = _with_pool_scheduling(job, stack.config.node_pool)
+    job = _in_operator_api(job, stack, where)
     namespace, team = _placement(spec, stack)
     queued = _queueable(job, team, stack)
     if queued:
@@ -242,6 +244,20 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         team=team,
         queued=queued,
     )
+
+
+def _in_operator_api(job: dict[str, Any], stack: LoadedStack, where: str) -> dict[str, Any]:
+    """The job spelled for the operator serving it on ``stack`` (refused if it would lose
+    a setting there)."""
+    values = dict(job)
+    problems = operator_api(
+        values,
+        stack,
+        lambda raw: _validated(raw, lambda found: ExperimentError(where, found), "job"),
+    )
+    if problems:
+        raise ExperimentError(where, problems)
+    return values
 
 
 def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
@@ -32,10 +33,17 @@ def plan(
             "--output-dir", "-o", help="Where to write <stack>/resources.json and the YAML views."
         ),
     ] = DEFAULT_OUTPUT,
+    crd_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--crd-dir",
+            help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
+        ),
+    ] = None,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
     project = Project.find()
-    result = plan_stack(project, stack, digest_key_from_environment())
+    result = plan_stack(project, stack, digest_key_from_environment(), crd_dir_from(crd_dir))
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
     written = write_plan(result, target)
     print_summary(result, Console(), project.display(written))

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pulumi
-from pulumi.runtime import mocks, rpc, settings, stack, sync_await
+from google.protobuf import json_format
+from pulumi.runtime import mocks, settings, stack, sync_await
 from pulumi.runtime.config import set_all_config
 
 from trainstack.plan.masking import Masker
@@ -56,7 +57,7 @@ class _RecordingMonitor(mocks.MockMonitor):
         self._digest_key = digest_key
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        inputs = rpc.deserialize_properties(request.object, keep_unknowns=True)
+        inputs = _inputs(request.object)
         masker = Masker(self._digest_key)
         self.recorded.append(
             PlannedResource(
@@ -69,6 +70,17 @@ class _RecordingMonitor(mocks.MockMonitor):
             )
         )
         return super().RegisterResource(request)
+
+
+def _inputs(struct: Any) -> dict[str, Any]:
+    """A registration's inputs, as the engine receives them.
+
+    Not ``rpc.deserialize_properties``: it drops nulls at every depth, while the engine
+    passes nested nulls on (a chart value set to null is how Helm deletes a default). An
+    unset input (a null at the top level) is left out, as Pulumi treats it.
+    """
+    decoded = json_format.MessageToDict(struct)
+    return {key: value for key, value in decoded.items() if value is not None}
 
 
 def run_program(
