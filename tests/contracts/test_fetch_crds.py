@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
@@ -221,7 +222,10 @@ def test_writes_verified_schemas(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     written = json.loads((tmp_path / "crds" / "widget-v1.json").read_text())
     assert written["title"] == "Widget example.com/v1"
-    assert os.listdir(tmp_path / "crds") == ["widget-v1.json"]
+    assert sorted(os.listdir(tmp_path / "crds")) == ["SOURCES.json", "widget-v1.json"]
+    [listed] = json.loads((tmp_path / "crds" / "SOURCES.json").read_text())
+    assert listed["file"] == "widget-v1.json"
+    assert (listed["repo"], listed["commit"]) == ("example/widgets", "a" * 40)
 
 
 def test_refuses_a_file_digest_mismatch_and_writes_nothing(tmp_path: Path) -> None:
@@ -329,3 +333,37 @@ def test_the_pinned_sources_match_the_reference_list() -> None:
     assert pinned == {
         item["file"]: (item["repo"].split(" ")[0], item["commit"], item["path"]) for item in listed
     }
+
+
+def test_every_reference_schema_survives_the_yaml_round_trip(tmp_path: Path) -> None:
+    """The whole pipeline on CRDs as large as the real ones: each reference schema, put
+    back into a CRD document as YAML, is fetched, verified and converted to itself.
+
+    (The upstream files themselves cannot be read offline; this proves the YAML reading,
+    the conversion and the digests on every value those schemas contain.)
+    """
+    reference = crd_dir()
+    entries = fetch_crds.load_sources(SOURCES)
+    for entry in entries:
+        document = json.loads((reference / entry["output"]).read_text(encoding="utf-8"))
+        group = document["title"].split(" ")[1].rpartition("/")[0]
+        body = {k: v for k, v in document.items() if k not in ("$schema", "title", "$comment")}
+        version = {"name": entry["version"], "served": True, "schema": {"openAPIV3Schema": body}}
+        crd = {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "spec": {"group": group, "names": {"kind": entry["kind"]}, "versions": [version]},
+        }
+        upstream = tmp_path / "upstream" / entry["repo"] / entry["commit"] / entry["path"]
+        upstream.parent.mkdir(parents=True, exist_ok=True)
+        text = yaml.dump(crd, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False)
+        upstream.write_text(text, encoding="utf-8")
+    sources = tmp_path / "crd-sources.json"
+    sources.write_text(json.dumps({"files": [entry | {"sha256": None} for entry in entries]}))
+
+    written = fetch_crds.fetch_all(sources, tmp_path / "crds", tmp_path / "upstream")
+
+    assert written == sorted(entry["output"] for entry in entries)
+    for name in written:
+        converted = json.loads((tmp_path / "crds" / name).read_text(encoding="utf-8"))
+        assert converted == json.loads((reference / name).read_text(encoding="utf-8")), name

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -289,25 +289,118 @@ def test_components_are_not_provider_resources(schemas: ProviderSchemas) -> None
     assert schemas.check(_resource("pulumi:pulumi:Stack", {})) == []
 
 
-def test_a_schema_keyword_the_checker_does_not_know_fails_loudly(
-    schemas: ProviderSchemas, tmp_path: Path
-) -> None:
-    package = {
-        "name": "demo",
-        "version": "1.0.0",
-        "provider": {},
-        "x-resourceTokens": ["demo:index:Thing"],
-        "types": {},
-        "resources": {
-            "demo:index:Thing": {"inputProperties": {"size": {"type": "integer", "multipleOf": 2}}}
-        },
+DEMO_PACKAGE = {
+    "name": "demo",
+    "version": "1.0.0",
+    "provider": {"inputProperties": {"region": {"type": "string"}}, "requiredInputs": ["region"]},
+    "x-resourceTokens": ["demo:index:Pool", "demo:index:Other"],
+    "types": {
+        "demo:index/Scaling:Scaling": {
+            "type": "object",
+            "properties": {"maxSize": {"type": "integer"}, "minSize": {"type": "integer"}},
+            "required": ["maxSize"],
+        }
+    },
+    "resources": {
+        "demo:index:Pool": {
+            "inputProperties": {
+                "name": {"type": "string", "deprecationMessage": "use poolName"},
+                "poolName": {"type": "string"},
+                "size": {"type": "integer"},
+                "zones": {"type": "array", "items": {"type": "string"}},
+                "scaling": {"$ref": "#/types/demo:index/Scaling:Scaling"},
+                "tier": {"type": "string", "multipleOf": 2},
+            },
+            "requiredInputs": ["size"],
+        }
+    },
+}
+DEMO_RULES = {
+    "resources": {
+        "demo:index:Pool": {
+            "fields": {
+                "name": {"type": "string", "exactlyOneOf": ["name", "pool_name"]},
+                "pool_name": {"type": "string", "exactlyOneOf": ["name", "pool_name"]},
+                "size": {"type": "int", "required": True, "conflictsWith": ["scaling"]},
+                "zones": {"type": "list", "maxItems": 2, "elem": {"type": "string"}},
+                "scaling": {
+                    "type": "list",
+                    "maxItems": 1,
+                    "elem": {
+                        "fields": {
+                            "max_size": {"type": "int", "required": True, "maximum": 10},
+                            "min_size": {"type": "int", "enum": [0, 1]},
+                        }
+                    },
+                },
+            }
+        }
     }
-    (tmp_path / "demo.json").write_text(__import__("json").dumps(package))
-    demo = ProviderSchemas(tmp_path)
+}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> ProviderSchemas:
+    """A small package of its own, so that the checker is tested on every machine."""
+    directory = tmp_path_factory.mktemp("schemas")
+    (directory / "demo.json").write_text(json.dumps(DEMO_PACKAGE))
+    (directory / "demo-tf-validations.json").write_text(json.dumps(DEMO_RULES))
+    return ProviderSchemas(directory)
+
+
+def test_checker_on_a_package_of_its_own(demo: ProviderSchemas) -> None:
+    pool = _resource("demo:index:Pool", {"poolName": "a", "size": 2, "zones": ["a"]}, "p")
+    assert demo.check(pool) == []
+    broken = _resource(
+        "demo:index:Pool",
+        {
+            "name": "a",
+            "poolName": "a",
+            "size": "2",
+            "zones": ["a", "b", 3],
+            "scaling": {"minSize": 2, "maxSize": 11},
+            "colour": "red",
+        },
+        "p",
+    )
+    assert [str(violation) for violation in demo.check(broken)] == [
+        "demo:index:Pool p: colour: unknown input: not an input of this type "
+        "(name, poolName, scaling, size, tier, zones)",
+        "demo:index:Pool p: name: deprecated: use poolName",
+        "demo:index:Pool p: name: exactlyOneOf: exactly one of name, poolName must be set, "
+        "found ['name', 'poolName']",
+        "demo:index:Pool p: scaling.maxSize: maximum: 11 is above 10",
+        "demo:index:Pool p: scaling.minSize: enum: 2 is not one of [0, 1]",
+        "demo:index:Pool p: size: conflictsWith: cannot be set together with scaling",
+        "demo:index:Pool p: size: type: expected integer, found str '2'",
+        "demo:index:Pool p: zones: maxItems: 3 items, at most 2 allowed",
+        "demo:index:Pool p: zones[2]: type: expected string, found int 3",
+    ]
+
+
+def test_checker_required_inputs_and_masked_values(demo: ProviderSchemas) -> None:
+    missing = _resource("demo:index:Pool", {"poolName": "a", "scaling": {"minSize": 0}}, "p")
+    assert _rules(demo.check(missing)) == {("size", "required"), ("scaling.maxSize", "required")}
+    masked = _resource("demo:index:Pool", {"poolName": "[computed]", "size": "[secret]"}, "p")
+    assert demo.check(masked) == []
+
+
+def test_checker_provider_and_undescribed_types(demo: ProviderSchemas) -> None:
+    assert _rules(demo.check(_resource("pulumi:providers:demo", {}))) == {("region", "required")}
+    [other] = demo.check(_resource("demo:index:Other", {}))
+    assert (other.rule, other.detail) == (
+        "undescribed type",
+        "demo:index:Other (a type of the SDK) is not described by demo.json (demo 1.0.0): "
+        "add its section to the schema directory",
+    )
+
+
+def test_a_schema_keyword_the_checker_does_not_know_fails_loudly(demo: ProviderSchemas) -> None:
+    pool = _resource("demo:index:Pool", {"poolName": "a", "size": 1, "tier": "gold"})
     with pytest.raises(
-        SchemaError, match=r"size: schema keywords not understood: \{'multipleOf'\}"
+        SchemaError, match=r"tier: schema keywords not understood: \{'multipleOf'\}"
     ):
-        demo.check(_resource("demo:index:Thing", {"size": 3}))
+        demo.check(pool)
 
 
 def test_every_settable_terraform_field_maps_to_a_pulumi_input(schemas: ProviderSchemas) -> None:
