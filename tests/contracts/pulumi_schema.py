@@ -35,6 +35,7 @@ by not looking.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import os
@@ -304,8 +305,7 @@ class _Checker:
         for name, item in value.items():
             here = _join(path, name)
             if name not in properties:
-                allowed = ", ".join(sorted(properties)) or "none"
-                self.report(here, f"unknown {noun}", f"not an {noun} of this type ({allowed})")
+                self.report(here, f"unknown {noun}", _unknown(noun, name, properties))
                 continue
             schema = properties[name]
             if _present(item) and schema.get("deprecationMessage"):
@@ -565,6 +565,16 @@ class _TerraformRules:
                 sub = (resolved or {}).get("properties", {})
                 missing += self.unmapped(nested, sub, _join(path, tf_name))
         return missing
+
+
+def _unknown(noun: str, name: str, properties: Mapping[str, Any]) -> str:
+    """What to say about an unknown name: the close ones, or all when there are few."""
+    close = difflib.get_close_matches(name, list(properties), n=3)
+    if close:
+        return f"not an {noun} of this type; did you mean {' or '.join(close)}?"
+    if len(properties) <= 12:
+        return f"not an {noun} of this type ({', '.join(sorted(properties)) or 'none'})"
+    return f"not an {noun} of this type (it has {len(properties)}; see the package schema)"
 
 
 def _join(path: str, name: str) -> str:

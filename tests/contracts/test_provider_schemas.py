@@ -310,6 +310,7 @@ DEMO_PACKAGE = {
                 "zones": {"type": "array", "items": {"type": "string"}},
                 "scaling": {"$ref": "#/types/demo:index/Scaling:Scaling"},
                 "tier": {"type": "string", "multipleOf": 2},
+                "label": {"type": "string"},
             },
             "requiredInputs": ["size"],
         }
@@ -322,7 +323,13 @@ DEMO_RULES = {
                 "name": {"type": "string", "exactlyOneOf": ["name", "pool_name"]},
                 "pool_name": {"type": "string", "exactlyOneOf": ["name", "pool_name"]},
                 "size": {"type": "int", "required": True, "conflictsWith": ["scaling"]},
-                "zones": {"type": "list", "maxItems": 2, "elem": {"type": "string"}},
+                "zones": {
+                    "type": "list",
+                    "maxItems": 2,
+                    "elem": {"type": "string"},
+                    "atLeastOneOf": ["zones", "label"],
+                },
+                "label": {"type": "string", "requiredWith": ["pool_name"]},
                 "scaling": {
                     "type": "list",
                     "maxItems": 1,
@@ -365,7 +372,7 @@ def test_checker_on_a_package_of_its_own(demo: ProviderSchemas) -> None:
     )
     assert [str(violation) for violation in demo.check(broken)] == [
         "demo:index:Pool p: colour: unknown input: not an input of this type "
-        "(name, poolName, scaling, size, tier, zones)",
+        "(label, name, poolName, scaling, size, tier, zones)",
         "demo:index:Pool p: name: deprecated: use poolName",
         "demo:index:Pool p: name: exactlyOneOf: exactly one of name, poolName must be set, "
         "found ['name', 'poolName']",
@@ -380,8 +387,20 @@ def test_checker_on_a_package_of_its_own(demo: ProviderSchemas) -> None:
 
 def test_checker_required_inputs_and_masked_values(demo: ProviderSchemas) -> None:
     missing = _resource("demo:index:Pool", {"poolName": "a", "scaling": {"minSize": 0}}, "p")
-    assert _rules(demo.check(missing)) == {("size", "required"), ("scaling.maxSize", "required")}
-    masked = _resource("demo:index:Pool", {"poolName": "[computed]", "size": "[secret]"}, "p")
+    assert _rules(demo.check(missing)) == {
+        ("size", "required"),
+        ("scaling.maxSize", "required"),
+        ("zones", "atLeastOneOf"),
+    }
+    alone = _resource("demo:index:Pool", {"name": "a", "size": 1, "label": "x", "siz": 2}, "p")
+    assert [(v.path, v.rule, v.detail) for v in demo.check(alone)] == [
+        ("label", "requiredWith", "needs poolName set too"),
+        ("name", "deprecated", "use poolName"),
+        ("siz", "unknown input", "not an input of this type; did you mean size?"),
+    ]
+    masked = _resource(
+        "demo:index:Pool", {"poolName": "[computed]", "size": "[secret]", "label": "[secret]"}, "p"
+    )
     assert demo.check(masked) == []
 
 
