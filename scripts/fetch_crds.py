@@ -279,15 +279,21 @@ def verified_schema(entry: dict[str, Any], data: bytes) -> dict[str, Any]:
     return converted
 
 
-def fetch_all(sources: Path, output_dir: Path, source_dir: Path | None = None) -> list[str]:
-    """Fetch, verify and convert every pinned CRD, then write them all; their file names."""
+def fetch_all(sources: Path, output_dir: Path, source_dir: Path | None = None) -> dict[str, str]:
+    """Fetch, verify and convert every pinned CRD, then write them all.
+
+    Returns the sha256 of each upstream file by output name, so that a maintainer can
+    pin file digests from a trusted run (the schema digests were verified either way).
+    """
     entries = load_sources(sources)
     if output_dir.exists() and (not output_dir.is_dir() or any(output_dir.iterdir())):
         raise FetchError(f"{output_dir}: must be missing or an empty directory")
-    schemas = {
-        entry["output"]: verified_schema(entry, read_upstream(entry, source_dir))
-        for entry in entries
-    }
+    schemas: dict[str, dict[str, Any]] = {}
+    digests: dict[str, str] = {}
+    for entry in entries:
+        data = read_upstream(entry, source_dir)
+        schemas[entry["output"]] = verified_schema(entry, data)
+        digests[entry["output"]] = hashlib.sha256(data).hexdigest()
     output_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{output_dir.name}-", dir=output_dir.parent))
     try:
@@ -300,7 +306,7 @@ def fetch_all(sources: Path, output_dir: Path, source_dir: Path | None = None) -
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return sorted(schemas)
+    return dict(sorted(digests.items()))
 
 
 def _listed(entry: dict[str, Any]) -> dict[str, Any]:
@@ -322,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     except FetchError as err:
         print(f"fetch_crds: error: {err}", file=sys.stderr)
         return 2
+    pinned = {entry["output"]: entry["sha256"] for entry in load_sources(args.sources)}
+    for name, digest in written.items():
+        state = "pinned" if pinned[name] else "not pinned; schema digest verified"
+        print(f"fetch_crds: {name}: file sha256 {digest} ({state})")
     print(f"fetch_crds: wrote {len(written)} verified CRD schemas to {args.output_dir}")
     return 0
 

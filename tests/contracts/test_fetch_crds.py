@@ -220,6 +220,8 @@ def test_writes_verified_schemas(tmp_path: Path) -> None:
     result = _run(tmp_path / "crds", "--sources", sources, "--source-dir", upstream)
 
     assert result.returncode == 0, result.stderr
+    digest = hashlib.sha256(data).hexdigest()
+    assert f"fetch_crds: widget-v1.json: file sha256 {digest} (pinned)" in result.stdout
     written = json.loads((tmp_path / "crds" / "widget-v1.json").read_text())
     assert written["title"] == "Widget example.com/v1"
     assert sorted(os.listdir(tmp_path / "crds")) == ["SOURCES.json", "widget-v1.json"]
@@ -363,7 +365,7 @@ def test_every_reference_schema_survives_the_yaml_round_trip(tmp_path: Path) -> 
 
     written = fetch_crds.fetch_all(sources, tmp_path / "crds", tmp_path / "upstream")
 
-    assert written == sorted(entry["output"] for entry in entries)
+    assert sorted(written) == sorted(entry["output"] for entry in entries)
     for name in written:
         converted = json.loads((tmp_path / "crds" / name).read_text(encoding="utf-8"))
         assert converted == json.loads((reference / name).read_text(encoding="utf-8")), name
