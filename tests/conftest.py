@@ -11,6 +11,7 @@ import pytest
 from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
 from trainstack.plan import engine
+from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.project import Project
@@ -27,8 +28,14 @@ def project() -> Project:
 
 @pytest.fixture(scope="session")
 def example_plans(project: Project) -> dict[str, Plan]:
-    """The offline plans of the example stacks, computed once per test session."""
-    return {stack: plan_stack(project, stack) for stack in EXAMPLE_STACKS}
+    """The offline plans of the example stacks, computed once per test session.
+
+    With ``TRAINSTACK_CRD_DIR`` set, each plan checks its custom resources against the CRD
+    schemas of the operators the stack installs (a plan that would not conform fails).
+    """
+    return {
+        stack: plan_stack(project, stack, crd_dir=crd_dir_from(None)) for stack in EXAMPLE_STACKS
+    }
 
 
 StackWriter = Callable[[dict[str, Any]], Project]

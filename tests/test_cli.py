@@ -63,3 +63,24 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     assert (tmp_path / "baseline" / "resources.json").is_file()
     assert "16 GPUs" in result.stdout
     assert "cannot be fetched offline" in " ".join(result.stdout.split())
+
+
+def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "trainstack", "operators"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert (
+        "mpiOperator: Kubeflow mpi-operator (MPIJob kubeflow.org/v2beta1 (Horovod/AIACC over MPI))"
+        in lines
+    )
+    assert (
+        "    TFJob kubeflow.org/v1: operatorApi arena, Kueue cannot hold it; drops "
+        "scheduling.gang.enabled, security.seccompProfile"
+    ) in lines
+    assert "    MPIJob kubeflow.org/v1alpha1: not rendered by the chart" in lines

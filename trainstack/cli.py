@@ -13,6 +13,7 @@ import typer
 from trainstack.chart.cli import chart_app
 from trainstack.diff.cli import diff
 from trainstack.errors import TrainstackError
+from trainstack.operators.cli import operators
 from trainstack.plan.cli import plan
 
 app = typer.Typer(
@@ -25,6 +26,7 @@ app = typer.Typer(
 app.add_typer(chart_app, name="chart")
 app.command()(plan)
 app.command()(diff)
+app.command()(operators)
 
 USER_ERROR_EXIT = 2
 

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.components.kueue_api import validate_kueue_object
-from tests.conformance import ConformanceError
+from tests.conformance import ConformanceError, crd_dir, validate_object
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
@@ -106,18 +105,18 @@ def test_a_local_queue_in_each_team_namespace(example_plans: dict[str, Plan]) ->
         }
 
 
-def test_kueue_objects_match_the_v1beta2_api(example_plans: dict[str, Plan]) -> None:
+def test_kueue_objects_match_the_v1beta2_crds(example_plans: dict[str, Plan]) -> None:
     objects = [r.inputs for r in example_plans["aiacc"].resources if r.type.startswith(KUEUE)]
     assert len(objects) == 5
     for obj in objects:
-        validate_kueue_object(obj)
+        validate_object(obj, crd_dir())
 
 
-def test_the_structural_check_can_fail(example_plans: dict[str, Plan]) -> None:
+def test_the_crd_check_can_fail(example_plans: dict[str, Plan]) -> None:
     queue = dict(_objects(example_plans["aiacc"], "ClusterQueue")["vision"])
     queue["spec"] = {**queue["spec"], "cohort": "shared-gpus"}  # v1beta1's spelling
     with pytest.raises(ConformanceError, match="'cohort' was unexpected"):
-        validate_kueue_object(queue)
+        validate_object(queue, crd_dir())
 
 
 def test_borrowing_limit_and_gpu_model_cap(write_stack: StackWriter) -> None:
@@ -133,7 +132,7 @@ def test_borrowing_limit_and_gpu_model_cap(write_stack: StackWriter) -> None:
         "nominalQuota": "8",
         "borrowingLimit": "4",
     }
-    validate_kueue_object(_objects(plan, "ClusterQueue")["vision"])
+    validate_object(_objects(plan, "ClusterQueue")["vision"], crd_dir())
 
 
 def test_without_a_cohort_no_borrowing(write_stack: StackWriter) -> None:

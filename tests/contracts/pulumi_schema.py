@@ -180,6 +180,9 @@ class ProviderSchemas:
             return self._contract(package, resource, self.tf_rules.get(type_token))
         if parts[0] == "kubernetes" and self._is_custom_resource(package, parts[1]):
             return self._custom_resource(package, api_version=parts[1], kind=parts[2])
+        derived = _sdk_component_contract(package, type_token)
+        if derived is not None:
+            return derived
         version = package.get("version", "?")
         known = "a type of the SDK" if type_token in package["x-resourceTokens"] else "unknown"
         return (
@@ -579,3 +582,55 @@ def _unknown(noun: str, name: str, properties: Mapping[str, Any]) -> str:
 
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
+
+
+# Multi-language components of the Kubernetes SDK that the reference directory has no
+# section for, with the Args class that declares their inputs.
+_SDK_COMPONENT_ARGS = {
+    "kubernetes:yaml/v2:ConfigGroup": ("pulumi_kubernetes.yaml.v2", "ConfigGroupArgs"),
+    "kubernetes:kustomize/v2:Directory": ("pulumi_kubernetes.kustomize.v2", "DirectoryArgs"),
+}
+_SDK_TYPES = {"str": "string", "bool": "boolean", "int": "integer", "float": "number"}
+
+
+def _sdk_component_contract(package: dict[str, Any], type_token: str) -> _Contract | None:
+    """The contract of a component the reference lacks, derived from the installed SDK.
+
+    The same method as the reference's own sections (its SOURCES.json): the Args class's
+    ``@pulumi.getter`` names, types from their annotations, required = ``__init__``
+    keywords without a default. Only for tokens the SDK really registers.
+    """
+    if type_token not in _SDK_COMPONENT_ARGS or type_token not in package["x-resourceTokens"]:
+        return None
+    import importlib
+    import inspect
+
+    module_name, class_name = _SDK_COMPONENT_ARGS[type_token]
+    args_class = getattr(importlib.import_module(module_name), class_name)
+    properties: dict[str, Any] = {}
+    for attribute, member in vars(args_class).items():
+        getter = getattr(member, "fget", None)
+        wire = getattr(getter, "_pulumi_name", None)
+        if getter is None or wire is None:
+            continue
+        properties[wire] = _sdk_type(inspect.getsource(getter))
+        del attribute
+    required = tuple(
+        snake_to_camel(name)
+        for name, parameter in inspect.signature(args_class.__init__).parameters.items()
+        if name != "__self__" and parameter.default is inspect.Parameter.empty
+    )
+    return _Contract(package, properties, required, None)
+
+
+def _sdk_type(source: str) -> dict[str, Any]:
+    """The JSON type of a getter, from its annotation as written (``-> pulumi.Input[...]``)."""
+    annotation = source.partition("->")[2].partition(":\n")[0]
+    if "Sequence" in annotation:
+        inner = annotation.rpartition("[")[2].strip("]")
+        item = _SDK_TYPES.get(inner.removeprefix("_builtins."))
+        return {"type": "array", "items": {"type": item} if item else {"$ref": ANY}}
+    for python, json_type in _SDK_TYPES.items():
+        if f"_builtins.{python}" in annotation:
+            return {"type": json_type}
+    return {"$ref": ANY}

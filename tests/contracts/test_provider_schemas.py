@@ -468,8 +468,20 @@ def _nas_variants(config: dict[str, Any]) -> None:
 
 
 def _addon_with_version(config: dict[str, Any]) -> None:
-    component = config["trainstack:acceleration"]["component"]
-    component |= {"version": "1.1.0", "config": {"perseus": {"enabled": True}}}
+    config["trainstack:acceleration"]["component"] = {
+        "kind": "ack-addon",
+        "name": "example-aiacc-addon",
+        "version": "1.1.0",
+        "config": {"perseus": {"enabled": True}},
+    }
+
+
+def _ack_arena(config: dict[str, Any]) -> None:
+    config["trainstack:operators"] = {"arena": {"version": "0.14.2"}}
+    config["trainstack:experiments"] = {
+        "select": ["pytorch-ddp-mnist"],
+        "overrides": {"pytorch-ddp-mnist": {"security": {"seccompProfile": None}}},
+    }
 
 
 def _onprem_nas_mount_and_acceleration_chart(config: dict[str, Any]) -> None:
@@ -509,6 +521,7 @@ VARIANTS: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "ack-autoscaling": ("aiacc", _autoscaling),
     "ack-nas-and-nfs-datasets": ("aiacc", _nas_variants),
     "ack-addon-with-version-and-config": ("aiacc", _addon_with_version),
+    "ack-arena-add-on": ("aiacc", _ack_arena),
     "existing-cluster-nodes-nas-mount-acceleration-helm": (
         "onprem",
         _onprem_nas_mount_and_acceleration_chart,
@@ -521,6 +534,7 @@ VARIANT_TYPES = {
     "ack-autoscaling": {NODE_POOL},
     "ack-nas-and-nfs-datasets": {NAS, "alicloud:nas/mountTarget:MountTarget"},
     "ack-addon-with-version-and-config": {ADDON},
+    "ack-arena-add-on": {ADDON},
     "existing-cluster-nodes-nas-mount-acceleration-helm": {"kubernetes:core/v1:NodePatch", RELEASE},
     "existing-cluster-teams-and-queueing": {
         "kubernetes:core/v1:Namespace",

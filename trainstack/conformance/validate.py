@@ -121,9 +121,13 @@ def _label_violations(name: str, obj: Any) -> list[Violation]:
     for path, labels in _labels(obj):
         for key, value in labels.items():
             if _LABEL_KEY.fullmatch(str(key)) is None:
-                found.append(Violation(name, f"{path}.{key}", "label key syntax"))
+                found.append(Violation(name, path, f"label syntax: invalid label key {key!r}"))
             elif not isinstance(value, str) or _LABEL_VALUE.fullmatch(value) is None:
-                found.append(Violation(name, f"{path}.{key}", f"label value syntax: {value!r}"))
+                found.append(
+                    Violation(
+                        name, path, f"label syntax: invalid value {value!r} of label {key!r}"
+                    )
+                )
     return found
 
 

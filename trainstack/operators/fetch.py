@@ -9,6 +9,7 @@ reviewed. Nothing is cached or written: ``pulumi up`` downloads, checks, applies
 from __future__ import annotations
 
 import hashlib
+import ssl
 import urllib.error
 import urllib.request
 
@@ -19,16 +20,21 @@ MAX_MANIFEST_BYTES = 32 * 1024 * 1024
 TIMEOUT_SECONDS = 60
 
 
-def fetch_manifest(url: str, sha256: str, *, source: str, key: str) -> str:
+def fetch_manifest(
+    url: str, sha256: str, *, source: str, key: str, context: ssl.SSLContext | None = None
+) -> str:
     """The text at ``url`` when its sha256 is ``sha256``; a :class:`ManifestError` otherwise.
 
     ``source`` and ``key`` (the stack file and the dotted key of the digest) name where
-    the pin is, so that the error says what to check.
+    the pin is, so that the error says what to check. ``context``: the TLS trust to use
+    (default: the system's).
     """
     if not url.startswith("https://"):
         raise ManifestError(source, key, f"{url} is not an https:// URL")
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310
+        with urllib.request.urlopen(  # noqa: S310 (https only, checked above)
+            url, timeout=TIMEOUT_SECONDS, context=context
+        ) as response:
             body = response.read(MAX_MANIFEST_BYTES + 1)
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         reason = getattr(error, "reason", error)

@@ -32,6 +32,12 @@ class Setting:
     """Whether ``job`` renders the field."""
     without: str
     """How a job does without it (the second fix a message offers)."""
+    framework: str | None = None
+    """The one framework whose objects have it; ``None``: every framework's."""
+
+    def applies_to(self, framework: str) -> bool:
+        """Whether jobs of ``framework`` can render it at all."""
+        return self.framework is None or self.framework == framework
 
 
 def _set(getter: Callable[[TrainingJob], Any]) -> Callable[[TrainingJob], bool]:
@@ -89,6 +95,7 @@ SETTINGS: tuple[Setting, ...] = (
         lambda job: job.pytorch.nproc_per_node,
         lambda job: job.framework == "pytorch" and job.pytorch.nproc_per_node is not None,
         "remove pytorch.nprocPerNode (one process per pod)",
+        "pytorch",
     ),
     Setting(
         "tensorflow.successPolicy",
@@ -98,6 +105,7 @@ SETTINGS: tuple[Setting, ...] = (
             job.framework == "tensorflow" and job.tensorflow.success_policy != "ChiefWorker"
         ),
         "remove tensorflow.successPolicy (ChiefWorker)",
+        "tensorflow",
     ),
 )
 """Every setting some served API may not honour."""

@@ -43,6 +43,12 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
             f"dataset {dataset.name}: {dataset.capacity} {','.join(dataset.access_modes)} "
             f"in {', '.join(dataset.namespaces)}, {origin}:{dataset.export_path}"
         )
+    for operator in config.operators.enabled():
+        install = operator.release.install
+        origin = ", ".join(f"{k} {v}" for k, v in install.provenance().items() if v)
+        console.print(f"operator {operator.label}: {install.kind} ({origin})", markup=False)
+        for fact in operator.release.unverified:
+            console.print(f"  not verified offline: {fact}", markup=False)
     console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
     if plan.experiments:
         experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
@@ -68,4 +74,9 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
         console.print(f"warning: {warning}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
+    placeholders = plan.stack.placeholders()
+    if placeholders:
+        console.print(f"set before deploying ({len(placeholders)}):", markup=False)
+        for key, value in placeholders:
+            console.print(f"  {key}: {value}", markup=False)
     console.print(f"plan written to {written_to}")
