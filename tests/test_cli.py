@@ -84,3 +84,37 @@ def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
         "scheduling.gang.enabled, security.seccompProfile"
     ) in lines
     assert "    MPIJob kubeflow.org/v1alpha1: not rendered by the chart" in lines
+
+
+def _plan_bad_operators(
+    tmp_path: Path, operators: dict[str, object]
+) -> subprocess.CompletedProcess[str]:
+    root = _project_copy(tmp_path)
+    config = example_config("aiacc")
+    config["trainstack:operators"] = operators
+    (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
+    result = _run(["plan", "bad"], root)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert not (root / "build").exists()
+    return result
+
+
+def test_an_operator_version_the_catalog_does_not_know(tmp_path: Path) -> None:
+    result = _plan_bad_operators(tmp_path, {"arena": {"version": "0.15.3"}})
+    assert result.stderr.strip() == (
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        'trainstack:operators.arena.version: found "0.15.3"; allowed: a version the catalog '
+        "knows for ACK ack-arena: 0.13.1, 0.14.1, 0.14.2"
+    )
+
+
+def test_two_owners_of_one_crd_without_documented_coexistence(tmp_path: Path) -> None:
+    operators = example_config("aiacc")["trainstack:operators"]
+    result = _plan_bad_operators(tmp_path, {**operators, "arena": {"version": "0.14.2"}})
+    assert result.stderr.startswith(
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        "trainstack:operators.arena.enabled: found true; allowed: false while "
+        "operators.mpiOperator is enabled: both install mpijobs.kubeflow.org"
+    )
+    assert result.stderr.count("\n") == 1  # one line

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
+from trainstack.config import operators as operators_config
 from trainstack.errors import ConfigError
+from trainstack.operators import ManifestInstall, release
 
 DIGEST = "0" * 63 + "1"
 ARENA = {"version": "0.14.2"}
@@ -141,4 +144,26 @@ def test_ack_arena_needs_ack(load: Loader) -> None:
     assert problem.path == "trainstack:operators.arena.enabled"
     assert problem.allowed == (
         "false on an existing cluster: operators.arena (ACK ack-arena 0.14.2) is an ACK add-on"
+    )
+
+
+def test_a_digest_other_than_the_catalogs_is_refused(
+    load: Loader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the catalog knows a manifest's digest, a different pin is an error at its key."""
+    known = release("mpiOperator", "0.8.1")
+    assert known is not None and isinstance(known.install, ManifestInstall)
+    pinned = dataclasses.replace(known, install=dataclasses.replace(known.install, sha256="a" * 64))
+    monkeypatch.setattr(
+        operators_config,
+        "catalog_release",
+        lambda key, version: pinned if key == "mpiOperator" else release(key, version),
+    )
+    config = example_config("aiacc")
+    config["trainstack:operators"]["mpiOperator"]["manifestSha256"] = "b" * 64
+    problem = _problem(load, config, "manifestSha256")
+    assert problem.path == "trainstack:operators.mpiOperator.manifestSha256"
+    assert problem.allowed == (
+        f"{'a' * 64}, the digest of https://raw.githubusercontent.com/kubeflow/mpi-operator/"
+        "v0.8.1/deploy/v2beta1/mpi-operator.yaml (or leave it unset)"
     )
