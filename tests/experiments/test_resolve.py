@@ -126,7 +126,18 @@ def test_acceleration_overrides_are_kept_apart(deploy: Deployer) -> None:
     assert "PERSEUS_ALLREDUCE_DTYPE" not in experiment.base_values.get("env", {})
     assert experiment.acceleration_overrides == AIACC_ENV
     (baseline,) = deploy(job(), config=stack_config("baseline")).experiments
-    assert baseline.values == experiment.base_values
+    # The baseline deploys the accelerated stack's base values plus the run's metadata.
+    deployed = dict(baseline.values)
+    assert deployed.pop("labels") == {"trainstack.io/experiment": "imagenet-tensorflow"}
+    assert deployed.pop("annotations").keys() == {
+        "trainstack.io/run",
+        "trainstack.io/base-values-digest",
+    }
+    assert deployed == {
+        key: value
+        for key, value in experiment.base_values.items()
+        if key not in ("labels", "annotations")
+    }
 
 
 def test_acceleration_overrides_only_when_enabled(deploy: Deployer) -> None:
