@@ -152,3 +152,17 @@ def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
     config = stack_config(experiments={"directory": "missing"})
     assert deploy(config=config).experiments == ()
     assert IMAGENET["name"] == "imagenet-tensorflow"
+
+
+def test_metric_declarations_are_checked_with_the_file_and_key(deploy: Deployer) -> None:
+    experiment = job()
+    experiment["metrics"] = [{"name": "images_per_sec", "pattern": r"(\d+)+ img/s"}]
+    with pytest.raises(
+        ExperimentError,
+        match=r"experiments/00-imagenet-tensorflow\.yaml: metrics\[0\]\.pattern: found "
+        r".*allowed: a pattern without a repetition inside a repetition",
+    ):
+        deploy(experiment)
+    experiment["metrics"] = [{"name": "top1"}, {"name": "top1"}]
+    with pytest.raises(ExperimentError, match=r"metrics\[1\]\.name: found \"top1\""):
+        deploy(experiment)
