@@ -29,6 +29,7 @@ from trainstack.errors import (
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.merge import merged, set_path
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
+from trainstack.metrics.spec import MetricSpec
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
 
@@ -54,6 +55,8 @@ class Experiment:
     queued: bool = False
     """Whether Kueue holds the job until its team's queue admits it (it has the queue label)."""
     run: int = 1
+    metrics: tuple[MetricSpec, ...] = ()
+    """What the experiment file declares its log reports (``metrics:``)."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -256,6 +259,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         point=candidate.point,
         team=team,
         queued=queued,
+        metrics=tuple(spec.metrics),
     )
 
 

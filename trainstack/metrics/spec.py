@@ -9,9 +9,7 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.base_model import StrictModel, constraint
 from trainstack.metrics.pattern import pattern_problem
 
-MetricName = Annotated[
-    str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$", max_length=63)
-]
+MetricName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$", max_length=63)]
 
 
 class MetricSpec(StrictModel):
