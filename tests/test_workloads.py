@@ -63,10 +63,14 @@ def test_both_clusters_run_the_same_job_but_for_acceleration(
         (twin,) = [e for e in baseline.experiments if e.name == experiment.name]
         assert experiment.base_values == twin.base_values == _without_run_metadata(twin.values)
         # Same run, same base values: the same annotations tell collect what it reads.
-        assert experiment.values["annotations"] == twin.values["annotations"] == {
-            "trainstack.io/run": "1",
-            "trainstack.io/base-values-digest": twin.base_digest,
-        }
+        assert (
+            experiment.values["annotations"]
+            == twin.values["annotations"]
+            == {
+                "trainstack.io/run": "1",
+                "trainstack.io/base-values-digest": twin.base_digest,
+            }
+        )
         assert experiment.acceleration_overrides == {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
         assert experiment.values["env"]["PERSEUS_ALLREDUCE_DTYPE"] == "0"
         assert "PERSEUS_ALLREDUCE_DTYPE" not in twin.values.get("env", {})

@@ -133,6 +133,9 @@ class DiffError(TrainstackError):
     """Two plans could not be compared (missing plan, bad git revision...)."""
 
 
+_PLURALS = {"matrix": "matrices"}
+
+
 class UnknownExperimentError(TrainstackError):
     """A command names an experiment (or matrix) the stack does not run."""
 
@@ -141,7 +144,8 @@ class UnknownExperimentError(TrainstackError):
     ) -> None:
         choices = ", ".join(known) if known else "none"
         super().__init__(
-            f"stack {stack} ({source}) runs no {what} {name!r}; its {what}s: {choices}"
+            f"stack {stack} ({source}) runs no {what} {name!r}; "
+            f"its {_PLURALS.get(what, what + 's')}: {choices}"
         )
 
 

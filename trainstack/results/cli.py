@@ -87,7 +87,6 @@ def collect(
 
 
 def _stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
-    project.stack_file(stack)  # an unknown stack is an error naming the known ones
     runs = read_stack_runs(project.root, stack, project.display)
     if not runs:
         raise ResultsError(
@@ -113,6 +112,8 @@ def compare(
     from trainstack.results.render_compare import compare_json, compare_markdown, compare_text
 
     project = Project.find()
+    for stack in (a, b):
+        project.stack_file(stack)  # an unknown stack is an error naming the known ones
     rows = compare_rows(a, _stack_runs(project, a), b, _stack_runs(project, b))
     if plot is not None:
         from trainstack.results.plot import plot_compare, plot_format
