@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 
+from trainstack.errors import JobNotFoundError
 from trainstack.experiments.lookup import StackRuns, load_stack_experiments
 from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster
@@ -62,7 +63,11 @@ def _pending(
         return None
     pod = pods[0]
     pod_name, container = str(pod["metadata"]["name"]), training_container(pod)
-    log, truncated = _keep_end(cluster.log_lines(job.namespace, pod_name, container))
+    try:
+        log, truncated = _keep_end(cluster.log_lines(job.namespace, pod_name, container))
+    except JobNotFoundError as gone:  # deleted between the listing and the read
+        notes.append(f"{label}: {str(gone).split(' (', 1)[0]}; not collected")
+        return None
     duration = job_duration(job.status)
     where = f"log of {pod_name} ({cluster.where()})"
     metrics = measurements(log, experiment, where, [duration] if duration else [])
