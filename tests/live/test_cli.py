@@ -196,8 +196,8 @@ def test_collect_records_what_finished(
     )
     assert ran.code == 0, ran.stderr
     assert (
-        "results/aiacc/imagenet-tensorflow/run-001.json: run 1: duration 1500 s, images_per_sec 1344 images/sec"
-        in ran.stdout
+        "results/aiacc/imagenet-tensorflow/run-001.json: run 1: duration 1500 s, "
+        "images_per_sec 1344 images/sec" in ran.stdout
     )
     assert "keras-lstm-1x4: keras-lstm-1x4: Running, not collected" in ran.stdout
     assert "keras-lstm-1x1: keras-lstm-1x1: its launcher pod is gone" in ran.stdout

@@ -128,8 +128,8 @@ def test_a_stack_with_the_kubeconfig_secret(root: Path, monkeypatch: pytest.Monk
     ran = run(root, "status", "onprem", monkeypatch=monkeypatch)
     assert ran.code == 2
     assert (
-        "reaches its cluster through the secret trainstack:kubeconfig, which trainstack does not decrypt"
-        in ran.stderr
+        "reaches its cluster through the secret trainstack:kubeconfig, which trainstack does "
+        "not decrypt" in ran.stderr
     )
     assert (
         "pulumi config get --show-secrets trainstack:kubeconfig -s onprem > onprem.kubeconfig"
