@@ -16,9 +16,9 @@ MERMAID_MAX_EXPERIMENTS = 10
 
 def _legend(a: str, b: str) -> str:
     return (
-        f"change: mean({a}) / mean({b}) - 1, inverted (mean({b}) / mean({a}) - 1) for "
-        f"lower-is-better metrics: positive means {a} is better; ± is the sample standard "
-        f"deviation; 95% CI: Student's t, from {MIN_RUNS_FOR_INTERVAL} runs on"
+        f"change = mean({a}) / mean({b}) - 1 (lower-is-better metrics: mean({b}) / mean({a}) - 1), "
+        f"positive: {a} is better; ± sample standard deviation; 95% CI: Student's t, from "
+        f"{MIN_RUNS_FOR_INTERVAL} runs"
     )
 
 
