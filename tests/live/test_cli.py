@@ -7,15 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import run
+from tests.cli_helpers import Ran, run
 from tests.live.apiserver import RecordedApi
 from tests.metrics.test_formats import DATA as LOGS
+
+
+def _on_cluster(root: Path, cluster: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Ran:
+    """``trainstack ARGS --kubeconfig CLUSTER`` in the project copy."""
+    return run(root, *args, "--kubeconfig", str(cluster), monkeypatch=monkeypatch)
 
 
 def test_status_lists_every_run(
     root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(root, "status", "aiacc", "--kubeconfig", str(cluster), monkeypatch=monkeypatch)
+    ran = _on_cluster(root, cluster, monkeypatch, "status", "aiacc")
     assert ran.code == 0, ran.stderr
     lines = ran.stdout.splitlines()
     assert lines[0].startswith("stack aiacc, context 'aiacc-admin' (http://127.0.0.1:")
@@ -70,15 +75,7 @@ def test_status_lists_every_run(
 def test_logs_of_the_reporting_role_by_default(
     root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(
-        root,
-        "logs",
-        "aiacc",
-        "imagenet-tensorflow",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
-    )
+    ran = _on_cluster(root, cluster, monkeypatch, "logs", "aiacc", "imagenet-tensorflow")
     assert ran.code == 0, ran.stderr
     assert ran.stdout == (LOGS / "tf-cnn-benchmarks-aiacc.log").read_text()
     (log_request,) = [p for p in api.seen if p.endswith("/log") or "/log?" in p]
@@ -86,16 +83,8 @@ def test_logs_of_the_reporting_role_by_default(
         "/api/v1/namespaces/vision/pods/imagenet-tensorflow-launcher/log?"
     )
     assert "container=launcher" in log_request and "follow=false" in log_request
-    chief = run(
-        root,
-        "logs",
-        "aiacc",
-        "tf-multiworker-mnist",
-        "--tail",
-        "3",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
+    chief = _on_cluster(
+        root, cluster, monkeypatch, "logs", "aiacc", "tf-multiworker-mnist", "--tail", "3"
     )
     assert chief.code == 0, chief.stderr
     assert "accuracy=0.9811" in chief.stdout
@@ -110,77 +99,29 @@ def test_logs_of_the_reporting_role_by_default(
 def test_logs_of_a_running_job_with_several_pods_of_a_role(
     root: Path, cluster: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(
-        root,
-        "logs",
-        "aiacc",
-        "keras-lstm-1x4",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
-    )
+    ran = _on_cluster(root, cluster, monkeypatch, "logs", "aiacc", "keras-lstm-1x4")
     assert ran.code == 0, ran.stderr
     assert ran.stdout.startswith("Horovod: rank 0 of 4")
 
 
 def test_logs_errors(root: Path, cluster: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    missing = run(
-        root,
-        "logs",
-        "aiacc",
-        "keras-lstm-2x1",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
-    )
+    missing = _on_cluster(root, cluster, monkeypatch, "logs", "aiacc", "keras-lstm-2x1")
     assert missing.code == 2
     assert missing.stderr.startswith(
         "error: no MPIJob of experiment keras-lstm-2x1 in namespace vision (context 'aiacc-admin'"
     )
-    gone = run(
-        root,
-        "logs",
-        "aiacc",
-        "keras-lstm-1x1",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
-    )
+    gone = _on_cluster(root, cluster, monkeypatch, "logs", "aiacc", "keras-lstm-1x1")
     assert gone.code == 2 and "job keras-lstm-1x1 (Succeeded) has no launcher pod" in gone.stderr
-    deleted = run(
-        root,
-        "logs",
-        "aiacc",
-        "keras-lstm-1x2",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
-    )
+    deleted = _on_cluster(root, cluster, monkeypatch, "logs", "aiacc", "keras-lstm-1x2")
     assert deleted.code == 2
     assert "pod keras-lstm-1x2-launcher is gone" in deleted.stderr
-    role = run(
-        root,
-        "logs",
-        "aiacc",
-        "imagenet-tensorflow",
-        "--role",
-        "chief",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
+    role = _on_cluster(
+        root, cluster, monkeypatch, "logs", "aiacc", "imagenet-tensorflow", "--role", "chief"
     )
     assert role.code == 2
     assert "--role: found 'chief'; allowed: a role of MPIJob: launcher, worker" in role.stderr
-    run_two = run(
-        root,
-        "logs",
-        "aiacc",
-        "imagenet-tensorflow",
-        "--run",
-        "2",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
+    run_two = _on_cluster(
+        root, cluster, monkeypatch, "logs", "aiacc", "imagenet-tensorflow", "--run", "2"
     )
     assert (
         run_two.code == 2
@@ -191,9 +132,7 @@ def test_logs_errors(root: Path, cluster: Path, monkeypatch: pytest.MonkeyPatch)
 def test_collect_records_what_finished(
     root: Path, cluster: Path, digests: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(
-        root, "results", "collect", "aiacc", "--kubeconfig", str(cluster), monkeypatch=monkeypatch
-    )
+    ran = _on_cluster(root, cluster, monkeypatch, "results", "collect", "aiacc")
     assert ran.code == 0, ran.stderr
     assert (
         "results/aiacc/imagenet-tensorflow/run-001.json: run 1: duration 1500 s, "
@@ -232,15 +171,8 @@ def test_collect_records_what_finished(
     # Arena's tf-operator: the chief found by the chart's labels; another digest than declared.
     assert tf["log"]["pod"] == "tf-multiworker-mnist-chief-0"
     assert "tf-multiworker-mnist: tf-multiworker-mnist: ran with other base values" in ran.stdout
-    again = run(
-        root,
-        "results",
-        "collect",
-        "aiacc",
-        "imagenet-tensorflow",
-        "--kubeconfig",
-        str(cluster),
-        monkeypatch=monkeypatch,
+    again = _on_cluster(
+        root, cluster, monkeypatch, "results", "collect", "aiacc", "imagenet-tensorflow"
     )
     assert (
         "aiacc/imagenet-tensorflow: skipped: the same log is already recorded as run 1"
@@ -259,3 +191,13 @@ def test_an_ack_stack_needs_its_kubeconfig(root: Path, monkeypatch: pytest.Monke
         "console > cluster > Connection Information), and pass --kubeconfig aiacc.kubeconfig; or "
         "--context NAME of a kubeconfig context that reaches it\n"
     )
+
+
+def test_follow_streams_until_the_server_closes(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("logs", "aiacc", "imagenet-tensorflow", "--follow")
+    ran = _on_cluster(root, cluster, monkeypatch, *args)
+    assert ran.code == 0, ran.stderr
+    assert ran.stdout.endswith("total images/sec: 1344.00\n" + "-" * 64 + "\n")
+    assert any("/log?" in p and "follow=true" in p for p in api.seen)

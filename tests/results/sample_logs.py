@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.cli_helpers import run
+
 DATA = Path(__file__).resolve().parents[1] / "metrics" / "data"
 
 # Workload 1: about +12% images/sec with AIACC; three runs on each cluster.
@@ -40,3 +44,19 @@ def write(directory: Path, name: str, text: str) -> Path:
     path = directory / name
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def add_keras(root: Path, logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Record one run of each keras-lstm point on aiacc, from :func:`keras_log`."""
+    for point, seconds in KERAS_LSTM_SECONDS.items():
+        log = write(logs, f"keras-lstm-{point}.log", keras_log(seconds))
+        ran = run(
+            root,
+            "results",
+            "add",
+            "aiacc",
+            f"keras-lstm-{point}",
+            str(log),
+            monkeypatch=monkeypatch,
+        )
+        assert ran.code == 0, ran.stderr

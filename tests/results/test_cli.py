@@ -9,12 +9,11 @@ from pathlib import Path
 import matplotlib.image
 import pytest
 
-from tests.cli_helpers import project_copy, run, run_process
+from tests.cli_helpers import Ran, project_copy, run, run_process
 from tests.results.sample_logs import (
     AIACC_IMAGES_PER_SEC,
     BASELINE_IMAGES_PER_SEC,
-    KERAS_LSTM_SECONDS,
-    keras_log,
+    add_keras,
     tf_cnn_log,
     write,
 )
@@ -23,6 +22,10 @@ from tests.results.sample_logs import (
 @pytest.fixture()
 def root(tmp_path: Path) -> Path:
     return project_copy(tmp_path / "project")
+
+
+def _compare(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Ran:
+    return run(root, "results", "compare", "aiacc", "baseline", *args, monkeypatch=monkeypatch)
 
 
 def _add_workload_1(root: Path, logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,9 +43,7 @@ def test_add_then_compare_workload_1(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _add_workload_1(root, tmp_path / "logs", monkeypatch)
-    ran = run(
-        root, "results", "compare", "aiacc", "baseline", "--format", "json", monkeypatch=monkeypatch
-    )
+    ran = _compare(root, monkeypatch, "--format", "json")
     assert ran.code == 0, ran.stderr
     (row,) = json.loads(ran.stdout)
     assert row["experiment"] == "imagenet-tensorflow"
@@ -62,18 +63,9 @@ def test_add_then_compare_workload_1(
     }
     # 4.303 * 6 / sqrt(3) = 14.9060
     assert row["a"]["ci95"] == pytest.approx([1329.094, 1358.906], abs=1e-3)
-    text = run(root, "results", "compare", "aiacc", "baseline", monkeypatch=monkeypatch).stdout
+    text = _compare(root, monkeypatch).stdout
     assert "1344.00 ± 6.00" in text and "1200.00 ± 4.00" in text and "+12.0%" in text
-    markdown = run(
-        root,
-        "results",
-        "compare",
-        "aiacc",
-        "baseline",
-        "--format",
-        "markdown",
-        monkeypatch=monkeypatch,
-    ).stdout
+    markdown = _compare(root, monkeypatch, "--format", "markdown").stdout
     assert "| imagenet-tensorflow | images_per_sec | images/sec | 3 | 1344.00 ± 6.00 |" in markdown
     assert "```mermaid\nxychart-beta\n" in markdown
 
@@ -167,7 +159,7 @@ def test_unknown_experiment_and_stack(
     )
     ran = run(root, "results", "compare", "aiacc", "baseline2", monkeypatch=monkeypatch)
     assert ran.code == 2 and "stack 'baseline2' has no configuration file" in ran.stderr
-    ran = run(root, "results", "compare", "aiacc", "baseline", monkeypatch=monkeypatch)
+    ran = _compare(root, monkeypatch)
     assert ran.code == 2 and "no results for stack aiacc in results/aiacc" in ran.stderr
     assert not (root / "results").exists()
 
@@ -197,16 +189,7 @@ def test_compare_plots(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     _add_workload_1(root, tmp_path / "logs", monkeypatch)
     png, svg = tmp_path / "compare.png", tmp_path / "compare.svg"
     for path in (png, svg):
-        ran = run(
-            root,
-            "results",
-            "compare",
-            "aiacc",
-            "baseline",
-            "--plot",
-            str(path),
-            monkeypatch=monkeypatch,
-        )
+        ran = _compare(root, monkeypatch, "--plot", str(path))
         assert ran.code == 0, ran.stderr
     assert _png_size(png) == (1000, 600)
     drawing = ElementTree.parse(svg).getroot()
@@ -215,47 +198,14 @@ def test_compare_plots(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "images_per_sec: aiacc vs baseline, change +12.0% (higher is better)" in text
     assert "images_per_sec (images/sec)" in text and "experiment" in text
     again = tmp_path / "again.svg"
-    run(
-        root,
-        "results",
-        "compare",
-        "aiacc",
-        "baseline",
-        "--plot",
-        str(again),
-        monkeypatch=monkeypatch,
-    )
+    _compare(root, monkeypatch, "--plot", str(again))
     assert again.read_bytes() == svg.read_bytes()
-    ran = run(
-        root,
-        "results",
-        "compare",
-        "aiacc",
-        "baseline",
-        "--plot",
-        str(tmp_path / "c.jpg"),
-        monkeypatch=monkeypatch,
-    )
+    ran = _compare(root, monkeypatch, "--plot", str(tmp_path / "c.jpg"))
     assert ran.code == 2 and "found suffix '.jpg'; allowed: .png or .svg" in ran.stderr
 
 
-def _add_keras(root: Path, logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for point, seconds in KERAS_LSTM_SECONDS.items():
-        log = write(logs, f"keras-lstm-{point}.log", keras_log(seconds))
-        ran = run(
-            root,
-            "results",
-            "add",
-            "aiacc",
-            f"keras-lstm-{point}",
-            str(log),
-            monkeypatch=monkeypatch,
-        )
-        assert ran.code == 0, ran.stderr
-
-
 def test_scaling_of_workload_4(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _add_keras(root, tmp_path / "logs", monkeypatch)
+    add_keras(root, tmp_path / "logs", monkeypatch)
     ran = run(
         root,
         "results",

@@ -15,8 +15,7 @@ from tests.cli_helpers import project_copy, run
 from tests.results.sample_logs import (
     AIACC_IMAGES_PER_SEC,
     BASELINE_IMAGES_PER_SEC,
-    KERAS_LSTM_SECONDS,
-    keras_log,
+    add_keras,
     tf_cnn_log,
     write,
 )
@@ -44,17 +43,7 @@ def sample_outputs(tmp: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]
         ["results", "compare", "aiacc", "baseline", "--format", "markdown"],
     ):
         outputs[" ".join(command)] = run(root, *command, monkeypatch=monkeypatch).stdout
-    for point, seconds in KERAS_LSTM_SECONDS.items():
-        log = write(logs / "aiacc", f"keras-lstm-{point}.log", keras_log(seconds))
-        run(
-            root,
-            "results",
-            "add",
-            "aiacc",
-            f"keras-lstm-{point}",
-            str(log),
-            monkeypatch=monkeypatch,
-        )
+    add_keras(root, logs / "aiacc", monkeypatch)
     command = ["results", "scaling", "aiacc", "keras-lstm"]
     outputs[" ".join(command)] = run(root, *command, monkeypatch=monkeypatch).stdout
     return outputs
