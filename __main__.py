@@ -4,6 +4,8 @@ Only wiring lives here; defaults and rules are in ``trainstack/``, resources in
 ``components/``. ``pulumi up -s <stack>`` and ``trainstack plan <stack>`` run this file.
 """
 
+from pathlib import Path
+
 import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
@@ -15,11 +17,13 @@ from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
+from trainstack.conformance.cluster_gate import crd_gate
 from trainstack.deployment import CHART_PATH, prepare_for_program
 
 deployment = prepare_for_program()
 config = deployment.stack.config
-cluster = kubernetes_provider("cluster", deployment.stack)
+access = kubernetes_provider("cluster", deployment.stack)
+cluster = access.provider
 
 pool = GpuNodePool("gpu", GpuNodePoolArgs(config.node_pool, config.cluster, cluster))
 teams = {
@@ -68,6 +72,9 @@ experiments = ExperimentReleases(
         [operators, *datasets, *acceleration],
         teams,
         queues,
+        gate=crd_gate(
+            deployment, Path(CHART_PATH), access.kubeconfig, access.context, operators.ready
+        ),
     ),
 )
 

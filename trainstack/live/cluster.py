@@ -17,6 +17,7 @@ import httpx2
 from lightkube import ApiError, Client, ConfigError, KubeConfig
 from lightkube.generic_resource import create_namespaced_resource
 from lightkube.operators import Operator
+from lightkube.resources.apiextensions_v1 import CustomResourceDefinition
 from lightkube.resources.core_v1 import Pod
 
 from trainstack.errors import ClusterError, JobNotFoundError
@@ -77,6 +78,16 @@ class Cluster:
                 for pod in self._client.list(Pod, namespace=namespace, labels=dict(labels))
             ]
         return sorted(pods, key=lambda pod: str(pod["metadata"]["name"]))
+
+    def get_crd(self, name: str) -> dict[str, Any] | None:
+        """The CustomResourceDefinition ``name`` as the API server has it; ``None`` if absent."""
+        with self._errors(f"reading CustomResourceDefinition {name}"):
+            try:
+                return self._client.get(CustomResourceDefinition, name=name).to_dict()
+            except ApiError as error:
+                if error.status.code == 404:
+                    return None
+                raise
 
     def log_lines(
         self,

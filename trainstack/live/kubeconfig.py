@@ -60,7 +60,8 @@ def _how_to_get(stack: LoadedStack) -> str:
     )
 
 
-def _default_path() -> Path:
+def default_kubeconfig_path() -> Path:
+    """``$KUBECONFIG``'s first file, else ``~/.kube/config`` (as kubectl and Pulumi read it)."""
     configured = os.environ.get("KUBECONFIG", "")
     first = next((part for part in configured.split(os.pathsep) if part), None)
     return Path(first) if first else DEFAULT_KUBECONFIG.expanduser()
@@ -81,7 +82,7 @@ def resolve_target(stack: LoadedStack, options: ClusterOptions) -> Target:
                 f"stack {stack.name} is an ACK cluster ({stack.source}) whose kubeconfig the "
                 f"program fetches from ACK: {_how_to_get(stack)}"
             )
-    path = options.kubeconfig or _default_path()
+    path = options.kubeconfig or default_kubeconfig_path()
     context = options.context or stack_context
     return Target(path, context, _read(path, stack))
 

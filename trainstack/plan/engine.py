@@ -90,8 +90,14 @@ def run_program(
     config: dict[str, str],
     secret_keys: set[str],
     digest_key: bytes | None = None,
+    preview: bool = True,
 ) -> list[PlannedResource]:
-    """Run ``program`` for ``stack_name`` with ``config``; return what it registered."""
+    """Run ``program`` for ``stack_name`` with ``config``; return what it registered.
+
+    ``preview``: the engine plays ``pulumi preview`` (outputs the cloud computes stay
+    unknown), else ``pulumi up`` (they resolve, so what waits for them runs: tests of the
+    deployment path use it).
+    """
     monitor = _RecordingMonitor(digest_key)
     _reset_runtime()
     set_all_config(dict(config), sorted(secret_keys))
@@ -99,7 +105,7 @@ def run_program(
         monitor.mocks,
         project=project,
         stack=stack_name,
-        preview=True,
+        preview=preview,
         monitor=monitor,
         logger=_QUIET,
     )
