@@ -28,3 +28,10 @@ class StackExperiments(StrictModel):
         description="Per experiment name (or matrix point name): job values merged over the "
         "experiment's `job` on this stack only (mappings merge, lists replace).",
     )
+    node_pools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per experiment name (or matrix name): the GPU node pool its GPU pods run "
+        "on here, instead of the file's `nodePool` (e.g. when this stack names its pools "
+        "differently).",
+        examples=[{"imagenet-tensorflow": "gpu-v100"}],
+    )

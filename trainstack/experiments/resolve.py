@@ -27,6 +27,7 @@ from trainstack.errors import (
 )
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.merge import merged, set_path
+from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
 
@@ -48,6 +49,8 @@ class Experiment:
     """The team whose namespace the experiment runs in (named in the file, or by namespace)."""
     queued: bool = False
     """Whether Kueue holds the job until its team's queue admits it (it has the queue label)."""
+    pool: str | None = None
+    """The GPU node pool its GPU pods run on (``None``: the stack has no GPU pool)."""
 
     @functools.cached_property
     def values(self) -> dict[str, Any]:
@@ -127,13 +130,18 @@ def _select(candidates: list[_Candidate], stack: LoadedStack) -> list[_Candidate
 
 def _check_override_names(candidates: list[_Candidate], stack: LoadedStack) -> None:
     known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
+    settings = stack.config.experiments
     problems = [
         Problem(
-            f"trainstack:experiments.overrides.{name}",
-            "overrides of an unknown experiment",
+            f"trainstack:experiments.{section}.{name}",
+            f"{section} of an unknown experiment",
             f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
         )
-        for name in sorted(stack.config.experiments.overrides)
+        for section, names in (
+            ("overrides", settings.overrides),
+            ("nodePools", settings.node_pools),
+        )
+        for name in sorted(names)
         if name not in known
     ]
     if problems:
@@ -212,7 +220,9 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
                 lambda problems: ConfigError(stack.source, problems),
                 f"trainstack:experiments.overrides.{key}",
             )
-    job = _with_pool_scheduling(job, stack.config.node_pool)
+    pool = _gpu_pool(candidate, stack)
+    current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
+    job = with_placement(job, current, stack.config, pool)
     namespace, team = _placement(spec, stack)
     queued = _queueable(job, team, stack)
     if queued:
@@ -241,6 +251,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         point=candidate.point,
         team=team,
         queued=queued,
+        pool=None if pool is None else pool.name,
     )
 
 
@@ -251,20 +262,36 @@ def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
         raise error(problems_from(failure, TrainingJob, prefix + ".")) from failure
 
 
-def _with_pool_scheduling(job: dict[str, Any], pool: NodePool) -> dict[str, Any]:
-    """Send the job to the GPU pool: its labels and tolerations, unless the job sets them.
-
-    The same pool on both stacks gives the same scheduling, so this never makes the
-    accelerated and baseline jobs differ.
-    """
-    scheduling = dict(job.get("scheduling") or {})
-    if not scheduling.get("nodeSelector") and pool.labels:
-        scheduling["nodeSelector"] = dict(sorted(pool.labels.items()))
-    if not scheduling.get("tolerations") and pool.taints:
-        scheduling["tolerations"] = [
-            {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
-            if taint.value
-            else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
-            for taint in pool.taints
-        ]
-    return {**job, "scheduling": scheduling} if scheduling else job
+def _gpu_pool(candidate: _Candidate, stack: LoadedStack) -> NodePool | None:
+    """The experiment's GPU pool: the stack's choice, the file's, else the first GPU pool."""
+    config = stack.config
+    spec = candidate.source.spec
+    chosen = config.experiments.node_pools
+    for key in (candidate.name, spec.name):
+        if key in chosen:
+            where, name = f"trainstack:experiments.nodePools.{key}", chosen[key]
+            error: type[InvalidInputError] = ConfigError
+            source = stack.source
+            break
+    else:
+        if spec.node_pool is None:
+            return config.gpu_pools[0] if config.gpu_pools else None
+        where, name, error, source = (
+            "nodePool",
+            spec.node_pool,
+            ExperimentError,
+            candidate.source.display,
+        )
+    pool = config.pool(name)
+    if pool is None or not pool.is_gpu:
+        names = ", ".join(p.name for p in config.gpu_pools) or "none"
+        found = repr(name) if pool is None else f"{name!r} (a CPU pool)"
+        raise error(
+            source,
+            [
+                Problem(
+                    where, found, f"a GPU pool of trainstack:nodePools in {stack.source}: {names}"
+                )
+            ],
+        )
+    return pool
