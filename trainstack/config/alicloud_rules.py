@@ -101,6 +101,7 @@ def not_a_url(value: str) -> str:
         raise ValueError("must not start with http:// or https://")
     return value
 
+
 # TF: the inputs of nas.FileSystem and nas.MountTarget whose change replaces the
 # resource (ForceNew): a new, empty file system, or a new mount target domain.
 FILE_SYSTEM_REPLACED_BY = (
