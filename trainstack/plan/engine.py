@@ -163,6 +163,8 @@ def run_program(
         stack=stack_name,
         preview=True,
         monitor=monitor,
+        # What `pulumi login --local` (and a personal Pulumi Cloud account) calls it.
+        organization="organization",
         logger=_QUIET,
     )
 
