@@ -69,7 +69,10 @@ def test_explicit_dependencies_and_the_provider_are_recorded(
     items = json.loads((written / RESOURCES_JSON).read_text())
     (claim,) = [i for i in items if i["type"] == "kubernetes:core/v1:PersistentVolumeClaim"]
     prefix = "urn:pulumi:baseline::trainstack::"
-    assert claim["options"]["provider"] == (f"{prefix}pulumi:providers:kubernetes::cluster")
+    assert (
+        claim["options"]["provider"]
+        == f"{prefix}pulumi:pulumi:Stack$pulumi:providers:kubernetes::cluster"
+    )
     assert (
         f"{prefix}trainstack:storage:DatasetVolume$kubernetes:core/v1:PersistentVolume::"
         "imagenet-data-pv"
