@@ -91,15 +91,9 @@ PROTOCOL_TYPES = ("NFS",)
 ENCRYPT_TYPES = (0, 1, 2)
 
 # DOC description: 2 to 128 characters, starting with a letter (or a Chinese character),
-# not with http:// or https://; letters, digits, colons, underscores and hyphens.
+# not with http:// or https://; letters, digits, colons, underscores and hyphens (the
+# pattern has no "/", so no URL passes).
 DESCRIPTION_PATTERN = r"^[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff:_\- .]{1,127}$"
-
-
-def not_a_url(value: str) -> str:
-    """Refuse ``http://``/``https://`` prefixes (ECS and NAS names and descriptions)."""
-    if value.startswith(("http://", "https://")):
-        raise ValueError("must not start with http:// or https://")
-    return value
 
 
 # TF: the inputs of nas.FileSystem and nas.MountTarget whose change replaces the

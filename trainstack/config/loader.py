@@ -63,6 +63,7 @@ def load_stack_config(
     problems: list[Problem] = []
     kubeconfig: str | None = None
     secrets: dict[str, str] = {}
+    passwords = _password_keys(raw)
     for key in sorted(raw):
         if not key.startswith(_PREFIX):
             continue  # provider settings such as alicloud:region belong to their providers
@@ -81,6 +82,8 @@ def load_stack_config(
         if key in secret_keys:
             secrets[key] = str(raw[key])
             continue
+        if key in passwords:
+            continue  # a node password in plain text: refused below, never echoed
         values[key[len(_PREFIX) :]] = decode_config_value(raw[key])
     if DATA_STORE_KEY in values:
         return _data_stack(stack, values, secrets, kubeconfig, problems, source)
@@ -98,12 +101,27 @@ def load_stack_config(
     try:
         config = StackConfig.model_validate(values)
     except ValidationError as error:
-        problems.extend(problems_from(error, StackConfig, _PREFIX))
+        found = problems_from(error, StackConfig, _PREFIX)
+        if problems:  # the old key's fix says where the pools go: no "missing nodePools"
+            found = [p for p in found if p.path != f"{_PREFIX}nodePools"]
+        problems.extend(found)
         config = None
     problems.extend(_secret_problems(config, raw, secrets))
     if problems or config is None:
         raise ConfigError(source, problems)
     return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
+
+
+def _password_keys(raw: dict[str, Any]) -> set[str]:
+    """The config keys the pools name as ``login.passwordSecret`` (read before validation)."""
+    pools = decode_config_value(raw.get(f"{_PREFIX}nodePools"))
+    keys = set()
+    for pool in pools if isinstance(pools, list) else []:
+        login = pool.get("login") if isinstance(pool, dict) else None
+        key = login.get("passwordSecret") if isinstance(login, dict) else None
+        if isinstance(key, str):
+            keys.add(key)
+    return keys
 
 
 def _data_stack(

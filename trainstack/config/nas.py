@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config import alicloud_rules as rules
 
 ZoneId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+-[a-z0-9]+$")]
-NasDescription = Annotated[
-    str,
-    StringConstraints(pattern=rules.DESCRIPTION_PATTERN),
-    AfterValidator(rules.not_a_url),
-]
+NasDescription = Annotated[str, StringConstraints(pattern=rules.DESCRIPTION_PATTERN)]
 
 
 class Protection(StrictModel):

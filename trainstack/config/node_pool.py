@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config import alicloud_rules as rules
@@ -22,12 +22,9 @@ from trainstack.quantity import QUANTITY_PATTERN, parse_quantity
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
 Quantity = Annotated[str, StringConstraints(pattern=QUANTITY_PATTERN)]
 PoolName = Annotated[str, StringConstraints(pattern=r"^[a-z][-a-z0-9]{0,62}$")]
-# ECS key pair names: 2-128 characters, a letter first, no "http://" (ECS API ImportKeyPair).
-KeyPairName = Annotated[
-    str,
-    StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9._:-]{1,127}$"),
-    AfterValidator(rules.not_a_url),
-]
+# ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
+# ImportKeyPair).
+KeyPairName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9._:-]{1,127}$")]
 SecretConfigKey = Annotated[str, StringConstraints(pattern=r"^trainstack:[A-Za-z][A-Za-z0-9]*$")]
 
 GPU_RESOURCE = "nvidia.com/gpu"
