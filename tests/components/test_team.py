@@ -110,6 +110,44 @@ def test_quota_leaves_room_for_borrowing_in_a_cohort(example_plans: dict[str, Pl
     )
 
 
+def test_a_team_with_a_job_kueue_cannot_hold_keeps_its_share(
+    example_plans: dict[str, Plan],
+) -> None:
+    # nlp's TFJob and PyTorchJob are served by Arena's operators, which cannot suspend:
+    # they start outside Kueue, so nlp's ResourceQuota stays at its share of 6 GPUs.
+    for stack in ACK_STACKS:
+        hard = _one(_of_team(example_plans[stack], "nlp"), QUOTA)["spec"]["hard"]
+        assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"], hard["limits.memory"]) == (
+            "6",
+            "72",
+            "552Gi",
+        )
+
+
+def test_a_team_whose_jobs_are_all_queued_may_hold_what_it_borrows(
+    write_stack: StackWriter,
+) -> None:
+    config = example_config("aiacc")
+    # training-operator serves TFJob and PyTorchJob with runPolicy.suspend: now queueable
+    # (alone: it cannot share mpijobs.kubeflow.org with mpi-operator yet, so nlp's jobs only).
+    config["trainstack:operators"] = {
+        "trainingOperator": {
+            "chart": {
+                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
+                "name": "training-operator",
+                "version": "1.9.4",
+            },
+            "namespace": "kubeflow",
+        }
+    }
+    config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist", "pytorch-ddp-mnist"]}
+    plan = plan_stack(write_stack(config), "test")
+    hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
+    # nlp 6 + vision's 10 GPUs, 72 + 120 cores.
+    assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"]) == ("16", "192")
+    assert plan.enforcement["nlp"].by == "Kueue"
+
+
 def test_limit_range_holds_the_defaults(example_plans: dict[str, Plan]) -> None:
     spec = _one(_of_team(example_plans["aiacc"], "nlp"), LIMIT_RANGE)["spec"]
     assert spec == {
