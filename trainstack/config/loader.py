@@ -133,7 +133,9 @@ def _data_stack(
     source: str,
 ) -> LoadedDataStack:
     """A data stack: only ``trainstack:dataStore``, no secret, no cluster."""
-    for key in sorted({*(k for k in values if k != DATA_STORE_KEY), *secrets}):
+    others = sorted({*(k for k in values if k != DATA_STORE_KEY), *secrets})
+    values = {DATA_STORE_KEY: values[DATA_STORE_KEY]}
+    for key in others:
         name = key if key.startswith(_PREFIX) else f"{_PREFIX}{key}"
         problems.append(
             Problem(
