@@ -26,3 +26,11 @@ def only(plan: Plan, type_token: str) -> PlannedResource:
 
 
 ACK_STACKS = ("aiacc", "baseline")
+
+
+def with_data_stack(directory: Path) -> Path:
+    """``directory`` holding the example data stack too (the ACK stacks read ``imagenet``)."""
+    (directory / "Pulumi.imagenet.yaml").write_text(
+        (REPO / "stacks" / "Pulumi.imagenet.yaml").read_text()
+    )
+    return directory

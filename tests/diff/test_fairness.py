@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.diff.plan_dirs import copy_project, write_plan_dir
-from tests.stack_helpers import REPO, example_config
+from tests.stack_helpers import REPO, example_config, with_data_stack
 from trainstack.cli import main
 from trainstack.diff.compare import compare
 from trainstack.diff.fairness import FairnessReport, classify
@@ -19,7 +19,8 @@ from trainstack.diff.sources import two_stacks
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
-NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-pool"
+NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-v100-pool"
+CPU_POOL = "alicloud:cs/nodePool:NodePool cpu-pool"
 
 
 def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
@@ -27,9 +28,9 @@ def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
     for stack in ("aiacc", "baseline"):
         config = example_config(stack)
         if stack == "baseline":
-            config["trainstack:nodePool"].update(baseline_changes)
+            config["trainstack:nodePools"][0].update(baseline_changes)
         (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
-    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+    return Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
 
 
 def _report(project: Project) -> FairnessReport:
@@ -42,7 +43,8 @@ def test_example_stacks_are_fair() -> None:
 
     assert report.fair, report.of("other")
     assert [(f.category, f.subject) for f in report.of("cluster identity")] == [
-        ("cluster identity", NODE_POOL)
+        ("cluster identity", CPU_POOL),
+        ("cluster identity", NODE_POOL),
     ]
     assert report.of("cluster identity")[0].detail.startswith("inputs.clusterId: ")
     accelerated = {finding.subject for finding in report.of("acceleration")}
@@ -59,7 +61,7 @@ def test_a_different_node_count_is_unfair_and_named(tmp_path: Path) -> None:
         ("other", NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
     ]
     # The cluster ID on the same object is still expected.
-    assert [f.subject for f in report.of("cluster identity")] == [NODE_POOL]
+    assert [f.subject for f in report.of("cluster identity")] == [CPU_POOL, NODE_POOL]
 
 
 def test_the_command_fails_and_names_the_difference(
@@ -167,7 +169,7 @@ def _with_settings(
     for stack, settings in (("aiacc", aiacc), ("baseline", baseline)):
         config = {**example_config(stack), **settings}
         (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
-    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+    return Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
 
 
 def test_a_different_region_is_unfair(tmp_path: Path) -> None:
