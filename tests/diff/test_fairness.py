@@ -187,3 +187,64 @@ def test_credentials_set_on_one_stack_only_are_cluster_identity(tmp_path: Path) 
 
     assert report.fair, report.of("other")
     assert "config alicloud:accessKey" in {f.subject for f in report.of("cluster identity")}
+
+
+def _dataset_report(directory: Path, baseline_dataset: dict[str, object]) -> FairnessReport:
+    for stack in ("aiacc", "baseline"):
+        config = example_config(stack)
+        if stack == "baseline":
+            config["trainstack:datasets"][0].update(baseline_dataset)
+        (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
+    data = example_config("imagenet")
+    data["trainstack:dataStore"]["fileSystems"][0]["zoneId"] = "cn-beijing-g"
+    (directory / "Pulumi.imagenet-g.yaml").write_text(dump_yaml({"config": data}))
+    project = Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
+    return _report(project)
+
+
+def test_the_example_clusters_mount_the_same_imagenet() -> None:
+    report = _report(Project.load(REPO))
+    assert not [f for f in report.findings if f.subject.startswith("dataset ")]
+
+
+def test_a_dataset_in_another_zone_is_unfair_and_names_the_key(tmp_path: Path) -> None:
+    source = {"type": "stack-reference", "stack": "imagenet-g", "dataset": "imagenet-data"}
+    report = _dataset_report(tmp_path, {"source": source})
+    findings = [(f.subject, f.detail) for f in report.of("other") if f.subject.startswith("data")]
+    assert findings == [
+        (
+            "dataset imagenet-data",
+            'reads different data: fileSystem "data stack imagenet, file system imagenet-data" '
+            '(aiacc: trainstack:datasets[0].source) -> "data stack imagenet-g, file system '
+            'imagenet-data" (baseline: trainstack:datasets[0].source)',
+        ),
+        (
+            "dataset imagenet-data",
+            'reads different data: zoneId "cn-beijing-h" (aiacc: '
+            f"trainstack:dataStore.fileSystems[0].zoneId in {tmp_path.name}/Pulumi.imagenet.yaml)"
+            ' -> "cn-beijing-g" (baseline: trainstack:dataStore.fileSystems[0].zoneId in '
+            f"{tmp_path.name}/Pulumi.imagenet-g.yaml)",
+        ),
+    ]
+    assert not report.fair
+
+
+def test_a_cluster_with_its_own_copy_of_the_data_is_unfair(tmp_path: Path) -> None:
+    own = {"type": "alicloud-nas", "create": {"zoneId": "cn-beijing-h"}}
+    report = _dataset_report(tmp_path, {"source": own})
+    (finding,) = [f for f in report.of("other") if f.subject == "dataset imagenet-data"][:1]
+    assert finding.detail == (
+        'reads different data: fileSystem "data stack imagenet, file system imagenet-data" '
+        '(aiacc: trainstack:datasets[0].source) -> "a NAS file system created by stack '
+        'baseline" (baseline: trainstack:datasets[0].source.create)'
+    )
+
+
+def test_different_mount_options_are_unfair(tmp_path: Path) -> None:
+    report = _dataset_report(tmp_path, {"mountOptions": ["vers=4"]})
+    details = [f.detail for f in report.of("other") if f.subject == "dataset imagenet-data"]
+    assert details == [
+        'reads different data: mountOptions ["nolock", "tcp", "noresvport", "vers=3"] (aiacc: '
+        'trainstack:datasets[0].mountOptions) -> ["vers=4"] (baseline: '
+        "trainstack:datasets[0].mountOptions)"
+    ]
