@@ -77,8 +77,9 @@ def test_explicit_dependencies_and_the_provider_are_recorded(
         f"{prefix}trainstack:storage:DatasetVolume$kubernetes:core/v1:PersistentVolume::"
         "imagenet-data-pv"
     ) in claim["options"]["dependsOn"]
+    # A component in dependsOn stands for its children: the team's namespace among them.
     assert (
-        f"{prefix}pulumi:pulumi:Stack$trainstack:teams:Team::vision"
+        f"{prefix}trainstack:teams:Team$kubernetes:core/v1:Namespace::vision-namespace"
         in claim["options"]["dependsOn"]
     )
 
