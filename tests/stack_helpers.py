@@ -34,3 +34,27 @@ def with_data_stack(directory: Path) -> Path:
         (REPO / "stacks" / "Pulumi.imagenet.yaml").read_text()
     )
     return directory
+
+
+A100_POOL: dict[str, Any] = {
+    "name": "gpu-a100",
+    "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
+    "gpusPerNode": 8,
+    "gpuModel": "A100",
+    "desiredSize": 1,
+    "labels": {"trainstack.io/pool": "gpu-a100"},
+    "login": {"keyName": "trainstack-nodes"},
+}
+"""A second GPU pool (one node of 8 x A100) for multi-pool tests; copy before changing."""
+
+TRAINING_OPERATOR: dict[str, Any] = {
+    "trainingOperator": {
+        "chart": {
+            "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
+            "name": "training-operator",
+            "version": "1.9.4",
+        },
+        "namespace": "kubeflow",
+    }
+}
+"""`trainstack:operators` with training-operator alone: TFJob/PyTorchJob can be suspended."""

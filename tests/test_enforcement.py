@@ -11,22 +11,13 @@ import pytest
 from rich.console import Console
 
 from tests.experiment_helpers import Deployer, job, stack_config
+from tests.stack_helpers import TRAINING_OPERATOR
 from tests.team_helpers import team
 from trainstack.errors import PlanCheckError
 from trainstack.plan.model import Plan
 from trainstack.plan.summary import print_summary
 
 COHORT = {"enabled": True, "cohort": "shared-gpus"}
-TRAINING_OPERATOR = {
-    "trainingOperator": {
-        "chart": {
-            "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
-            "name": "training-operator",
-            "version": "1.9.4",
-        },
-        "namespace": "kubeflow",
-    }
-}
 
 
 def _mnist(name: str, team_name: str = "nlp", gpus: int = 1) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
+from tests.stack_helpers import A100_POOL
 from trainstack.errors import ConfigError, ExperimentError
 
 GPU = {"trainstack.io/pool": "gpu-v100"}
@@ -78,20 +79,9 @@ def test_a_job_wide_selector_places_every_role_itself(deploy: Deployer) -> None:
     assert not experiment.values["mpi"]["launcher"].get("nodeSelector")
 
 
-A100 = {
-    "name": "gpu-a100",
-    "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
-    "gpusPerNode": 8,
-    "gpuModel": "A100",
-    "desiredSize": 2,
-    "labels": {"trainstack.io/pool": "gpu-a100"},
-    "login": {"keyName": "trainstack-nodes"},
-}
-
-
 def _two_gpu_pools(**experiments: Any) -> dict[str, Any]:
     config = stack_config(queueing={"enabled": False}, **experiments)
-    config["trainstack:nodePools"].append(A100)
+    config["trainstack:nodePools"].append({**A100_POOL, "desiredSize": 2})
     return config
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
+from tests.stack_helpers import A100_POOL
 from trainstack.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
@@ -100,20 +103,9 @@ def test_the_launcher_is_checked_against_the_cpu_pool(deploy: Deployer) -> None:
     )
 
 
-A100 = {
-    "name": "gpu-a100",
-    "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
-    "gpusPerNode": 8,
-    "gpuModel": "A100",
-    "desiredSize": 1,
-    "labels": {"trainstack.io/pool": "gpu-a100"},
-    "login": {"keyName": "trainstack-nodes"},
-}
-
-
 def test_each_gpu_pool_is_checked_on_its_own(deploy: Deployer) -> None:
     config = stack_config(queueing={"enabled": False})
-    config["trainstack:nodePools"].append(A100)
+    config["trainstack:nodePools"].append(copy.deepcopy(A100_POOL))
     # 8 GPUs per pod fit the A100 pool, not the V100 one.
     (experiment,) = deploy(
         dict(job(worker={"replicas": 1, "gpus": 8}), nodePool="gpu-a100"), config=config

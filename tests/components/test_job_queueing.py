@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from tests.components.kueue_api import validate_kueue_object
 from tests.conformance import ConformanceError
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import A100_POOL, ACK_STACKS, TRAINING_OPERATOR, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.config.queueing import QUEUE_LABEL
 from trainstack.errors import ConfigError
@@ -177,16 +178,7 @@ def test_queued_experiments_carry_their_team_queue(example_plans: dict[str, Plan
 def test_training_operator_jobs_are_queued(write_stack: StackWriter) -> None:
     config = example_config("aiacc")
     # Upstream training-operator alone: its TFJob v1 has runPolicy.suspend.
-    config["trainstack:operators"] = {
-        "trainingOperator": {
-            "chart": {
-                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
-                "name": "training-operator",
-                "version": "1.9.4",
-            },
-            "namespace": "kubeflow",
-        }
-    }
+    config["trainstack:operators"] = copy.deepcopy(TRAINING_OPERATOR)
     config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
     plan = plan_stack(write_stack(config), "test")
     (job,) = plan.objects
@@ -205,17 +197,7 @@ def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter
 
 def test_per_model_gpu_quotas_through_one_flavor_per_gpu_pool(write_stack: StackWriter) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePools"].append(
-        {
-            "name": "gpu-a100",
-            "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
-            "gpusPerNode": 8,
-            "gpuModel": "A100",
-            "desiredSize": 1,
-            "labels": {"trainstack.io/pool": "gpu-a100"},
-            "login": {"keyName": "trainstack-nodes"},
-        }
-    )
+    config["trainstack:nodePools"].append(copy.deepcopy(A100_POOL))
     vision, nlp = team("vision"), team("nlp")
     vision["quota"]["gpuModels"] = {"V100": 8, "A100": 2}
     nlp["quota"]["gpuModels"] = {"V100": 6, "A100": 0}

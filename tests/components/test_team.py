@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -9,7 +10,7 @@ import pytest
 
 from tests.conformance import validate_objects
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import ACK_STACKS, TRAINING_OPERATOR, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.plan import engine
 from trainstack.plan.model import Plan, PlannedResource
@@ -130,16 +131,7 @@ def test_a_team_whose_jobs_are_all_queued_may_hold_what_it_borrows(
     config = example_config("aiacc")
     # training-operator serves TFJob and PyTorchJob with runPolicy.suspend: now queueable
     # (alone: it cannot share mpijobs.kubeflow.org with mpi-operator yet, so nlp's jobs only).
-    config["trainstack:operators"] = {
-        "trainingOperator": {
-            "chart": {
-                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
-                "name": "training-operator",
-                "version": "1.9.4",
-            },
-            "namespace": "kubeflow",
-        }
-    }
+    config["trainstack:operators"] = copy.deepcopy(TRAINING_OPERATOR)
     config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist", "pytorch-ddp-mnist"]}
     plan = plan_stack(write_stack(config), "test")
     hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
