@@ -77,23 +77,3 @@ class DataStackConfig(StrictModel):
     """Everything a data stack declares under `trainstack:` (nothing else is allowed)."""
 
     data_store: DataStore = Field(description="The file systems this stack owns.")
-
-
-def data_outputs(name: str) -> tuple[str, ...]:
-    """The stack outputs a data stack exports for file system ``name`` (``name.fact``)."""
-    return tuple(f"{name}.{fact}" for fact in DATA_FACTS)
-
-
-DATA_FACTS = (
-    "fileSystemId",
-    "mountTargetDomain",
-    "path",
-    "zoneId",
-    "storageType",
-    "protocolType",
-    "fileSystemType",
-    "vpcId",
-    "vswitchId",
-    "region",
-)
-"""What a data stack exports per file system, as ``<name>.<fact>`` stack outputs."""
