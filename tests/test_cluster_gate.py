@@ -61,16 +61,17 @@ def _run(tmp_path: Path, url: str) -> list[str]:
     config["trainstack:cluster"].update(
         clusterId="c0123456789abcdef", vpcId="vpc-abc", vswitchIds=["vsw-abc"]
     )
+    for pool in config["trainstack:nodePools"]:
+        pool["login"] = {"keyName": "ops"}
+    config["trainstack:datasets"] = []  # the MNIST job mounts none
     config["trainstack:operators"] = {"trainingOperator": {"version": "1.9.4"}}
     config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
     config["trainstack:kubeconfig"] = {"secure": "v1:unused"}
     raw, secret_keys = pulumi_config_map({"config": config}, "stacks/Pulumi.test.yaml")
     raw["trainstack:kubeconfig"] = kubeconfig(tmp_path / "kubeconfig", url).read_text()
     project = Project.load(REPO)
-    resources = run_program(
-        project.main_program, project.name, "test", raw, secret_keys, preview=False
-    )
-    return [r.name for r in resources]
+    run = run_program(project.main_program, project.name, "test", raw, secret_keys, preview=False)
+    return [r.name for r in run.resources]
 
 
 def test_jobs_that_fit_the_clusters_crd_are_released(

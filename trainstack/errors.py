@@ -154,6 +154,16 @@ class DiffError(TrainstackError):
 _PLURALS = {"matrix": "matrices"}
 
 
+class DataStackError(TrainstackError):
+    """A command that needs a cluster stack was given a data stack."""
+
+    def __init__(self, stack: str, source: str) -> None:
+        super().__init__(
+            f"stack {stack} ({source}) is a data stack (trainstack:dataStore): it has no "
+            "cluster and runs no experiments; name a cluster stack"
+        )
+
+
 class UnknownExperimentError(TrainstackError):
     """A command names an experiment (or matrix) the stack does not run."""
 

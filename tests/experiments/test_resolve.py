@@ -102,15 +102,6 @@ def test_every_invalid_file_is_reported(deploy: Deployer) -> None:
     ]
 
 
-def test_jobs_go_to_the_gpu_pool(deploy: Deployer) -> None:
-    (experiment,) = deploy(job()).experiments
-    scheduling = experiment.values["scheduling"]
-    assert scheduling["nodeSelector"] == {"trainstack.io/pool": "gpu-v100"}
-    assert scheduling["tolerations"] == [
-        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
-    ]
-
-
 def test_a_job_keeps_its_own_scheduling(deploy: Deployer) -> None:
     own = {"nodeSelector": {"gpu": "a100"}, "tolerations": [{"operator": "Exists"}]}
     (experiment,) = deploy(job(scheduling=own)).experiments

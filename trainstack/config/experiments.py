@@ -57,3 +57,10 @@ class StackExperiments(StrictModel):
         "`{first: 1, count: 3}`; unset: run 1 only. Run 1 is released under the experiment's "
         "name, run N under `<name>-r<N>`.",
     )
+    node_pools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per experiment name (or matrix name): the GPU node pool its GPU pods run "
+        "on here, instead of the file's `nodePool` (e.g. when this stack names its pools "
+        "differently).",
+        examples=[{"imagenet-tensorflow": "gpu-v100"}],
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
-from trainstack.errors import UnknownExperimentError
+from trainstack.errors import DataStackError, UnknownExperimentError
 from trainstack.experiments.resolve import Experiment, resolve_experiments
 from trainstack.project import Project
 
@@ -52,4 +52,6 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     stack = load_stack_config(
         stack_name, stack_file.config, stack_file.secret_keys, stack_file.source
     )
+    if not isinstance(stack, LoadedStack):
+        raise DataStackError(stack.name, stack.source)
     return StackRuns(project, stack, tuple(resolve_experiments(project.root, stack)))

@@ -109,6 +109,12 @@ class ExperimentFile(StrictModel):
         description="Namespace the job runs in (where its claims are); unset: the team's "
         "namespace, or `default` without a team.",
     )
+    node_pool: DnsLabel | None = Field(
+        default=None,
+        description="The GPU node pool its GPU pods run on (a name of the stack's "
+        "trainstack:nodePools); unset: the stack's first GPU pool. A stack can override it "
+        "(trainstack:experiments.nodePools).",
+    )
     matrix: Matrix | None = Field(default=None, description="Expand into one experiment per point.")
     metrics: list[MetricSpec] = Field(
         default_factory=list,

@@ -31,6 +31,7 @@ from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.merge import merged, set_path
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
 from trainstack.metrics.spec import MetricSpec
+from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
 
@@ -58,6 +59,8 @@ class Experiment:
     run: int = 1
     metrics: tuple[MetricSpec, ...] = ()
     """What the experiment file declares its log reports (``metrics:``)."""
+    pool: str | None = None
+    """The GPU node pool its GPU pods run on (``None``: the stack has no GPU pool)."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -150,7 +153,11 @@ def _check_per_experiment_names(candidates: list[_Candidate], stack: LoadedStack
             f"{section} of an unknown experiment",
             f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
         )
-        for section, names in (("overrides", settings.overrides), ("runs", settings.runs))
+        for section, names in (
+            ("overrides", settings.overrides),
+            ("runs", settings.runs),
+            ("nodePools", settings.node_pools),
+        )
         for name in sorted(names)
         if name not in known
     ]
@@ -230,7 +237,9 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
                 lambda problems: ConfigError(stack.source, problems),
                 f"trainstack:experiments.overrides.{key}",
             )
-    job = _with_pool_scheduling(job, stack.config.node_pool)
+    pool = _gpu_pool(candidate, stack)
+    current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
+    job = with_placement(job, current, stack.config, pool)
     job = _in_operator_api(job, stack, where)
     namespace, team = _placement(spec, stack)
     queued = _queueable(job, team, stack)
@@ -262,6 +271,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         team=team,
         queued=queued,
         metrics=tuple(spec.metrics),
+        pool=None if pool is None else pool.name,
     )
 
 
@@ -313,20 +323,36 @@ def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
         raise error(problems_from(failure, TrainingJob, prefix + ".")) from failure
 
 
-def _with_pool_scheduling(job: dict[str, Any], pool: NodePool) -> dict[str, Any]:
-    """Send the job to the GPU pool: its labels and tolerations, unless the job sets them.
-
-    The same pool on both stacks gives the same scheduling, so this never makes the
-    accelerated and baseline jobs differ.
-    """
-    scheduling = dict(job.get("scheduling") or {})
-    if not scheduling.get("nodeSelector") and pool.labels:
-        scheduling["nodeSelector"] = dict(sorted(pool.labels.items()))
-    if not scheduling.get("tolerations") and pool.taints:
-        scheduling["tolerations"] = [
-            {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
-            if taint.value
-            else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
-            for taint in pool.taints
-        ]
-    return {**job, "scheduling": scheduling} if scheduling else job
+def _gpu_pool(candidate: _Candidate, stack: LoadedStack) -> NodePool | None:
+    """The experiment's GPU pool: the stack's choice, the file's, else the first GPU pool."""
+    config = stack.config
+    spec = candidate.source.spec
+    chosen = config.experiments.node_pools
+    for key in (candidate.name, spec.name):
+        if key in chosen:
+            where, name = f"trainstack:experiments.nodePools.{key}", chosen[key]
+            error: type[InvalidInputError] = ConfigError
+            source = stack.source
+            break
+    else:
+        if spec.node_pool is None:
+            return config.gpu_pools[0] if config.gpu_pools else None
+        where, name, error, source = (
+            "nodePool",
+            spec.node_pool,
+            ExperimentError,
+            candidate.source.display,
+        )
+    pool = config.pool(name)
+    if pool is None or not pool.is_gpu:
+        names = ", ".join(p.name for p in config.gpu_pools) or "none"
+        found = repr(name) if pool is None else f"{name!r} (a CPU pool)"
+        raise error(
+            source,
+            [
+                Problem(
+                    where, found, f"a GPU pool of trainstack:nodePools in {stack.source}: {names}"
+                )
+            ],
+        )
+    return pool
