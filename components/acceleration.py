@@ -1,31 +1,31 @@
-"""Acceleration: the AIACC component, only on stacks that enable it."""
+"""Acceleration: the cluster component of the acceleration layer, when the stack names one."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import pulumi
-import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 
-from components.training_operators import helm_release
-from trainstack.config.acceleration import Acceleration as AccelerationConfig
-from trainstack.config.acceleration import AckAddon
+from components.installers import ack_addon, helm_release
+from trainstack.config.acceleration import AccelerationComponent, AckAddon
 from trainstack.config.cluster import AlicloudCluster, Cluster
 
 
 @dataclass(frozen=True)
 class AccelerationArgs:
-    """The acceleration settings, the cluster, and its Kubernetes provider."""
+    """The component to install, the cluster, and its Kubernetes provider."""
 
-    acceleration: AccelerationConfig
+    component: AccelerationComponent
     cluster: Cluster
     kubernetes: k8s.Provider
 
 
 class Acceleration(pulumi.ComponentResource):
-    """Installs the acceleration layer: an ACK add-on on ACK, or a Helm chart elsewhere."""
+    """Installs the named component: an ACK add-on (exact version) or a Helm chart.
+
+    Experiments of the stack depend on this component, so they start only once it is in.
+    """
 
     component_name: pulumi.Output[str]
 
@@ -33,20 +33,18 @@ class Acceleration(pulumi.ComponentResource):
         self, name: str, args: AccelerationArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         super().__init__("trainstack:acceleration:Acceleration", name, None, opts)
-        component = args.acceleration.component
-        if component is None:
-            raise ValueError("Acceleration needs a component; the config model requires one")
+        component = args.component
         if isinstance(component, AckAddon):
             assert isinstance(args.cluster, AlicloudCluster)  # the stack model refuses it
-            alicloud.cs.KubernetesAddon(
+            ack_addon(
                 f"{name}-addon",
                 cluster_id=args.cluster.cluster_id,
-                name=component.name,
+                addon=component.name,
                 version=component.version,
-                config=json.dumps(component.config, sort_keys=True) if component.config else None,
+                config=component.config,
                 opts=pulumi.ResourceOptions(parent=self),
             )
-            installed = component.name
+            installed = f"{component.name} {component.version}"
         else:
             helm_release(
                 f"{name}-release",
@@ -56,6 +54,6 @@ class Acceleration(pulumi.ComponentResource):
                 release_name=component.chart.name,
                 opts=pulumi.ResourceOptions(parent=self, provider=args.kubernetes),
             )
-            installed = component.chart.name
+            installed = f"{component.chart.name} {component.chart.version}"
         self.component_name = pulumi.Output.from_input(installed)
         self.register_outputs({"component_name": self.component_name})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -29,11 +30,15 @@ class ExperimentReleasesArgs:
     chart_path: str
     kubernetes: k8s.Provider
     prerequisites: Sequence[pulumi.Resource]
-    """What every job needs first: the operators (CRDs) and the dataset claims."""
+    """What every job needs first: the operators (CRDs), the dataset claims and the
+    acceleration component when the stack installs one."""
     teams: Mapping[str, pulumi.Resource]
     """Each team's namespace, quota and defaults, by team name."""
     queues: Sequence[pulumi.Resource]
     """The job queues (Kueue), needed first by queued jobs."""
+    gate: pulumi.Output[Any] | None = None
+    """Known once the jobs passed the cluster's own CRDs (a real preview/up); the releases'
+    values wait for it, so a failed check creates no experiment. ``None`` offline."""
 
 
 class ExperimentReleases(pulumi.ComponentResource):
@@ -63,14 +68,24 @@ class ExperimentReleases(pulumi.ComponentResource):
                 name=experiment.name,
                 chart=args.chart_path,
                 namespace=experiment.namespace,
-                values=experiment.values,
+                values=_after(args.gate, experiment.values),
                 description=f"trainstack experiment from {experiment.source}",
                 # A training job is not "ready" the way a Deployment is; waiting would
                 # block the deployment until the job finishes or times out.
                 skip_await=True,
+                # Pass nulls on to Helm: a value set to null deletes the chart's default
+                # (e.g. security.seccompProfile: null for Arena's operators).
+                allow_null_values=True,
                 opts=pulumi.ResourceOptions(
                     parent=self, provider=args.kubernetes, depends_on=needs
                 ),
             )
         self.release_names = pulumi.Output.from_input([e.name for e in args.experiments])
         self.register_outputs({"release_names": self.release_names})
+
+
+def _after(gate: pulumi.Output[Any] | None, values: dict[str, Any]) -> pulumi.Input[dict[str, Any]]:
+    """``values``, only once ``gate`` is known (at once without a gate)."""
+    if gate is None:
+        return values
+    return gate.apply(lambda _: values)

@@ -10,10 +10,11 @@ import pulumi_kubernetes as k8s
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts
 from trainstack.config.teams import Team as TeamConfig
+from trainstack.frameworks import frameworks
 from trainstack.quantity import exact_quantity
 
-# The API groups and resources of the jobs the training-job chart renders.
-TRAINING_JOBS = ["mpijobs", "tfjobs", "pytorchjobs"]
+# The resources of the jobs the training-job chart renders (one per framework).
+TRAINING_JOBS = [spec.plural for spec in frameworks() if spec.group == "kubeflow.org"]
 PSA_LABEL = "pod-security.kubernetes.io"
 
 

@@ -10,12 +10,14 @@ import pytest
 
 from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
+from trainstack.plan import engine
+from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
-EXAMPLE_STACKS = ("aiacc", "baseline", "onprem")
+EXAMPLE_STACKS = ("imagenet", "aiacc", "baseline", "onprem")
 
 
 @pytest.fixture(scope="session")
@@ -26,8 +28,14 @@ def project() -> Project:
 
 @pytest.fixture(scope="session")
 def example_plans(project: Project) -> dict[str, Plan]:
-    """The offline plans of the example stacks, computed once per test session."""
-    return {stack: plan_stack(project, stack) for stack in EXAMPLE_STACKS}
+    """The offline plans of the example stacks, computed once per test session.
+
+    With ``TRAINSTACK_CRD_DIR`` set, each plan checks its custom resources against the CRD
+    schemas of the operators the stack installs (a plan that would not conform fails).
+    """
+    return {
+        stack: plan_stack(project, stack, crd_dir=crd_dir_from(None)) for stack in EXAMPLE_STACKS
+    }
 
 
 StackWriter = Callable[[dict[str, Any]], Project]
@@ -37,11 +45,15 @@ StackWriter = Callable[[dict[str, Any]], Project]
 def write_stack(tmp_path: Path) -> StackWriter:
     """Write ``config`` as ``Pulumi.test.yaml`` in a temporary stack directory.
 
-    The returned project runs the repository's real program with that stack file.
+    The returned project runs the repository's real program with that stack file; the
+    example data stack (``imagenet``) is there too, for stack-reference datasets.
     """
 
     def write(config: dict[str, Any]) -> Project:
         (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
+        data_stack = tmp_path / "Pulumi.imagenet.yaml"
+        if not data_stack.exists():
+            data_stack.write_text((REPO / "stacks" / "Pulumi.imagenet.yaml").read_text())
         return Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
 
     return write
@@ -51,3 +63,19 @@ def write_stack(tmp_path: Path) -> StackWriter:
 def deploy(tmp_path: Path) -> Deployer:
     """Resolve and check experiment files written into a temporary project."""
     return make_deployer(tmp_path)
+
+
+@pytest.fixture()
+def dependencies(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """URN -> the URNs it waits for, as the program registers them."""
+    recorded: dict[str, list[str]] = {}
+    monitor_class = engine._RecordingMonitor
+
+    class Recording(monitor_class):  # type: ignore[misc, valid-type]
+        def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+            urn = self.make_urn(request.parent, request.type, request.name)
+            recorded[urn] = list(request.dependencies)
+            return super().RegisterResource(request)
+
+    monkeypatch.setattr(engine, "_RecordingMonitor", Recording)
+    return recorded

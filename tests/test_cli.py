@@ -34,14 +34,14 @@ def _project_copy(tmp_path: Path) -> Path:
 def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -> None:
     root = _project_copy(tmp_path)
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredSize"] = -1
+    config["trainstack:nodePools"][0]["desiredSize"] = -1
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
     result = _run(["plan", "bad"], root)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == (
         "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
-        "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0"
+        "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0"
     )
     assert not (root / "build").exists()
 
@@ -72,16 +72,16 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
 def test_each_problem_is_its_own_error_line(tmp_path: Path) -> None:
     root = _project_copy(tmp_path)
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredSize"] = -1
-    config["trainstack:nodePool"]["gpusPerNode"] = 0
+    config["trainstack:nodePools"][0]["desiredSize"] = -1
+    config["trainstack:nodePools"][0]["gpuModel"] = 7
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
     outcome = run_in_process(["plan", "bad"], root)
     assert outcome.status == 2
     assert outcome.stderr.splitlines() == [
         "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
-        "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0",
+        "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0",
         "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
-        "trainstack:nodePool.gpusPerNode: found 0; allowed: a number >= 1",
+        "trainstack:nodePools[0].gpuModel: found 7; allowed: a string",
     ]
 
 
@@ -105,3 +105,58 @@ def test_a_bug_is_one_line_without_the_message(
     assert "sk-Secret-Value" not in outcome.stderr
     with pytest.raises(KeyError, match="sk-Secret-Value"):
         run_in_process(["plan", "aiacc"], tmp_path, {"TRAINSTACK_DEBUG": "1"})
+
+
+def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "trainstack", "operators"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert (
+        "mpiOperator: Kubeflow mpi-operator (MPIJob kubeflow.org/v2beta1 (Horovod/AIACC over MPI))"
+        in lines
+    )
+    assert (
+        "    TFJob kubeflow.org/v1: operatorApi arena, Kueue cannot hold it; drops "
+        "scheduling.gang.enabled, security.seccompProfile"
+    ) in lines
+    assert "    MPIJob kubeflow.org/v1alpha1: not rendered by the chart" in lines
+
+
+def _plan_bad_operators(
+    tmp_path: Path, operators: dict[str, object]
+) -> subprocess.CompletedProcess[str]:
+    root = _project_copy(tmp_path)
+    config = example_config("aiacc")
+    config["trainstack:operators"] = operators
+    (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
+    result = _run(["plan", "bad"], root)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert not (root / "build").exists()
+    return result
+
+
+def test_an_operator_version_the_catalog_does_not_know(tmp_path: Path) -> None:
+    result = _plan_bad_operators(tmp_path, {"arena": {"version": "0.15.3"}})
+    assert result.stderr.strip() == (
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        'trainstack:operators.arena.version: found "0.15.3"; allowed: a version the catalog '
+        "knows for ACK ack-arena: 0.13.1, 0.14.1, 0.14.2"
+    )
+
+
+def test_two_owners_of_one_crd_without_documented_coexistence(tmp_path: Path) -> None:
+    operators = example_config("aiacc")["trainstack:operators"]
+    result = _plan_bad_operators(tmp_path, {**operators, "arena": {"version": "0.14.2"}})
+    assert result.stderr.startswith(
+        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        "trainstack:operators.arena.enabled: found true; allowed: false while "
+        "operators.mpiOperator is enabled: both install mpijobs.kubeflow.org"
+    )
+    assert result.stderr.count("\n") == 1  # one line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 import pytest
 
@@ -20,7 +21,12 @@ def test_a_termination_signal_raises_interrupted(number: int) -> None:
     assert signal.getsignal(number) == before
 
 
-def test_a_deferred_block_finishes_before_the_signal_is_handled() -> None:
+@pytest.mark.parametrize("other_threads", [0, 2])
+def test_a_deferred_block_finishes_before_the_signal_is_handled(other_threads: int) -> None:
+    """Also while other threads run (the kernel may hand the signal to any of them)."""
+    stop = threading.Event()
+    for _ in range(other_threads):
+        threading.Thread(target=stop.wait, daemon=True).start()
     steps: list[str] = []
     with pytest.raises(Interrupted):
         with unwinding():
@@ -28,4 +34,14 @@ def test_a_deferred_block_finishes_before_the_signal_is_handled() -> None:
                 os.kill(os.getpid(), signal.SIGTERM)
                 steps.append("after the signal, still inside")
             steps.append("never reached: the signal is handled when the block ends")
+    stop.set()
     assert steps == ["after the signal, still inside"]
+
+
+def test_ctrl_c_held_by_a_deferred_block_is_a_keyboard_interrupt_after_it() -> None:
+    steps: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        with deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            steps.append("inside")
+    assert steps == ["inside"]

@@ -42,7 +42,7 @@ def test_a_missing_discriminator_is_named_with_its_choices(
 ) -> None:
     data = {
         "cluster": {"provider": "existing"},
-        "nodePool": {"gpusPerNode": 1, "gpuModel": "T4", "desiredSize": 0},
+        "nodePools": [{"name": "gpu", "gpusPerNode": 1, "gpuModel": "T4", "desiredSize": 0}],
         section: value,
     }
     assert _problems(StackConfig, data) == [

@@ -19,7 +19,10 @@ import typer
 from trainstack.chart.cli import chart_app
 from trainstack.diff.cli import diff
 from trainstack.errors import Interrupted, TrainstackError
+from trainstack.live.cli import logs, status
+from trainstack.operators.cli import operators
 from trainstack.plan.cli import plan
+from trainstack.results.cli import results_app
 from trainstack.signals import unwinding
 
 app = typer.Typer(
@@ -30,8 +33,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(chart_app, name="chart")
+app.add_typer(results_app, name="results")
 app.command()(plan)
 app.command()(diff)
+app.command()(operators)
+app.command()(status)
+app.command()(logs)
 
 USER_ERROR_EXIT = 2
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status

@@ -7,15 +7,19 @@ The Pulumi program and ``trainstack plan`` both start here, so a mistake stops
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
-from trainstack.config.loader import LoadedStack, load_from_pulumi
-from trainstack.errors import TrainstackError
+from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
+from trainstack.data_sources import ResolvedDataset, resolve_datasets
+from trainstack.enforcement import Enforcement, enforcement
+from trainstack.errors import PlaceholderError, TrainstackError
 from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.project import Project
 
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on
@@ -27,18 +31,48 @@ _PREPARED: ContextVar[Deployment | None] = ContextVar("trainstack_prepared", def
 
 @dataclass(frozen=True)
 class Deployment:
-    """A validated stack, the experiments it runs, and the warnings about them."""
+    """A validated stack, the experiments it runs, and the warnings about them.
 
-    stack: LoadedStack
-    experiments: tuple[Experiment, ...]
-    warnings: tuple[Finding, ...]
+    A data stack has no experiments, datasets to resolve or teams: only its ``stack``.
+    """
+
+    stack: AnyStack
+    experiments: tuple[Experiment, ...] = ()
+    warnings: tuple[Finding, ...] = ()
+    datasets: tuple[ResolvedDataset, ...] = ()
+    """What each dataset resolves to (data stacks it reads are looked up here)."""
+    enforcement: dict[str, Enforcement] = field(default_factory=dict)
+    """How each team's share is enforced, by team name."""
+    offline: bool = False
+    """Run by ``trainstack plan`` under the mock engine: nothing is downloaded or read from
+    a cluster, and placeholders are allowed (and listed)."""
+
+    @property
+    def referenced_stacks(self) -> list[str]:
+        """The data stacks this stack reads through StackReferences, each once."""
+        names = (d.reference.stack.name for d in self.datasets if d.reference is not None)
+        return list(dict.fromkeys(names))
 
 
-def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
-    """Resolve and check the experiments of ``stack``; raise on any error."""
+def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) -> Deployment:
+    """Resolve and check the experiments and datasets of ``stack``; raise on any error.
+
+    ``stack_dir``: where data stacks named by ``stack-reference`` datasets are found
+    (default: the project's stack directory).
+    """
+    if not isinstance(stack, LoadedStack):
+        return Deployment(stack)
+    directory = stack_dir or Project.load(project_root).stack_config_dir
+    datasets = resolve_datasets(stack, directory)
     experiments = resolve_experiments(project_root, stack)
     warnings = enforce(check_experiments(experiments, stack))
-    return Deployment(stack, tuple(experiments), tuple(warnings))
+    return Deployment(
+        stack,
+        tuple(experiments),
+        tuple(warnings),
+        datasets,
+        enforcement(stack.config, experiments),
+    )
 
 
 def prepare_for_program() -> Deployment:
@@ -53,9 +87,15 @@ def prepare_for_program() -> Deployment:
     try:
         stack = load_from_pulumi()
         earlier = _PREPARED.get()
-        if earlier is not None and earlier.stack.config == stack.config:
-            return earlier
-        deployment = prepare(Path.cwd(), stack)
+        stack_dir = Project.find().stack_config_dir
+        if earlier is not None:
+            if earlier.stack.config == stack.config:
+                return earlier
+            return dataclasses.replace(prepare(Path.cwd(), stack, stack_dir), offline=True)
+        found = stack.placeholders()
+        if found:
+            raise PlaceholderError(stack.source, found)
+        deployment = prepare(Path.cwd(), stack, stack_dir)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:
@@ -66,7 +106,7 @@ def prepare_for_program() -> Deployment:
 @contextlib.contextmanager
 def reusing(deployment: Deployment) -> Iterator[None]:
     """Let the program reuse ``deployment`` while it runs (the offline plan)."""
-    token = _PREPARED.set(deployment)
+    token = _PREPARED.set(dataclasses.replace(deployment, offline=True))
     try:
         yield
     finally:

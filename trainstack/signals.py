@@ -3,7 +3,7 @@
 Python turns SIGINT into :class:`KeyboardInterrupt`, but dies on SIGTERM or SIGHUP
 without running a single ``finally``: temporary and staging directories would stay
 behind. While a command runs, those signals raise :class:`~trainstack.errors.Interrupted`
-instead, so that every cleanup runs on the way out. :func:`deferred` blocks the three
+instead, so that every cleanup runs on the way out. :func:`deferred` holds the three
 signals around steps that must not be cut in half (swapping a plan directory, removing
 the one it replaced): a signal that arrives meanwhile is handled right after.
 """
@@ -11,10 +11,12 @@ the one it replaced): a signal that arrives meanwhile is handled right after.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 from trainstack.errors import Interrupted
 
@@ -47,12 +49,34 @@ def unwinding() -> Iterator[None]:
 
 @contextlib.contextmanager
 def deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block is done (then they are handled)."""
-    if not _in_main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Hold SIGINT, SIGTERM and SIGHUP until the block is done (then they are handled).
+
+    Held by Python-level handlers that only note the signal, not by the thread's signal
+    mask: the kernel gives a signal sent to the process to any thread that does not block
+    it (the Pulumi SDK's worker threads), and Python then runs the main thread's handler
+    at once. When the block ends each noted signal goes to the handler it was meant for
+    (the default action of a signal without one).
+    """
+    if not _in_main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)
+    noted: list[int] = []
+
+    def note(signal_number: int, _frame: FrameType | None) -> None:
+        noted.append(signal_number)
+
+    previous = {number: signal.signal(number, note) for number in DEFERRED}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for held in dict.fromkeys(noted):
+            _deliver(held, previous[signal.Signals(held)])
+
+
+def _deliver(signal_number: int, handler: Any) -> None:
+    if callable(handler):
+        handler(signal_number, None)
+    elif handler == signal.SIG_DFL:
+        os.kill(os.getpid(), signal_number)

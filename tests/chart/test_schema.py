@@ -88,7 +88,7 @@ def test_every_object_is_closed_and_numbers_are_integers() -> None:
 
 def test_keys_with_a_default_in_values_yaml_are_required() -> None:
     worker = SCHEMA["properties"]["worker"]
-    assert worker["required"] == ["replicas", "gpus", "resources", "nodeSelector"]
+    assert worker["required"] == ["replicas", "gpus", "resources", "nodeSelector", "tolerations"]
     # null defaults vanish when Helm merges values, so they cannot be required
     assert "image" not in worker["required"]
     assert SCHEMA["properties"]["mpi"]["properties"]["sshPort"]["minimum"] == 1

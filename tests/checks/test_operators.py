@@ -1,34 +1,115 @@
-"""A job needs an operator serving its kind at the version the chart renders."""
+"""Each job needs an operator that serves its kind as the chart renders it, honouring every
+setting the job uses; every fix a message offers works when followed."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import example_config
-from trainstack.errors import PlanCheckError
+from trainstack.errors import ExperimentError, PlanCheckError
+
+ARENA = {"arena": {"version": "0.14.2"}}
+TRAINING_OPERATOR = {"trainingOperator": {"version": "1.9.4"}}
 
 
-def test_mpi_job_without_mpi_operator(deploy: Deployer) -> None:
+def _mnist(**changes: Any) -> dict[str, Any]:
+    """A TFJob: chief + 2 workers, no dataset."""
+    experiment = job(framework="tensorflow", datasets=[], worker={"replicas": 2, "gpus": 1})
+    experiment["job"].pop("workingDir")
+    experiment["job"].update(changes)
+    experiment["name"] = "mnist"
+    return experiment
+
+
+def test_an_mpi_job_without_an_mpi_operator_names_the_catalog_release(deploy: Deployer) -> None:
     operators = example_config("aiacc")["trainstack:operators"]
     del operators["mpiOperator"]
     with pytest.raises(PlanCheckError) as caught:
         deploy(job(), config=stack_config(operators=operators))
     assert caught.value.failures == (
         "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
-        "job.framework: mpi jobs are kubeflow.org/v2beta1 objects, but no enabled operator "
-        "installs mpijobs.kubeflow.org (trainstack:operators in stacks/Pulumi.test.yaml); "
-        "enable mpiOperator",
+        "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but no enabled "
+        "operator of trainstack:operators in stacks/Pulumi.test.yaml installs "
+        "mpijobs.kubeflow.org; serve mpijobs.kubeflow.org with operators.mpiOperator "
+        "(version 0.8.1)",
     )
 
 
-def test_arena_forked_mpi_operator_serves_the_wrong_version(deploy: Deployer) -> None:
-    operators = example_config("aiacc")["trainstack:operators"]
-    del operators["mpiOperator"]
-    operators["arena"]["values"] = {}
-    with pytest.raises(
-        PlanCheckError,
-        match=r"but mpijobs\.kubeflow\.org is served at "
-        r"kubeflow\.org/v1alpha1 by operators\.arena",
-    ):
-        deploy(job(), config=stack_config(operators=operators))
+def test_following_that_fix_plans(deploy: Deployer) -> None:
+    operators = {"mpiOperator": {"version": "0.8.1", "manifestSha256": "<sha256 of the manifest>"}}
+    (experiment,) = deploy(job(), config=stack_config(operators=operators)).experiments
+    assert experiment.job.framework == "mpi"
+
+
+def test_arena_serves_mpijobs_in_an_api_the_chart_does_not_render(deploy: Deployer) -> None:
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(), config=stack_config(operators=ARENA))
+    (failure,) = caught.value.failures
+    assert failure.endswith(
+        "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but operators.arena "
+        "(ACK ack-arena 0.14.2) serves mpijobs.kubeflow.org as MPIJob kubeflow.org/v1alpha1, "
+        "which the chart does not render; serve mpijobs.kubeflow.org with operators.mpiOperator "
+        "(version 0.8.1) instead of operators.arena"
+    )
+
+
+def test_a_setting_arena_would_drop_is_refused_with_the_operator_and_the_fixes(
+    deploy: Deployer,
+) -> None:
+    with pytest.raises(ExperimentError) as caught:
+        deploy(_mnist(), config=stack_config(operators=ARENA))
+    assert caught.value.source == "experiments/00-mnist.yaml"
+    (problem,) = caught.value.problems
+    assert str(problem) == (
+        'job.security.seccompProfile: found "RuntimeDefault"; allowed: nothing with '
+        "operators.arena (ACK ack-arena 0.14.2): its TFJob kubeflow.org/v1 has no seccompProfile "
+        "in pod templates, so the API server would drop it without an error; serve "
+        "tfjobs.kubeflow.org with operators.trainingOperator (version 1.9.4) instead of "
+        "operators.arena, or set security.seccompProfile: null (no profile is requested: the "
+        "kubelet's default applies, Unconfined unless it runs with --seccomp-default)"
+    )
+
+
+def test_every_unhonoured_setting_is_listed(deploy: Deployer) -> None:
+    experiment = _mnist(scheduling={"gang": {"enabled": True}}, runPolicy={"backoffLimit": 3})
+    experiment["job"]["framework"] = "pytorch"
+    arena_0_13 = {"arena": {"version": "0.13.1"}}
+    with pytest.raises(ExperimentError) as caught:
+        deploy(experiment, config=stack_config(operators=arena_0_13))
+    # 0.13.1's PyTorchJob ignores backoffLimit (fixed in ack-arena 0.14.1)
+    assert [problem.path for problem in caught.value.problems] == [
+        "job.runPolicy.backoffLimit",
+        "job.scheduling.gang.enabled",
+        "job.security.seccompProfile",
+    ]
+
+
+def test_following_the_second_fix_renders_the_arena_dialect(deploy: Deployer) -> None:
+    experiment = _mnist(security={"seccompProfile": None}, runPolicy={"backoffLimit": 3})
+    (resolved,) = deploy(experiment, config=stack_config(operators=ARENA)).experiments
+    assert resolved.values["operatorApi"] == "arena"
+    assert resolved.values["security"]["seccompProfile"] is None
+
+
+def test_following_the_first_fix_keeps_every_setting(deploy: Deployer) -> None:
+    (resolved,) = deploy(_mnist(), config=stack_config(operators=TRAINING_OPERATOR)).experiments
+    assert resolved.values["operatorApi"] == "kubeflow"  # the chart's default
+    assert resolved.values["security"]["seccompProfile"] == "RuntimeDefault"
+
+
+def test_an_experiment_cannot_ask_for_another_dialect_than_its_operator_speaks(
+    deploy: Deployer,
+) -> None:
+    with pytest.raises(ExperimentError) as caught:
+        deploy(
+            _mnist(operatorApi="arena", security={"seccompProfile": None}),
+            config=stack_config(operators=TRAINING_OPERATOR),
+        )
+    (problem,) = caught.value.problems
+    assert str(problem) == (
+        'job.operatorApi: found "arena"; allowed: kubeflow or unset: operators.trainingOperator '
+        "(Kubeflow training-operator v1 1.9.4) serves tfjobs.kubeflow.org (TFJob kubeflow.org/v1)"
+    )

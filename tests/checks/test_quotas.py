@@ -202,16 +202,42 @@ def test_shared_memory_is_memory_of_the_pod(deploy: Deployer) -> None:
 
 
 def test_a_job_kueue_cannot_hold(deploy: Deployer) -> None:
-    experiment = _experiment("mnist", framework="tensorflow", worker=_workers(2, 1))
+    experiment = _experiment(
+        "mnist", framework="tensorflow", worker=_workers(2, 1), security={"seccompProfile": None}
+    )
     experiment["job"].pop("workingDir")
-    deployment = deploy(experiment, config=_config(queueing={"enabled": True}))
+    config = _config(queueing={"enabled": True})
+    config["trainstack:operators"] = {"arena": {"version": "0.14.2"}}
+    deployment = deploy(experiment, config=config)
     assert not deployment.experiments[0].queued
     assert _own_warnings(deployment) == [
         "experiments/00-mnist.yaml: experiment mnist: job.framework: not queued: "
-        "operators.arena serves tfjobs.kubeflow.org without runPolicy.suspend, so Kueue "
-        "cannot hold the job; it starts at `pulumi up`, outside team vision's queue, and "
-        "Kueue does not count its 3 GPU(s); serve tfjobs.kubeflow.org with "
-        "operators.trainingOperator to queue it",
+        "operators.arena (ACK ack-arena 0.14.2) serves tfjobs.kubeflow.org without "
+        "runPolicy.suspend, so Kueue cannot hold the job; it starts at `pulumi up`, outside "
+        "team vision's queue, and Kueue does not count its 3 GPU(s); serve "
+        "tfjobs.kubeflow.org with operators.trainingOperator (version 1.9.4) instead of "
+        "operators.arena to queue it",
+    ]
+    # Following the advice: the job is queued and the warning is gone.
+    config["trainstack:operators"] = {"trainingOperator": {"version": "1.9.4"}}
+    deployment = deploy(experiment, config=config)
+    assert deployment.experiments[0].queued
+    assert _own_warnings(deployment) == []
+
+
+def test_a_known_defect_of_the_serving_operator_under_kueue_is_a_warning(
+    deploy: Deployer,
+) -> None:
+    config = _config(queueing={"enabled": True})
+    config["trainstack:operators"]["mpiOperator"]["version"] = "0.6.0"
+    deployment = deploy(_experiment("resnet", worker=_workers(2, 1)), config=config)
+    assert deployment.experiments[0].queued
+    assert _own_warnings(deployment) == [
+        "experiments/00-resnet.yaml: experiment resnet: job.framework: queued with "
+        "operators.mpiOperator (Kubeflow mpi-operator 0.6.0): mpi-operator before 0.8.0 does "
+        "not pass the node selectors and annotations Kueue assigns at admission to the "
+        "launcher's Job and pod (kubernetes-sigs/kueue#9330): the launcher may land outside "
+        "the admitted flavor; use mpiOperator 0.8.1",
     ]
 
 

@@ -1,4 +1,4 @@
-"""Acceleration: the AIACC add-on on the accelerated stack only."""
+"""Acceleration: job overrides on the accelerated stack; a cluster component only when named."""
 
 from __future__ import annotations
 
@@ -8,14 +8,39 @@ from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+COMPONENT = "trainstack:acceleration:Acceleration"
 
 
-def test_aiacc_only_in_the_accelerated_stack(example_plans: dict[str, Plan]) -> None:
-    addon = only(example_plans["aiacc"], ADDON).inputs
-    assert addon["name"] == "ack-aiacc"
-    assert addon["clusterId"] == "c5e1f8a2b7d9c4e6f0a3b2c1d8e7f6a5b"
-    assert example_plans["baseline"].of_type(ADDON) == []
-    assert example_plans["baseline"].of_type("trainstack:acceleration:Acceleration") == []
+def test_the_example_installs_no_invented_add_on(example_plans: dict[str, Plan]) -> None:
+    for stack in ("aiacc", "baseline"):
+        assert example_plans[stack].of_type(ADDON) == []
+        assert example_plans[stack].of_type(COMPONENT) == []
+    # AIACC-Training ships in the image: the accelerated stack differs by its overrides.
+    (imagenet,) = [e for e in example_plans["aiacc"].experiments if e.name == "imagenet-tensorflow"]
+    assert imagenet.acceleration_overrides == {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
+    assert imagenet.values["env"] == {"PERSEUS_ALLREDUCE_DTYPE": "0"}
+
+
+def test_a_named_add_on_is_installed_at_its_version_and_experiments_wait_for_it(
+    write_stack: StackWriter, dependencies: dict[str, list[str]]
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:acceleration"]["component"] = {
+        "kind": "ack-addon",
+        "name": "example-aiacc-addon",
+        "version": "1.2.3",
+    }
+    config["trainstack:experiments"]["select"] = ["imagenet-tensorflow"]
+    plan = plan_stack(write_stack(config), "test")
+    addon = only(plan, ADDON)
+    assert (addon.inputs["name"], addon.inputs["version"]) == ("example-aiacc-addon", "1.2.3")
+    (release,) = [
+        r
+        for r in plan.of_type("kubernetes:helm.sh/v3:Release")
+        if r.inputs["name"] == "imagenet-tensorflow"
+    ]
+    # depending on a component means waiting for its children
+    assert addon.urn in dependencies[release.urn]
 
 
 def test_helm_component_for_other_clusters(write_stack: StackWriter) -> None:

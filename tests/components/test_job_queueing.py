@@ -1,17 +1,18 @@
-"""JobQueueing: Kueue as a pinned chart, one flavor for the pool, a queue pair per team."""
+"""JobQueueing: Kueue as a pinned chart, one flavor per pool, a queue pair per team."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
-from tests.components.kueue_api import validate_kueue_object
-from tests.conformance import ConformanceError
+from tests.conformance import ConformanceError, crd_dir, validate_object
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import A100_POOL, ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.config.queueing import QUEUE_LABEL
+from trainstack.errors import ConfigError
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 from trainstack.yaml_io import parse_yaml
@@ -42,7 +43,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
     )
     assert configuration["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
     assert configuration["integrations"] == {
-        "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/tfjob", "kubeflow.org/pytorchjob"]
+        "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob"]
     }
     assert configuration["waitForPodsReady"] == {"timeout": "10m", "blockAdmission": True}
     assert configuration["manageJobsWithoutQueueName"] is False
@@ -60,7 +61,7 @@ def test_user_values_are_kept_beside_the_configuration(write_stack: StackWriter)
     assert "controllerManagerConfigYaml" in release["values"]["managerConfig"]
 
 
-def test_one_flavor_for_the_gpu_pool(example_plans: dict[str, Plan]) -> None:
+def test_one_flavor_per_pool(example_plans: dict[str, Plan]) -> None:
     flavors = _objects(example_plans["aiacc"], "ResourceFlavor")
     assert flavors["gpu-v100"]["spec"] == {
         "nodeLabels": {"trainstack.io/pool": "gpu-v100"},
@@ -68,7 +69,9 @@ def test_one_flavor_for_the_gpu_pool(example_plans: dict[str, Plan]) -> None:
             {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
         ],
     }
-    assert list(flavors) == ["gpu-v100"]
+    # The CPU pool has no taint: no tolerations.
+    assert flavors["cpu"]["spec"] == {"nodeLabels": {"trainstack.io/pool": "cpu"}}
+    assert sorted(flavors) == ["cpu", "gpu-v100"]
 
 
 def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
@@ -90,7 +93,16 @@ def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
                 {"name": "memory", "nominalQuota": "552Gi"},
                 {"name": "nvidia.com/gpu", "nominalQuota": "6"},
             ],
-        }
+        },
+        {
+            # No GPUs on the CPU pool; CPU and memory as on every flavor.
+            "name": "cpu",
+            "resources": [
+                {"name": "cpu", "nominalQuota": "72"},
+                {"name": "memory", "nominalQuota": "552Gi"},
+                {"name": "nvidia.com/gpu", "nominalQuota": "0"},
+            ],
+        },
     ]
 
 
@@ -106,18 +118,18 @@ def test_a_local_queue_in_each_team_namespace(example_plans: dict[str, Plan]) ->
         }
 
 
-def test_kueue_objects_match_the_v1beta2_api(example_plans: dict[str, Plan]) -> None:
+def test_kueue_objects_match_the_v1beta2_crds(example_plans: dict[str, Plan]) -> None:
     objects = [r.inputs for r in example_plans["aiacc"].resources if r.type.startswith(KUEUE)]
-    assert len(objects) == 5
+    assert len(objects) == 6  # 2 flavors, 2 ClusterQueues, 2 LocalQueues
     for obj in objects:
-        validate_kueue_object(obj)
+        validate_object(obj, crd_dir())
 
 
-def test_the_structural_check_can_fail(example_plans: dict[str, Plan]) -> None:
+def test_the_crd_check_can_fail(example_plans: dict[str, Plan]) -> None:
     queue = dict(_objects(example_plans["aiacc"], "ClusterQueue")["vision"])
     queue["spec"] = {**queue["spec"], "cohort": "shared-gpus"}  # v1beta1's spelling
     with pytest.raises(ConformanceError, match="'cohort' was unexpected"):
-        validate_kueue_object(queue)
+        validate_object(queue, crd_dir())
 
 
 def test_borrowing_limit_and_gpu_model_cap(write_stack: StackWriter) -> None:
@@ -133,7 +145,7 @@ def test_borrowing_limit_and_gpu_model_cap(write_stack: StackWriter) -> None:
         "nominalQuota": "8",
         "borrowingLimit": "4",
     }
-    validate_kueue_object(_objects(plan, "ClusterQueue")["vision"])
+    validate_object(_objects(plan, "ClusterQueue")["vision"], crd_dir())
 
 
 def test_without_a_cohort_no_borrowing(write_stack: StackWriter) -> None:
@@ -156,29 +168,23 @@ def test_queued_experiments_carry_their_team_queue(example_plans: dict[str, Plan
         "keras-lstm-1x4": "vision",
         "keras-lstm-2x1": "vision",
         "keras-lstm-4x1": "vision",
-        # Arena's TFJob and PyTorchJob have no runPolicy.suspend: Kueue cannot hold them.
-        "tf-multiworker-mnist": None,
-        "pytorch-ddp-mnist": None,
+        # training-operator's TFJob and PyTorchJob have runPolicy.suspend: queued too.
+        "tf-multiworker-mnist": "nlp",
+        "pytorch-ddp-mnist": "nlp",
     }
 
 
-def test_training_operator_jobs_are_queued(write_stack: StackWriter) -> None:
+def test_arena_jobs_are_not_queued(write_stack: StackWriter) -> None:
     config = example_config("aiacc")
-    # Upstream training-operator alone: its TFJob v1 has runPolicy.suspend.
-    config["trainstack:operators"] = {
-        "trainingOperator": {
-            "chart": {
-                "repo": "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts",
-                "name": "training-operator",
-                "version": "1.9.4",
-            },
-            "namespace": "kubeflow",
-        }
+    # ack-arena's TFJob has no runPolicy.suspend: Kueue could not hold it.
+    config["trainstack:operators"] = {"arena": {"version": "0.14.2"}}
+    config["trainstack:experiments"] = {
+        "select": ["tf-multiworker-mnist"],
+        "overrides": {"tf-multiworker-mnist": {"security": {"seccompProfile": None}}},
     }
-    config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
     plan = plan_stack(write_stack(config), "test")
     (job,) = plan.objects
-    assert job.object["metadata"]["labels"][QUEUE_LABEL] == "nlp"
+    assert QUEUE_LABEL not in job.object["metadata"]["labels"]
 
 
 def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter) -> None:
@@ -189,3 +195,38 @@ def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter
     assert _queueing(plan) == []
     (job,) = plan.objects
     assert QUEUE_LABEL not in job.object["metadata"]["labels"]
+
+
+def test_per_model_gpu_quotas_through_one_flavor_per_gpu_pool(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"].append(copy.deepcopy(A100_POOL))
+    vision, nlp = team("vision"), team("nlp")
+    vision["quota"]["gpuModels"] = {"V100": 8, "A100": 2}
+    nlp["quota"]["gpuModels"] = {"V100": 6, "A100": 0}
+    config["trainstack:teams"] = [vision, nlp]
+    config["trainstack:experiments"] = {"select": []}
+    plan = plan_stack(write_stack(config), "test")
+    assert sorted(_objects(plan, "ResourceFlavor")) == ["cpu", "gpu-a100", "gpu-v100"]
+    flavors = _objects(plan, "ClusterQueue")["vision"]["spec"]["resourceGroups"][0]["flavors"]
+    gpus = {f["name"]: f["resources"][2]["nominalQuota"] for f in flavors}
+    assert gpus == {"gpu-v100": "8", "cpu": "0", "gpu-a100": "2"}
+    for queue in _objects(plan, "ClusterQueue").values():
+        validate_object(queue, crd_dir())
+
+
+def test_per_model_quotas_adding_up_beyond_the_team_quota_are_refused(
+    write_stack: StackWriter,
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][1] = {
+        **config["trainstack:nodePools"][0],
+        "name": "gpu-a100",
+        "gpuModel": "A100",
+        "labels": {"trainstack.io/pool": "gpu-a100"},
+    }
+    config["trainstack:experiments"] = {"select": []}
+    with pytest.raises(ConfigError) as caught:
+        plan_stack(write_stack(config), "test")
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:teams[0].quota.gpuModels"
+    assert problem.found == '{"A100": 10, "V100": 10}'

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
-import pytest
-
 from tests.conformance import validate_objects
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import ACK_STACKS, ARENA, example_config
 from tests.team_helpers import team, without_queueing
-from trainstack.plan import engine
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 
@@ -110,6 +108,40 @@ def test_quota_leaves_room_for_borrowing_in_a_cohort(example_plans: dict[str, Pl
     )
 
 
+def test_a_team_with_a_job_kueue_cannot_hold_keeps_its_share(write_stack: StackWriter) -> None:
+    # ack-arena's TFJob and PyTorchJob cannot suspend: they start outside Kueue, so nlp's
+    # ResourceQuota stays at its share of 6 GPUs.
+    config = example_config("aiacc")
+    config["trainstack:operators"] = copy.deepcopy(ARENA)
+    config["trainstack:experiments"] = {
+        "select": ["tf-multiworker-mnist", "pytorch-ddp-mnist"],
+        "overrides": {
+            name: {"security": {"seccompProfile": None}}
+            for name in ("tf-multiworker-mnist", "pytorch-ddp-mnist")
+        },
+    }
+    plan = plan_stack(write_stack(config), "test")
+    hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
+    assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"], hard["limits.memory"]) == (
+        "6",
+        "72",
+        "552Gi",
+    )
+    assert plan.enforcement["nlp"].by == "both"
+
+
+def test_a_team_whose_jobs_are_all_queued_may_hold_what_it_borrows(
+    example_plans: dict[str, Plan],
+) -> None:
+    # The example stacks serve TFJob and PyTorchJob with training-operator (runPolicy.suspend).
+    for stack in ACK_STACKS:
+        plan = example_plans[stack]
+        hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
+        # nlp 6 + vision's 10 GPUs, 72 + 120 cores.
+        assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"]) == ("16", "192")
+        assert plan.enforcement["nlp"].by == "Kueue"
+
+
 def test_limit_range_holds_the_defaults(example_plans: dict[str, Plan]) -> None:
     spec = _one(_of_team(example_plans["aiacc"], "nlp"), LIMIT_RANGE)["spec"]
     assert spec == {
@@ -139,12 +171,12 @@ def test_members_get_edit_and_training_jobs_in_their_namespace(
     assert rules == [
         {
             "apiGroups": ["kubeflow.org"],
-            "resources": ["mpijobs", "tfjobs", "pytorchjobs"],
+            "resources": ["mpijobs", "pytorchjobs", "tfjobs"],
             "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
         },
         {
             "apiGroups": ["kubeflow.org"],
-            "resources": ["mpijobs/status", "tfjobs/status", "pytorchjobs/status"],
+            "resources": ["mpijobs/status", "pytorchjobs/status", "tfjobs/status"],
             "verbs": ["get"],
         },
         {
@@ -183,22 +215,6 @@ def test_team_objects_conform_to_kubernetes(example_plans: dict[str, Plan]) -> N
     assert validate_objects(objects) == 12
 
 
-@pytest.fixture()
-def dependencies(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
-    """URN -> the URNs it waits for, as the program registers them."""
-    recorded: dict[str, list[str]] = {}
-    monitor_class = engine._RecordingMonitor
-
-    class Recording(monitor_class):  # type: ignore[misc, valid-type]
-        def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-            urn = self.make_urn(request.parent, request.type, request.name)
-            recorded[urn] = list(request.dependencies)
-            return super().RegisterResource(request)
-
-    monkeypatch.setattr(engine, "_RecordingMonitor", Recording)
-    return recorded
-
-
 def test_claims_and_jobs_wait_for_their_team(
     write_stack: StackWriter, dependencies: dict[str, list[str]]
 ) -> None:
@@ -220,6 +236,8 @@ def test_claims_and_jobs_wait_for_their_team(
     imagenet = set(dependencies[urn(release, "imagenet-tensorflow-release")])
     assert vision | {local_queue} <= imagenet
     assert nlp_namespace not in imagenet
-    # Not queued (Arena's PyTorchJob cannot be suspended): its team, not Kueue.
+    # Queued: it waits for its own team and for the queues (Kueue with every LocalQueue).
     pytorch = set(dependencies[urn(release, "pytorch-ddp-mnist-release")])
-    assert nlp_namespace in pytorch and local_queue not in pytorch
+    nlp_queue = urn("kubernetes:kueue.x-k8s.io/v1beta2:LocalQueue", "queueing-nlp-local-queue")
+    assert nlp_namespace in pytorch and nlp_queue in pytorch
+    assert urn(NAMESPACE, "vision-namespace") not in pytorch

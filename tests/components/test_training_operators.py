@@ -1,55 +1,103 @@
-"""TrainingOperators: pinned remote charts, one release per enabled operator."""
+"""TrainingOperators: each enabled catalog release, installed from what its project publishes."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
-from trainstack.plan.model import Plan
+from tests.stack_helpers import ACK_STACKS, example_config, only
+from trainstack.plan.masking import COMPUTED
+from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 
-RELEASE = "kubernetes:helm.sh/v3:Release"
+CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
+KUSTOMIZE = "kubernetes:kustomize/v2:Directory"
+ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+COMPONENT = "trainstack:operators:TrainingOperators"
+MPI_MANIFEST = (
+    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
+    "mpi-operator.yaml"
+)
 
 
-def _releases(plan: Plan) -> dict[str, dict]:
-    """The operator releases (experiments are releases too, of the project's own chart)."""
-    return {
-        r.inputs["name"]: r.inputs
-        for r in plan.of_type(RELEASE)
-        if r.parent.endswith("TrainingOperators::operators")
+def _children(plan: Plan, type_token: str) -> list[PlannedResource]:
+    return [r for r in plan.of_type(type_token) if r.parent.endswith(f"{COMPONENT}::operators")]
+
+
+@pytest.mark.parametrize("stack", ACK_STACKS)
+def test_the_ack_stacks_install_upstream_operators_from_their_release_artifacts(
+    example_plans: dict[str, Plan], stack: str
+) -> None:
+    plan = example_plans[stack]
+    (manifest,) = _children(plan, CONFIG_GROUP)
+    (overlay,) = _children(plan, KUSTOMIZE)
+    # The manifest is downloaded (and its digest checked) at deploy time, never offline.
+    assert manifest.inputs == {"yaml": COMPUTED}
+    assert overlay.inputs == {"directory": "./operators/training-operator/1.9.4"}
+    assert plan.of_type("kubernetes:helm.sh/v3:Release") != []  # experiments and Kueue only
+    assert not [r for r in plan.of_type("kubernetes:helm.sh/v3:Release") if "operators" in r.parent]
+
+
+def test_the_component_records_where_each_operator_comes_from(
+    example_plans: dict[str, Plan],
+) -> None:
+    component = only(example_plans["aiacc"], COMPONENT).inputs
+    assert component == {
+        "mpiOperator": {
+            "install": "manifest",
+            "namespace": "mpi-operator",
+            "sha256": "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+            "url": MPI_MANIFEST,
+            "version": "0.8.1",
+        },
+        "trainingOperator": {
+            "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",
+            "install": "kustomize",
+            "kustomization": "./operators/training-operator/1.9.4",
+            "namespace": "kubeflow",
+            "version": "1.9.4",
+        },
     }
 
 
-def test_arena_and_mpi_operator_are_pinned(example_plans: dict[str, Plan]) -> None:
-    for plan in (example_plans[stack] for stack in ACK_STACKS):
-        releases = _releases(plan)
-        assert sorted(releases) == ["ack-arena", "mpi-operator"]
-        arena, mpi = releases["ack-arena"], releases["mpi-operator"]
-        assert (arena["chart"], arena["version"]) == ("ack-arena", "0.15.3")
-        assert arena["repositoryOpts"] == {
-            "repo": "https://aliacs-app-catalog.oss-cn-hangzhou.aliyuncs.com/charts-incubator/"
-        }
-        assert arena["values"] == {"mpi": {"enabled": False}}
-        assert arena["namespace"] == "arena-system"
-        # OCI charts are addressed by reference, without a repository index.
-        assert (
-            mpi["chart"]
-            == "oci://trainstack-registry.cn-beijing.cr.aliyuncs.com/charts/mpi-operator"
-        )
-        assert mpi["version"] == "0.6.0"
-        assert "repositoryOpts" not in mpi
-        for release in (arena, mpi):
-            assert release["createNamespace"] is True and release["atomic"] is True
-
-
-def test_disabled_operator_is_not_installed(write_stack: StackWriter) -> None:
+def test_a_mirror_and_a_pinned_digest_are_what_the_plan_records(
+    write_stack: StackWriter,
+) -> None:
     config = example_config("aiacc")
-    config["trainstack:operators"]["arena"]["enabled"] = False
+    config["trainstack:operators"]["mpiOperator"].update(
+        {"manifestSha256": "ab" * 32, "manifestUrl": "https://oss.example.com/mpi-operator.yaml"}
+    )
     config["trainstack:experiments"]["select"] = ["imagenet-tensorflow"]
-    assert sorted(_releases(plan_stack(write_stack(config), "test"))) == ["mpi-operator"]
+    component = only(plan_stack(write_stack(config), "test"), COMPONENT).inputs
+    assert component["mpiOperator"]["url"] == "https://oss.example.com/mpi-operator.yaml"
+    assert component["mpiOperator"]["sha256"] == "ab" * 32
 
 
-def test_operator_releases_use_the_stack_cluster(example_plans: dict[str, Plan]) -> None:
+def test_a_disabled_operator_is_not_installed(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"]["trainingOperator"]["enabled"] = False
+    config["trainstack:experiments"]["select"] = ["imagenet-tensorflow"]
+    plan = plan_stack(write_stack(config), "test")
+    assert _children(plan, KUSTOMIZE) == []
+    assert len(_children(plan, CONFIG_GROUP)) == 1
+
+
+def test_ack_arena_is_an_ack_add_on_at_its_exact_version(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"] = {"arena": {"version": "0.14.2"}}
+    config["trainstack:experiments"]["select"] = ["pytorch-ddp-mnist"]
+    config["trainstack:experiments"]["overrides"] = {
+        "pytorch-ddp-mnist": {"security": {"seccompProfile": None}}
+    }
+    plan = plan_stack(write_stack(config), "test")
+    (addon,) = _children(plan, ADDON)
+    assert (addon.inputs["name"], addon.inputs["version"]) == ("ack-arena", "0.14.2")
+    assert addon.inputs["clusterId"] == "<ACK cluster ID of the accelerated cluster>"
+
+
+def test_operators_use_the_stack_cluster(example_plans: dict[str, Plan]) -> None:
     plan = example_plans["aiacc"]
     (provider,) = plan.of_type("pulumi:providers:kubernetes")
-    assert len(_releases(plan)) == 2
     assert provider.name == "cluster"
+    for child in _children(plan, CONFIG_GROUP) + _children(plan, KUSTOMIZE):
+        assert child.parent.endswith("operators")

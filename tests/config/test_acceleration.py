@@ -1,4 +1,4 @@
-"""Acceleration: off by default, needs a component when on, ACK add-ons only on ACK."""
+"""Acceleration: off by default, a component only when named exactly, ACK add-ons on ACK."""
 
 from __future__ import annotations
 
@@ -19,17 +19,29 @@ def test_acceleration_defaults_to_off(load: Loader) -> None:
     assert load(config).config.acceleration.enabled is False
 
 
-def test_enabled_without_component(load: Loader) -> None:
+def test_enabled_without_component_installs_nothing(load: Loader) -> None:
+    # AIACC-Training ships in the image: an accelerated stack needs no cluster component.
+    acceleration = load(example_config("aiacc")).config.acceleration
+    assert acceleration.enabled is True and acceleration.component is None
+
+
+def test_an_add_on_needs_an_exact_version(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:acceleration"] = {"enabled": True}
-    with pytest.raises(ConfigError, match="when enabled is true") as caught:
+    config["trainstack:acceleration"]["component"] = {"kind": "ack-addon", "name": "x"}
+    with pytest.raises(ConfigError, match="required") as caught:
         load(config)
-    assert caught.value.problems[0].path == "trainstack:acceleration.component"
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:acceleration.component.version"
+    config["trainstack:acceleration"]["component"]["version"] = ">=1.0"
+    with pytest.raises(ConfigError, match="version") as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:acceleration.component.version"
 
 
 def test_unknown_component_kind(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:acceleration"]["component"]["kind"] = "daemonset"
+    config["trainstack:acceleration"]["component"] = {"kind": "daemonset"}
     with pytest.raises(ConfigError, match="ack-addon") as caught:
         load(config)
     (problem,) = caught.value.problems

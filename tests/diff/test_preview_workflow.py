@@ -142,8 +142,49 @@ def test_pulumi_preview_only_with_credentials(workflow: dict[str, Any]) -> None:
     preview = workflow["jobs"]["pulumi-preview"]
     assert preview["needs"] == "credentials"
     assert preview["if"] == "needs.credentials.outputs.pulumi == 'true'"
-    assert preview["strategy"]["matrix"]["stack"] == ["aiacc", "baseline"]
+    assert preview["strategy"]["matrix"]["stack"] == [
+        "imagenet",
+        "aiacc",
+        "baseline",
+    ]  # the data stack the clusters read
     [pulumi] = [step for step in preview["steps"] if "pulumi/actions@" in step.get("uses", "")]
     assert pulumi["with"]["command"] == "preview"
     assert pulumi["with"]["stack-name"] == "${{ matrix.stack }}"
     assert pulumi["with"]["comment-on-pr"] is True
+
+
+def test_test_job_runs_the_conformance_tests_with_pinned_upstream_crds(
+    workflow: dict[str, Any],
+) -> None:
+    runs = [str(step.get("run", "")) for step in _steps(workflow, "test")]
+    [fetch] = [index for index, run in enumerate(runs) if "scripts/fetch_crds.py" in run]
+    [test] = [index for index, run in enumerate(runs) if "make test" in run]
+    assert fetch < test
+    assert 'TRAINSTACK_CRD_DIR=${RUNNER_TEMP}/crds" >> "$GITHUB_ENV"' in runs[fetch]
+    assert '.venv/bin/python scripts/fetch_crds.py "${RUNNER_TEMP}/crds"' in runs[fetch]
+    # The script reads the pinned list from its default place.
+    assert (REPO / ".github" / "crd-sources.json").is_file()
+
+
+def test_chart_unittest_job_installs_pinned_verified_tools_and_runs_the_suites(
+    workflow: dict[str, Any],
+) -> None:
+    job = workflow["jobs"]["chart-unittest"]
+    env = job["env"]
+    assert re.fullmatch(r"v3\.\d+\.\d+", env["HELM_VERSION"])
+    assert re.fullmatch(r"[0-9a-f]{64}", env["HELM_SHA256"])
+    assert re.fullmatch(r"\d+\.\d+\.\d+", env["HELM_UNITTEST_VERSION"])
+    script = _script(workflow, "chart-unittest")
+    download, check, extract = (
+        script.index("get.helm.sh/helm-${HELM_VERSION}-linux-amd64.tar.gz"),
+        script.index('echo "${HELM_SHA256}  ${archive}" | sha256sum --check --strict'),
+        script.index("tar -xzf"),
+    )
+    assert download < check < extract
+    assert '--version "${HELM_UNITTEST_VERSION}"' in script
+    assert "helm plugin install https://github.com/helm-unittest/helm-unittest.git" in script
+    # The last step runs the suites and nothing hides its exit status.
+    last = _steps(workflow, "chart-unittest")[-1]
+    assert last["run"].strip() == "helm unittest charts/training-job"
+    assert "continue-on-error" not in last and "continue-on-error" not in job
+    assert sorted((REPO / "charts" / "training-job" / "tests").glob("*_test.yaml"))

@@ -183,17 +183,17 @@ STACK_FILES = [
     Case(
         "date-where-a-number-goes",
         stack_text("onprem", "desiredSize: 2", "desiredSize: 2024-01-01"),
-        (ONPREM, 'trainstack:nodePool.desiredSize: found "2024-01-01"; allowed: an integer'),
+        (ONPREM, 'trainstack:nodePools[0].desiredSize: found "2024-01-01"; allowed: an integer'),
     ),
     Case(
         "binary-tag",
         stack_text("onprem", "gpuModel: V100", "gpuModel: !!binary VjEwMA=="),
-        (ONPREM, 'config["trainstack:nodePool"].gpuModel (line', "found the tag !!binary"),
+        (ONPREM, 'config["trainstack:nodePools"][0].gpuModel (line', "found the tag !!binary"),
     ),
     Case(
         "set-tag",
         stack_text("onprem", "gpuModel: V100", "gpuModel: !!set {V100}"),
-        (ONPREM, 'config["trainstack:nodePool"].gpuModel (line', "found the tag !!set"),
+        (ONPREM, 'config["trainstack:nodePools"][0].gpuModel (line', "found the tag !!set"),
     ),
     Case(
         "missing-provider",
@@ -207,24 +207,24 @@ STACK_FILES = [
     ),
     Case(
         "missing-component-kind",
-        stack("aiacc", _drop("trainstack:acceleration", "component", "kind")),
+        stack("aiacc", _set("trainstack:acceleration", "component", value={"name": "ack-aiacc"})),
         (AIACC, "trainstack:acceleration.component.kind: found nothing", "'ack-addon', 'helm'"),
         args=PLAN_AIACC,
     ),
     Case(
         "bool-is-not-a-number",
-        stack("onprem", _set("trainstack:nodePool", "gpusPerNode", value=True)),
-        (ONPREM, "trainstack:nodePool.gpusPerNode: found true; allowed: an integer"),
+        stack("onprem", _set("trainstack:nodePools", 0, "gpusPerNode", value=True)),
+        (ONPREM, "trainstack:nodePools[0].gpusPerNode: found true; allowed: an integer"),
     ),
     Case(
         "node-name-with-slash",
-        stack("onprem", _set("trainstack:nodePool", "nodes", 0, value="a/b")),
-        (ONPREM, 'trainstack:nodePool.nodes[0]: found "a/b"', "a Kubernetes name"),
+        stack("onprem", _set("trainstack:nodePools", 0, "nodes", 0, value="a/b")),
+        (ONPREM, 'trainstack:nodePools[0].nodes[0]: found "a/b"', "a Kubernetes name"),
     ),
     Case(
         "node-name-climbing-out",
-        stack("onprem", _set("trainstack:nodePool", "nodes", 0, value="../..")),
-        (ONPREM, 'trainstack:nodePool.nodes[0]: found "../.."', "a Kubernetes name"),
+        stack("onprem", _set("trainstack:nodePools", 0, "nodes", 0, value="../..")),
+        (ONPREM, 'trainstack:nodePools[0].nodes[0]: found "../.."', "a Kubernetes name"),
     ),
     Case(
         "claim-in-a-namespace-nothing-creates",
@@ -233,29 +233,28 @@ STACK_FILES = [
     ),
     Case(
         "chart-name-with-a-space",
-        stack("aiacc", _set("trainstack:operators", "arena", "chart", "name", value="ack arena")),
-        (AIACC, 'trainstack:operators.arena.chart.name: found "ack arena"', "a DNS label"),
+        stack("aiacc", _set("trainstack:queueing", "chart", "name", value="kue ue")),
+        (AIACC, 'trainstack:queueing.chart.name: found "kue ue"', "a DNS label"),
         args=PLAN_AIACC,
     ),
     Case(
         "chart-name-as-a-path",
-        stack("aiacc", _set("trainstack:operators", "arena", "chart", "name", value="../x")),
-        (AIACC, 'trainstack:operators.arena.chart.name: found "../x"', "a DNS label"),
+        stack("aiacc", _set("trainstack:queueing", "chart", "name", value="../x")),
+        (AIACC, 'trainstack:queueing.chart.name: found "../x"', "a DNS label"),
         args=PLAN_AIACC,
     ),
     Case(
         "plain-http-chart-repo",
-        stack("aiacc", _set("trainstack:operators", "arena", "chart", "repo", value="http://x/c")),
-        (AIACC, 'trainstack:operators.arena.chart.repo: found "http://x/c"', "https:// or oci://"),
+        stack("aiacc", _set("trainstack:queueing", "chart", "repo", value="http://x/c")),
+        (AIACC, 'trainstack:queueing.chart.repo: found "http://x/c"', "https:// or oci://"),
         args=PLAN_AIACC,
     ),
     Case(
         "password-in-chart-repo-url",
         stack(
-            "aiacc",
-            _set("trainstack:operators", "arena", "chart", "repo", value="https://me:Hunter2@x/c"),
+            "aiacc", _set("trainstack:queueing", "chart", "repo", value="https://me:Hunter2@x/c")
         ),
-        (AIACC, "trainstack:operators.arena.chart.repo: found", "(not shown)"),
+        (AIACC, "trainstack:queueing.chart.repo: found", "(not shown)"),
         args=PLAN_AIACC,
         secret="Hunter2",
     ),
@@ -327,9 +326,11 @@ STACK_FILES = [
     Case(
         "duplicate-key",
         stack_text(
-            "onprem", "  trainstack:nodePool:", "  trainstack:nodePool: {}\n  trainstack:nodePool:"
+            "onprem",
+            "  trainstack:nodePools:",
+            "  trainstack:nodePools: []\n  trainstack:nodePools:",
         ),
-        (ONPREM, "the key 'trainstack:nodePool' a second time"),
+        (ONPREM, "the key 'trainstack:nodePools' a second time"),
     ),
     Case(
         "second-document",
@@ -355,8 +356,8 @@ STACK_FILES = [
     ),
     Case(
         "label-key-with-trailing-newline",
-        stack("onprem", _set("trainstack:nodePool", "labels", value={"pool\n": "x"})),
-        (ONPREM, 'trainstack:nodePool.labels["pool\\n"]'),
+        stack("onprem", _set("trainstack:nodePools", 0, "labels", value={"pool\n": "x"})),
+        (ONPREM, 'trainstack:nodePools[0].labels["pool\\n"]'),
     ),
     Case(
         "experiments-outside-the-project",

@@ -16,7 +16,7 @@ from trainstack.limits import MAX_PLAN_FILE_BYTES
 
 def _broken_twin(root: Path) -> None:
     shutil.copy(root / "stacks/Pulumi.onprem.yaml", root / "stacks/Pulumi.twin.yaml")
-    stack("twin", lambda config: config["trainstack:nodePool"].update(gpusPerNode=True))(root)
+    stack("twin", lambda config: config["trainstack:nodePools"][0].update(gpusPerNode=True))(root)
 
 
 def _plan_file(name: str, content: str | bytes) -> Edit:
@@ -44,7 +44,7 @@ DIFF_CASES = [
     Case(
         "one-stack-is-broken",
         _broken_twin,
-        ("stacks/Pulumi.twin.yaml", "trainstack:nodePool.gpusPerNode: found true"),
+        ("stacks/Pulumi.twin.yaml", "trainstack:nodePools[0].gpusPerNode: found true"),
         args=("diff", "onprem", "twin"),
     ),
     Case(

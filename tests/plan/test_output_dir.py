@@ -108,7 +108,7 @@ def two_plans(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     assert outcome.status == 0, outcome.stderr
 
     def relabel(document: dict[str, dict[str, dict[str, object]]]) -> None:
-        document["config"]["trainstack:nodePool"]["labels"] = {"trainstack.io/pool": "plan-b"}
+        document["config"]["trainstack:nodePools"][0]["labels"] = {"trainstack.io/pool": "plan-b"}
 
     edit_yaml(root / "stacks" / f"Pulumi.{STACK}.yaml", relabel)
     reference = tmp_path_factory.mktemp("reference")

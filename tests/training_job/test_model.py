@@ -103,7 +103,9 @@ def test_unknown_keys_list_the_known_ones() -> None:
 
     assert found.path == "worker.replica"
     assert found.found == 'unknown key "replica"'
-    assert found.allowed == "one of the known keys: gpus, image, nodeSelector, replicas, resources"
+    assert found.allowed == (
+        "one of the known keys: gpus, image, nodeSelector, replicas, resources, tolerations"
+    )
 
 
 def test_quantities_keep_integers_as_text_and_reject_typos() -> None:

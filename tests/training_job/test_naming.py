@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from trainstack.errors import Problem
+from trainstack.frameworks import framework
 from trainstack.training_job import TrainingJob, release_name_problems
-from trainstack.training_job.naming import pod_suffixes
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 
@@ -32,7 +32,7 @@ def test_other_names_are_refused_with_the_rule(name: str) -> None:
 
 def test_the_longest_pod_name_must_fit_in_63_characters() -> None:
     workers = job(worker={"replicas": 100})
-    assert pod_suffixes(workers) == ["-launcher", "-worker-99"]
+    assert framework("mpi").pod_suffixes(workers) == ["-launcher", "-worker-99"]
     assert release_name_problems("a" * 53, workers) == []
 
     assert release_name_problems("a" * 54, workers) == [
@@ -50,8 +50,8 @@ def test_suffixes_follow_the_roles_of_each_framework() -> None:
         worker={"replicas": 0},
         tensorflow={"ps": {"replicas": 12}, "evaluator": {"replicas": 1}},
     )
-    assert pod_suffixes(tf) == ["-chief-0", "-ps-11", "-evaluator-0"]
-    assert pod_suffixes(job(framework="pytorch", worker={"replicas": 2})) == [
-        "-worker-1",
+    assert framework("tensorflow").pod_suffixes(tf) == ["-chief-0", "-ps-11", "-evaluator-0"]
+    assert framework("pytorch").pod_suffixes(job(framework="pytorch", worker={"replicas": 2})) == [
         "-master-0",
+        "-worker-1",
     ]

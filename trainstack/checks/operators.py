@@ -1,37 +1,38 @@
-"""A job needs an operator that serves its kind at the API version the chart renders."""
+"""A job needs an operator that serves its kind in an API the chart renders.
+
+(Settings the serving API would drop are refused earlier, while the experiment is
+resolved: ``trainstack.experiments.dialect``.)
+"""
 
 from __future__ import annotations
 
 from trainstack.checks.findings import Finding
 from trainstack.config.loader import LoadedStack
-from trainstack.config.operators import MPIJOBS, PYTORCHJOBS, TFJOBS
+from trainstack.experiments.dialect import serve_with
 from trainstack.experiments.resolve import Experiment
-
-# What the training-job chart renders for each framework.
-RENDERED = {
-    "mpi": (MPIJOBS, "kubeflow.org/v2beta1", "mpiOperator"),
-    "tensorflow": (TFJOBS, "kubeflow.org/v1", "trainingOperator, or arena with tf enabled"),
-    "pytorch": (PYTORCHJOBS, "kubeflow.org/v1", "trainingOperator, or arena with pytorch enabled"),
-}
+from trainstack.frameworks import framework
 
 
 def operator_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
-    """An error when no enabled operator reconciles the job's kind and version."""
-    crd, version, who = RENDERED[experiment.job.framework]
-    served = stack.config.operators.served_crds().get(crd)
-    if served is not None and served[1] == version:
+    """An error when no enabled operator serves the job as the chart renders it."""
+    spec = framework(experiment.job.framework)
+    serving = stack.config.operators.serving(spec.crd)
+    if serving is not None and serving[1].dialect is not None:
         return []
-    found = (
-        f"{crd} is served at {served[1]} by operators.{served[0]}"
-        if served
-        else f"no enabled operator installs {crd}"
-    )
+    if serving is None:
+        found = f"no enabled operator of trainstack:operators in {stack.source} installs {spec.crd}"
+    else:
+        operator, served = serving
+        found = (
+            f"{operator.label} serves {spec.crd} as {served.kind} {served.api_version}, "
+            "which the chart does not render"
+        )
     return [
         Finding(
             experiment.source,
             experiment.name,
             "job.framework",
-            f"{experiment.job.framework} jobs are {version} objects, but {found} "
-            f"(trainstack:operators in {stack.source}); enable {who}",
+            f"{spec.name} jobs are {spec.kind} {spec.api_version} objects, but {found}; "
+            f"{serve_with(spec.crd, serving[0] if serving else None)}",
         )
     ]

@@ -18,9 +18,11 @@ from trainstack.checks.findings import Finding, Severity
 from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
-from trainstack.config.queueing import FRAMEWORK_CRDS
-from trainstack.config.teams import Amounts, Team, nominal
+from trainstack.config.teams import Amounts, Team
+from trainstack.enforcement import Enforcement, enforcement
+from trainstack.experiments.dialect import serve_with
 from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import framework
 from trainstack.quantity import format_quantity, parse_quantity
 
 # Capabilities Pod Security `baseline` lets a container add (its "Capabilities" control).
@@ -41,12 +43,6 @@ BASELINE_CAPABILITIES = frozenset(
         "SYS_CHROOT",
     }
 )
-# The operator that serves each framework with runPolicy.suspend (what Kueue needs).
-_QUEUEABLE_OPERATOR = {
-    "mpi": "mpiOperator",
-    "tensorflow": "trainingOperator",
-    "pytorch": "trainingOperator",
-}
 _LISTED = 8
 """Experiments named in a message about a team's sums; the rest are counted."""
 
@@ -134,11 +130,12 @@ def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Fi
     """Errors and warnings about the experiments that run in a team's namespace."""
     findings: list[Finding] = []
     per_team: dict[str, list[tuple[Experiment, Usage]]] = defaultdict(list)
+    enforced = enforcement(stack.config, experiments)
     for experiment in experiments:
         team = None if experiment.team is None else stack.config.team(experiment.team)
         if team is None:
             continue
-        check = _TeamCheck(experiment, team, stack)
+        check = _TeamCheck(experiment, team, stack, enforced[team.name])
         findings += check.pod_security()
         findings += check.unset_amounts()
         findings += check.shared_memory()
@@ -149,17 +146,20 @@ def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Fi
     for name, members in sorted(per_team.items()):
         team = stack.config.team(name)
         assert team is not None
-        findings += _together(team, members, stack)
+        findings += _together(team, members, stack, enforced[name])
     return findings
 
 
 class _TeamCheck:
     """The checks of one experiment of one team."""
 
-    def __init__(self, experiment: Experiment, team: Team, stack: LoadedStack) -> None:
+    def __init__(
+        self, experiment: Experiment, team: Team, stack: LoadedStack, enforced: Enforcement
+    ) -> None:
         self.experiment = experiment
         self.team = team
         self.stack = stack
+        self.enforced = enforced
         self.team_key = f"trainstack:{stack.config.team_key(team)}"
         self.roles = role_pods(experiment.job)
 
@@ -280,20 +280,23 @@ class _TeamCheck:
         if not queueing.enabled:
             return []
         if not self.experiment.queued:
-            crd = FRAMEWORK_CRDS[job.framework]
-            served = self.stack.config.operators.served_crds().get(crd)
-            who = f"operators.{served[0]}" if served else "no enabled operator"
+            crd = framework(job.framework).crd
+            serving = self.stack.config.operators.serving(crd)
+            who = serving[0].label if serving else "no enabled operator"
+            fix = serve_with(crd, serving[0] if serving else None, suspend=True)
             return [
                 self.finding(
                     "job.framework",
                     f"not queued: {who} serves {crd} without runPolicy.suspend, so Kueue "
                     "cannot hold the job; it starts at `pulumi up`, outside team "
                     f"{self.team.name}'s queue, and Kueue does not count its "
-                    f"{self.usage().gpu} GPU(s); serve {crd} with "
-                    f"operators.{_QUEUEABLE_OPERATOR[job.framework]} to queue it",
+                    f"{self.usage().gpu} GPU(s); {fix} to queue it",
                     "warning",
                 )
             ]
+        caveat = self._queue_caveat()
+        if caveat:
+            return [self.finding("job.framework", caveat, "warning")]
         if job.network.rdma.enabled:
             return [
                 self.finding(
@@ -304,6 +307,13 @@ class _TeamCheck:
                 )
             ]
         return []
+
+    def _queue_caveat(self) -> str | None:
+        """A known defect of the serving operator under Kueue, for a queued job."""
+        serving = self.stack.config.operators.serving(framework(self.experiment.job.framework).crd)
+        if serving is None or serving[1].queue_caveat is None:
+            return None
+        return f"queued with {serving[0].label}: {serving[1].queue_caveat}"
 
     def usage(self) -> Usage:
         """The job's pods, as the team's ResourceQuota counts them (unset amounts as 0)."""
@@ -322,9 +332,8 @@ class _TeamCheck:
     def fits(self, usage: Usage) -> list[Finding]:
         """One job against the team's ResourceQuota (and, queued, its nominal quota)."""
         config = self.stack.config
-        ceiling = config.ceiling(self.team)
-        share = nominal(self.team, config.node_pool.gpu_model)
-        borrowing = ceiling != share
+        ceiling, share = self.enforced.ceiling, self.enforced.share
+        borrowing = self.enforced.raised
         key = "team"
         findings = []
         for resource in RESOURCES:
@@ -362,7 +371,7 @@ class _TeamCheck:
 
 
 def _together(
-    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack
+    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack, enforced: Enforcement
 ) -> list[Finding]:
     """The team's experiments side by side: created at once, or queued one after another."""
     config = stack.config
@@ -372,7 +381,7 @@ def _together(
     queued = [(e, u) for e, u in members if e.queued]
     findings = []
     if len(at_once) > 1:
-        for resource, used, allowed in _exceeded(at_once, config.ceiling(team), RESOURCES):
+        for resource, used, allowed in _exceeded(at_once, enforced.ceiling, RESOURCES):
             findings.append(
                 Finding(
                     source,
@@ -388,7 +397,7 @@ def _together(
             )
     if queued and len(members) > 1:
         # Kueue counts requests only: GPUs, CPU and memory.
-        share = nominal(team, config.node_pool.gpu_model)
+        share = enforced.share
         for resource, used, allowed in _exceeded(members, share, RESOURCES[:3]):
             findings.append(
                 Finding(

@@ -1,23 +1,41 @@
-"""The optional acceleration layer (Alibaba AIACC), installed on the accelerated cluster only."""
+"""The acceleration layer (Alibaba AIACC) of the accelerated stack.
+
+AIACC-Training is delivered in the training environment, not as a cluster service:
+Alibaba Cloud documents it as a pip/conda package or a Docker image with AIACC-Training
+installed ("Install AIACC-Training"; launched with ``perseusrun`` or through its Horovod
+and PyTorch-DDP compatible APIs), tuned by ``PERSEUS_*`` environment variables
+("Startup commands and environment variables"). No ACK add-on for it is documented.
+So an accelerated stack is, first, ``experimentOverrides`` applied to its jobs; a cluster
+component is installed only when the user names one exactly (an ACK add-on with its
+version, or a Helm chart), and the experiments then wait for it.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints
 
-from trainstack.base_model import StrictModel, constraint
+from trainstack.base_model import StrictModel
 from trainstack.config.charts import ChartRef
 from trainstack.config.names import DnsLabel, NonEmpty
+
+AddonVersion = Annotated[
+    str, StringConstraints(pattern=r"^v?[0-9]+(\.[0-9]+)*([-+][0-9A-Za-z.+_-]+)?$", max_length=64)
+]
+"""An exact add-on version as ACK lists it (``DescribeClusterAddonsVersion``), no ranges."""
 
 
 class AckAddon(StrictModel):
     """An ACK cluster add-on, installed and upgraded by ACK itself."""
 
     kind: Literal["ack-addon"] = Field(description="`ack-addon`: an ACK cluster component.")
-    name: NonEmpty = Field(description="Add-on name as listed by ACK (Operations > Add-ons).")
-    version: str | None = Field(
-        default=None, description="Add-on version to pin; unset takes ACK's current default."
+    name: NonEmpty = Field(
+        description="Add-on name exactly as ACK lists it (console: Operations > Add-ons)."
+    )
+    version: AddonVersion = Field(
+        description="Exact add-on version (ACK's InstallClusterAddons takes one; "
+        "DescribeClusterAddonsVersion lists them)."
     )
     config: dict[str, Any] = Field(
         default_factory=dict, description="Add-on configuration (its JSON schema is per add-on)."
@@ -37,23 +55,21 @@ AccelerationComponent = Annotated[AckAddon | HelmComponent, Field(discriminator=
 
 
 class Acceleration(StrictModel):
-    """AIACC on/off and the cluster component that provides it."""
+    """AIACC on/off: what changes in the jobs, and the cluster component, if any."""
 
-    enabled: bool = Field(default=False, description="Install the acceleration component.")
+    enabled: bool = Field(
+        default=False,
+        description="This is the accelerated stack: apply `experimentOverrides` (and install "
+        "`component` when set).",
+    )
     component: AccelerationComponent | None = Field(
-        default=None, description="What to install when enabled."
+        default=None,
+        description="A cluster component to install, named exactly; unset: nothing is "
+        "installed (AIACC-Training ships in the training image).",
     )
     experiment_overrides: dict[str, Any] = Field(
         default_factory=dict,
-        description="Job values merged over every experiment when enabled (e.g. AIACC "
-        "environment variables): the only experiment differences the fairness report "
-        "accepts between an accelerated and a baseline stack.",
+        description="Job values merged over every experiment when enabled (e.g. AIACC's "
+        "PERSEUS_* environment variables): the only experiment differences the fairness "
+        "report accepts between an accelerated and a baseline stack.",
     )
-
-    @model_validator(mode="after")
-    def _component_when_enabled(self) -> Acceleration:
-        if self.enabled and self.component is None:
-            raise constraint(
-                "component", None, "an `ack-addon` or `helm` component when enabled is true"
-            )
-        return self

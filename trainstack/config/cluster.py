@@ -7,11 +7,15 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.base_model import StrictModel
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 
 RegionId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+$")]
-VpcId = Annotated[str, StringConstraints(pattern=r"^vpc-[a-z0-9]+$")]
-VSwitchId = Annotated[str, StringConstraints(pattern=r"^vsw-[a-z0-9]+$")]
-AckClusterId = Annotated[str, StringConstraints(pattern=r"^c[a-z0-9]{6,}$")]
+# IDs a user must look up may be left as placeholders (``<...>``) until deploying.
+VpcId = Annotated[str, StringConstraints(pattern=rf"^(vpc-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
+VSwitchId = Annotated[str, StringConstraints(pattern=rf"^(vsw-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
+AckClusterId = Annotated[
+    str, StringConstraints(pattern=rf"^(c[a-z0-9]{{6,}}|{PLACEHOLDER_PATTERN})$")
+]
 
 
 class AlicloudCluster(StrictModel):

@@ -1,127 +1,207 @@
-"""Training operators (mpi-operator, Kubeflow training-operator, Arena) as Helm releases.
+"""The training operators a stack installs: a catalog release each, pinned by version.
 
-Several of these charts install the same CustomResourceDefinitions; two owners of one
-CRD fight over its schema and controllers race on the same jobs, so the configuration
-refuses that and says which switch to flip.
+What an operator installs, serves and honours comes from the catalog
+(``trainstack/operators/``), not from this file: the stack only picks releases (and, for
+a release manifest, pins its digest or names a mirror). Two enabled operators that
+install the same CRD are refused, with the switch to flip: two owners of one CRD fight
+over its schema and their controllers race on the same jobs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.config.charts import HelmRelease
+from trainstack.config.names import PinnedVersion
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
+from trainstack.operators import ManifestInstall, OperatorRelease, ServedApi, known_versions
+from trainstack.operators import family as operator_family
+from trainstack.operators import release as catalog_release
 
-MPIJOBS = "mpijobs.kubeflow.org"
-TFJOBS = "tfjobs.kubeflow.org"
-PYTORCHJOBS = "pytorchjobs.kubeflow.org"
-
-# CRDs each operator serves, with the API version its controller reconciles.
-_MPI_OPERATOR_CRDS = {MPIJOBS: "kubeflow.org/v2beta1"}
-_TRAINING_OPERATOR_CRDS = {
-    TFJOBS: "kubeflow.org/v1",
-    PYTORCHJOBS: "kubeflow.org/v1",
-    MPIJOBS: "kubeflow.org/v1",
-    "xgboostjobs.kubeflow.org": "kubeflow.org/v1",
-    "paddlejobs.kubeflow.org": "kubeflow.org/v1",
-    "jaxjobs.kubeflow.org": "kubeflow.org/v1",
-}
-# arena-artifacts bundles operators as sub-charts, each behind `<alias>.enabled` (default on).
-_ARENA_SUBCHART_CRDS = {
-    "mpi": (MPIJOBS, "kubeflow.org/v1alpha1"),
-    "tf": (TFJOBS, "kubeflow.org/v1"),
-    "pytorch": (PYTORCHJOBS, "kubeflow.org/v1"),
-}
+Sha256 = Annotated[str, StringConstraints(pattern=rf"^([0-9a-f]{{64}}|{PLACEHOLDER_PATTERN})$")]
+HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=2048)]
 
 
-def _subchart_enabled(values: Mapping[str, Any], alias: str) -> bool:
-    section = values.get(alias)
-    if isinstance(section, Mapping) and section.get("enabled") is False:
-        return False
-    return True
+class OperatorSettings(StrictModel):
+    """One operator of the catalog, at one of the versions the catalog knows."""
+
+    enabled: bool = Field(default=True, description="Install this operator.")
+    version: PinnedVersion = Field(
+        description="Exact release, one the catalog knows (`trainstack operators` lists "
+        "them), e.g. `0.8.1`."
+    )
+    manifest_sha256: Sha256 | None = Field(
+        default=None,
+        description="Release-manifest installs: the sha256 of the manifest, checked at "
+        "deploy time before anything is applied (`curl -fsSL <url> | sha256sum`). Required "
+        "unless the catalog knows it.",
+    )
+    manifest_url: HttpsUrl | None = Field(
+        default=None,
+        description="Release-manifest installs: a mirror of the official manifest (e.g. an "
+        "OSS bucket reachable from the cluster's region); its content must have the pinned "
+        "digest. Unset: the project's own URL.",
+    )
+    config: dict[str, Any] = Field(
+        default_factory=dict,
+        description="ACK add-on installs: the add-on's configuration (JSON, per add-on).",
+    )
+    values: dict[str, Any] = Field(
+        default_factory=dict, description="Helm chart installs: values for the chart."
+    )
+
+    def _check_against(self, key: str) -> None:
+        """Refuse versions and settings the catalog's release for ``key`` has no use for."""
+        found = catalog_release(key, self.version)
+        if found is None:
+            title = operator_family(key).title
+            raise constraint(
+                "version",
+                self.version,
+                f"a version the catalog knows for {title}: {', '.join(known_versions(key))}",
+            )
+        kind = found.install.kind
+        misplaced = [
+            (name, value, wanted)
+            for name, value, wanted in (
+                ("manifestSha256", self.manifest_sha256, "manifest"),
+                ("manifestUrl", self.manifest_url, "manifest"),
+                ("config", self.config, "ack-addon"),
+                ("values", self.values, "chart"),
+            )
+            if value and wanted != kind
+        ]
+        for name, value, wanted in misplaced:
+            raise constraint(
+                name,
+                value,
+                f"nothing: {key} {self.version} installs from a {kind}, and {name} is for "
+                f"{wanted} installs",
+            )
+        install = found.install
+        if not isinstance(install, ManifestInstall):
+            return
+        if install.sha256 is None and self.manifest_sha256 is None:
+            raise constraint(
+                "manifestSha256",
+                None,
+                f"the sha256 of {install.url} (`curl -fsSL <url> | sha256sum`, checked "
+                "against the release), or a placeholder such as `<sha256 of the release "
+                "manifest>` until you have it: the catalog could not verify it offline",
+            )
+        if install.sha256 and self.manifest_sha256 and self.manifest_sha256 != install.sha256:
+            raise constraint(
+                "manifestSha256",
+                self.manifest_sha256,
+                f"{install.sha256}, the digest of {install.url} (or leave it unset)",
+            )
+
+    def pinned_sha256(self, install: ManifestInstall) -> str | None:
+        """The digest a downloaded manifest must have (the stack's, else the catalog's)."""
+        return self.manifest_sha256 or install.sha256
+
+
+@dataclass(frozen=True)
+class EnabledOperator:
+    """An enabled operator of a stack: its stack key, settings and catalog release."""
+
+    key: str
+    settings: OperatorSettings
+    release: OperatorRelease
+
+    @property
+    def label(self) -> str:
+        """``operators.<key> (<title> <version>)`` for messages."""
+        return f"operators.{self.key} ({operator_family(self.key).title} {self.release.version})"
 
 
 class Operators(StrictModel):
-    """The operators that run training jobs; each is an optional Helm release."""
+    """The operators that run training jobs (releases of the catalog)."""
 
-    mpi_operator: HelmRelease | None = Field(
+    mpi_operator: OperatorSettings | None = Field(
         default=None,
-        description="Kubeflow mpi-operator (serves MPIJob `kubeflow.org/v2beta1`, which the "
-        "training-job chart renders for `framework: mpi`).",
+        description="Kubeflow mpi-operator: serves MPIJob `kubeflow.org/v2beta1` (the chart's "
+        "`framework: mpi`). Installed from its release manifest (digest pinned).",
     )
-    training_operator: HelmRelease | None = Field(
+    training_operator: OperatorSettings | None = Field(
         default=None,
-        description="Kubeflow training-operator v1 (serves TFJob and PyTorchJob `v1`, and its "
-        "own MPIJob `v1`).",
+        description="Kubeflow training-operator v1: serves TFJob and PyTorchJob "
+        "`kubeflow.org/v1`. Installed from its kustomize overlay with its own MPIJob v1 "
+        "switched off, so that it runs beside mpiOperator.",
     )
-    arena: HelmRelease | None = Field(
+    arena: OperatorSettings | None = Field(
         default=None,
-        description="Arena's cluster side (`arena-artifacts` / `ack-arena`): bundles "
-        "tf-operator, pytorch-operator and a forked mpi-operator as sub-charts, each switched "
-        "by `values.<tf|pytorch|mpi>.enabled`.",
+        description="ACK's `ack-arena` add-on (ACK only): Arena's bundled tf-, pytorch- and "
+        "mpi-operators, with older APIs (run policy under `spec`, no `suspend`, no "
+        "`seccompProfile`). It owns mpijobs, tfjobs and pytorchjobs.",
     )
 
-    def served_crds(self) -> dict[str, tuple[str, str]]:
-        """CRD name -> (operator key, API version served), for the enabled operators."""
-        served: dict[str, tuple[str, str]] = {}
-        for key, crds in self._enabled_crds():
-            for crd, version in crds.items():
-                served.setdefault(crd, (key, version))
-        return served
-
-    def _enabled_crds(self) -> list[tuple[str, dict[str, str]]]:
-        owners: list[tuple[str, dict[str, str]]] = []
-        if self.mpi_operator is not None and self.mpi_operator.enabled:
-            owners.append(("mpiOperator", dict(_MPI_OPERATOR_CRDS)))
-        if self.training_operator is not None and self.training_operator.enabled:
-            owners.append(("trainingOperator", dict(_TRAINING_OPERATOR_CRDS)))
-        if self.arena is not None and self.arena.enabled:
-            owners.append(
-                (
-                    "arena",
-                    {
-                        crd: version
-                        for alias, (crd, version) in _ARENA_SUBCHART_CRDS.items()
-                        if _subchart_enabled(self.arena.values, alias)
-                    },
-                )
-            )
-        return owners
+    @model_validator(mode="after")
+    def _known_releases(self) -> Operators:
+        for key, settings in self._configured():
+            try:
+                settings._check_against(key)
+            except Exception as error:  # re-raised at the operator's own key
+                raise _nested(key, error) from None
+        return self
 
     @model_validator(mode="after")
     def _one_owner_per_crd(self) -> Operators:
-        owners = self._enabled_crds()
-        for position, (second, crds) in enumerate(owners):
-            for first, earlier in owners[:position]:
-                shared = sorted(set(crds) & set(earlier))
+        enabled = self.enabled()
+        for position, second in enumerate(enabled):
+            for first in enabled[:position]:
+                shared = sorted(set(first.release.crds) & set(second.release.crds))
                 if shared:
-                    raise self._conflict(shared, first, second)
+                    raise constraint(
+                        f"{second.key}.enabled",
+                        True,
+                        f"false while operators.{first.key} is enabled: both install "
+                        f"{', '.join(shared)} and no coexistence is documented for "
+                        f"{second.label}; {_one_owner_fix(first.key, second.key)}",
+                    )
         return self
 
-    def _conflict(self, crds: list[str], first: str, second: str) -> Exception:
-        """The error for two enabled operators that both install ``crds``."""
-        both = f"both install {', '.join(crds)}"
-        if second == "arena":
-            assert self.arena is not None
-            aliases = [a for a, (crd, _) in _ARENA_SUBCHART_CRDS.items() if crd in crds]
-            switches = " and ".join(f"values.{alias}.enabled: false" for alias in aliases)
-            section = self.arena.values.get(aliases[0])
-            found = (
-                section.get("enabled", "unset (chart default: true)")
-                if isinstance(section, Mapping)
-                else "unset (chart default: true)"
-            )
-            return constraint(
-                f"arena.values.{aliases[0]}.enabled",
-                found,
-                f"{switches} on arena while {first} is enabled: {both}",
-            )
-        return constraint(
-            f"{second}.enabled",
-            True,
-            f"false while {first} is enabled: {both}; enable only one "
-            "(the training-job chart's MPIJob v2beta1 needs mpiOperator)",
+    def _configured(self) -> list[tuple[str, OperatorSettings]]:
+        return [
+            (field.alias or name, value)
+            for name, field in type(self).model_fields.items()
+            if isinstance(value := getattr(self, name), OperatorSettings)
+        ]
+
+    def enabled(self) -> list[EnabledOperator]:
+        """The enabled operators with their catalog releases, in declaration order."""
+        found = []
+        for key, settings in self._configured():
+            release = catalog_release(key, settings.version)
+            if settings.enabled and release is not None:
+                found.append(EnabledOperator(key, settings, release))
+        return found
+
+    def serving(self, crd: str) -> tuple[EnabledOperator, ServedApi] | None:
+        """The enabled operator that serves ``crd`` and the API it serves, if any."""
+        for operator in self.enabled():
+            served = operator.release.served(crd)
+            if served is not None:
+                return operator, served
+        return None
+
+
+def _nested(key: str, error: Exception) -> Exception:
+    """``error`` raised by a field's own check, moved to ``<key>.<field>``."""
+    context = getattr(error, "context", None)
+    if isinstance(context, dict) and "field" in context:
+        return constraint(f"{key}.{context['field']}", context["found"], context["allowed"])
+    return error
+
+
+def _one_owner_fix(first: str, second: str) -> str:
+    if "arena" in (first, second):
+        other = second if first == "arena" else first
+        return (
+            "ack-arena's operators cannot be switched off: serve the jobs with "
+            f"operators.{other} alone (set operators.arena.enabled: false), or with arena alone"
         )
+    return f"enable operators.{first} or operators.{second}, not both"

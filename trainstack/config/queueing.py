@@ -15,8 +15,10 @@ from pydantic import AfterValidator, Field, StringConstraints, model_validator
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.charts import ChartRef
 from trainstack.config.names import DnsLabel
-from trainstack.config.operators import MPIJOBS, PYTORCHJOBS, TFJOBS, Operators
+from trainstack.config.operators import Operators
+from trainstack.frameworks import framework as framework_spec
 from trainstack.limits import INT64_MAX
+from trainstack.operators import ChartInstall, known_versions, latest, release
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 """The label that puts a job in a LocalQueue of its namespace."""
@@ -24,12 +26,6 @@ QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 MANAGER_CONFIG_KEY = "managerConfig.controllerManagerConfigYaml"
 """The chart value trainstack writes itself (Kueue's whole Configuration)."""
 
-# Kueue holds a job by setting runPolicy.suspend. Upstream mpi-operator (MPIJob v2beta1)
-# and training-operator (TFJob/PyTorchJob v1) have that field; the operators bundled by
-# Arena do not (their CRDs have no runPolicy.suspend, so the API server drops it and the
-# job starts at once).
-SUSPENDABLE_OPERATORS = frozenset({"mpiOperator", "trainingOperator"})
-FRAMEWORK_CRDS = {"mpi": MPIJOBS, "tensorflow": TFJOBS, "pytorch": PYTORCHJOBS}
 
 _SECONDS = {"s": 1, "m": 60, "h": 3600}
 # Kueue reads durations as Go's time.Duration: int64 nanoseconds.
@@ -50,8 +46,10 @@ Duration = Annotated[
 
 
 def _kueue_chart() -> ChartRef:
+    install = latest("kueue").install
+    assert isinstance(install, ChartInstall)  # the catalog installs Kueue from its chart
     return ChartRef.model_validate(
-        {"repo": "oci://registry.k8s.io/kueue/charts", "name": "kueue", "version": "0.16.1"}
+        {"repo": install.repo, "name": install.name, "version": install.version}
     )
 
 
@@ -65,7 +63,8 @@ class Queueing(StrictModel):
     )
     chart: ChartRef = Field(
         default_factory=_kueue_chart,
-        description="The Kueue chart; the objects trainstack creates are `kueue.x-k8s.io/"
+        description="The Kueue chart: the official one at a version the catalog knows, or "
+        "the same chart from a mirror `repo`; the objects trainstack creates are `kueue.x-k8s.io/"
         "v1beta2`, served by Kueue 0.15 and later. Mirror it (and its image) where "
         "registry.k8s.io is not reachable.",
     )
@@ -94,6 +93,18 @@ class Queueing(StrictModel):
     )
 
     @model_validator(mode="after")
+    def _known_chart(self) -> Queueing:
+        if self.chart.name != "kueue":
+            raise constraint("chart.name", self.chart.name, "kueue (Kueue's official chart)")
+        if release("kueue", self.chart.version) is None:
+            raise constraint(
+                "chart.version",
+                self.chart.version,
+                f"a Kueue version the catalog knows: {', '.join(known_versions('kueue'))}",
+            )
+        return self
+
+    @model_validator(mode="after")
     def _manager_config_is_ours(self) -> Queueing:
         manager = self.values.get("managerConfig")
         if isinstance(manager, dict) and "controllerManagerConfigYaml" in manager:
@@ -108,5 +119,5 @@ class Queueing(StrictModel):
 
 def suspendable(framework: str, operators: Operators) -> bool:
     """Whether Kueue can hold jobs of ``framework``: the operator serving them can suspend."""
-    served = operators.served_crds().get(FRAMEWORK_CRDS[framework])
-    return served is not None and served[0] in SUSPENDABLE_OPERATORS
+    serving = operators.serving(framework_spec(framework).crd)
+    return serving is not None and serving[1].suspend

@@ -32,11 +32,6 @@ def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
     """
     if not directory.is_dir():
         return []
-    if not directory.resolve().is_relative_to(display_root.resolve()):
-        raise ExperimentError(
-            _display(directory, display_root),
-            [Problem("(directory)", "a directory outside the project", "one inside it")],
-        )
     files = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
     if len(files) > MAX_EXPERIMENTS:
         problem = Problem(

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from trainstack.errors import EnvironmentVariableError
 from trainstack.file_names import check_stack_name
+from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
@@ -46,12 +47,19 @@ def plan(
             "--output-dir", "-o", help="Where to write <stack>/resources.json and the YAML views."
         ),
     ] = DEFAULT_OUTPUT,
+    crd_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--crd-dir",
+            help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
+        ),
+    ] = None,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
     check_stack_name(stack)
     digest_key = digest_key_from_environment()
     project = Project.find()
-    result = plan_stack(project, stack, digest_key)
+    result = plan_stack(project, stack, digest_key, crd_dir_from(crd_dir))
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
     written = write_plan(result, target)
     print_summary(result, Console(), project.display(written))

@@ -58,6 +58,8 @@ _PLAN_FILES = frozenset(
         "experiments.json",
         "provider-config.json",
         "secret-digests.json",
+        "outputs.json",
+        "datasets.json",
         "NOTES.txt",
     }
 )

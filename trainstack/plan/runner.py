@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from trainstack.chart.batch import RenderRequest
@@ -14,6 +15,7 @@ from trainstack.plan.charts import (
     expand_local_releases,
     is_local_chart,
 )
+from trainstack.plan.conformance import check_conformance
 from trainstack.plan.engine import run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
@@ -23,20 +25,38 @@ REMOTE_CHART_NOTE = (
     "{count} Helm release(s) of remote charts are recorded as chart + version + values: "
     "remote charts cannot be fetched offline, so their objects are not expanded."
 )
+FETCHED_AT_DEPLOY = ("kubernetes:yaml/v2:ConfigGroup", "kubernetes:kustomize/v2:Directory")
+FETCHED_NOTE = (
+    "{count} operator install(s) from a release manifest or a kustomize overlay are recorded "
+    "as source + version + digest (inputs of trainstack:operators:TrainingOperators): they "
+    "are downloaded, and the manifest's sha256 checked, at deploy time, so their objects are "
+    "not expanded offline."
+)
 
 
-def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = None) -> Plan:
+def plan_stack(
+    project: Project,
+    stack_name: str,
+    digest_key: bytes | None = None,
+    crd_dir: Path | None = None,
+) -> Plan:
     """Everything ``pulumi up -s <stack_name>`` would register, computed offline.
 
     The configuration is validated first (a bad value stops the plan before the
     program runs); a program that registers nothing is an error, never an empty plan.
     With ``digest_key`` the plan keeps keyed digests of the secrets it masks, so that
-    two plans made with the same key show which secrets changed (see ``masking``).
+    two plans made with the same key show which secrets changed (see ``masking``). Every
+    planned object is checked against its API's schema (custom resources against the CRD
+    schemas in ``crd_dir`` when given) before anything is returned.
     """
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
-    deployment = prepare(project.root, stack)
+    deployment = prepare(project.root, stack, project.stack_config_dir)
+    # The data stacks it reads: their own plans answer its StackReferences offline.
+    references = {
+        name: plan_stack(project, name, digest_key).outputs for name in deployment.referenced_stacks
+    }
     early = EarlyRenders(
         [
             RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
@@ -45,27 +65,39 @@ def plan_stack(project: Project, stack_name: str, digest_key: bytes | None = Non
     )
     try:
         with reusing(deployment):
-            resources = run_program(
-                project.main_program, project.name, stack_name, config, secret_keys, digest_key
+            run = run_program(
+                project.main_program,
+                project.name,
+                stack_name,
+                config,
+                secret_keys,
+                digest_key,
+                references,
             )
         renders = early.take()
     finally:
-        early.close()
+        early.close()  # a failed or interrupted plan does not wait for the worker
+    resources = run.resources
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = {}
     if digest_key is not None:
         masker = Masker(digest_key)
         config_digests = {k: masker.digest(v) for k, v in sorted(stack_file.ciphertexts.items())}
+    objects = expand_local_releases(project.root, resources, digest_key, renders)
+    conformance_note = check_conformance(stack.config, resources, objects, crd_dir)
     return Plan(
         stack=stack,
         resources=tuple(resources),
-        notes=tuple(_notes(resources)),
+        notes=(*_notes(resources), conformance_note),
         config_digests=config_digests,
         provider_config=_provider_config(config, secret_keys),
-        objects=tuple(expand_local_releases(project.root, resources, digest_key, renders)),
+        objects=tuple(objects),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
+        outputs=run.outputs,
+        datasets=deployment.datasets,
+        enforcement=deployment.enforcement,
     )
 
 
@@ -79,5 +111,11 @@ def _provider_config(config: dict[str, str], secret_keys: set[str]) -> dict[str,
 
 
 def _notes(resources: list[PlannedResource]) -> list[str]:
+    notes = []
     remote = [r for r in resources if r.type == HELM_RELEASE and not is_local_chart(r)]
-    return [REMOTE_CHART_NOTE.format(count=len(remote))] if remote else []
+    if remote:
+        notes.append(REMOTE_CHART_NOTE.format(count=len(remote)))
+    fetched = [r for r in resources if r.type in FETCHED_AT_DEPLOY]
+    if fetched:
+        notes.append(FETCHED_NOTE.format(count=len(fetched)))
+    return notes

@@ -29,6 +29,8 @@ OBJECTS_JSON = "objects.json"
 OBJECTS_DIR = "objects"
 EXPERIMENTS_JSON = "experiments.json"
 PROVIDER_CONFIG_JSON = "provider-config.json"
+OUTPUTS_JSON = "outputs.json"
+DATASETS_JSON = "datasets.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -68,6 +70,11 @@ def _write_into(plan: Plan, directory: Path) -> None:
             for experiment in plan.experiments
         ]
         _write(directory, EXPERIMENTS_JSON, canonical_json(experiments))
+    if plan.outputs:
+        _write(directory, OUTPUTS_JSON, canonical_json(plan.outputs))
+    if plan.datasets:
+        datasets = [dataset.as_json() for dataset in plan.datasets]
+        _write(directory, DATASETS_JSON, canonical_json(datasets))
     if plan.provider_config:
         _write(directory, PROVIDER_CONFIG_JSON, canonical_json(plan.provider_config))
     if plan.notes:
@@ -119,6 +126,7 @@ def resource_yaml(resource: PlannedResource) -> str:
             "type": resource.type,
             "name": resource.name,
             "parent": resource.parent,
+            "options": sorted_keys(resource.options),
             "inputs": sorted_keys(resource.inputs),
         }
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails
 
 from trainstack.base_model import StrictModel, constraint
@@ -23,6 +23,7 @@ from trainstack.training_job.storage import Dataset, HostPath, Results, SharedMe
 from trainstack.training_job.types import AbsolutePath, AnnotationMap, DnsName, EnvMap, LabelMap
 
 Framework = Literal["mpi", "tensorflow", "pytorch"]
+OperatorApi = Literal["kubeflow", "arena"]
 
 
 class Image(StrictModel):
@@ -107,6 +108,14 @@ class TrainingJob(StrictModel):
     security: Security = Field(default_factory=Security, description="Privileges.")
     scheduling: Scheduling = Field(default_factory=Scheduling, description="Scheduling.")
     run_policy: RunPolicy = Field(default_factory=RunPolicy, description="Run policy.")
+    operator_api: OperatorApi = Field(
+        default="kubeflow",
+        description="How the operator serving the job spells it: kubeflow (upstream "
+        "mpi-operator v2beta1 and training-operator v1: spec.runPolicy) or arena (the tf- and "
+        "pytorch-operators bundled by Arena/ack-arena: run-policy fields under spec, no "
+        "seccompProfile, no schedulingPolicy, no nprocPerNode, no MPIJob v2beta1). trainstack "
+        "sets it from the stack's operators.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> TrainingJob:
@@ -122,10 +131,40 @@ class TrainingJob(StrictModel):
         return self
 
     def chart_values(self) -> dict[str, Any]:
-        """The chart values of this job (only the chart's keys, even for a subclass)."""
-        dumped = self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        """The chart values of this job (only the chart's keys, even for a subclass).
+
+        A null is left out where the chart's default is null too, and kept where the
+        default is a value (``security.seccompProfile: null``): Helm deletes a key given as
+        null, so the template sees it unset, as trainstack does.
+        """
+        dumped = _without_default_nulls(self, self.model_dump(mode="json", by_alias=True))
         keys = {field.alias or name for name, field in TrainingJob.model_fields.items()}
         return {key: value for key, value in dumped.items() if key in keys}
+
+
+def _without_default_nulls(model: BaseModel, dumped: dict[str, Any]) -> dict[str, Any]:
+    """``dumped`` (of ``model``) without the nulls that equal their field's default."""
+    result: dict[str, Any] = {}
+    for name, field in type(model).model_fields.items():
+        key = field.alias or name
+        if key not in dumped:
+            continue
+        value, item = dumped[key], getattr(model, name)
+        if value is None:
+            if field.get_default(call_default_factory=True) is not None:
+                result[key] = None
+        elif isinstance(item, BaseModel) and isinstance(value, dict):
+            result[key] = _without_default_nulls(item, value)
+        elif isinstance(value, list):
+            result[key] = [
+                _without_default_nulls(entry, dumped_entry)
+                if isinstance(entry, BaseModel) and isinstance(dumped_entry, dict)
+                else dumped_entry
+                for entry, dumped_entry in zip(item, value, strict=True)
+            ]
+        else:
+            result[key] = value
+    return result
 
 
 SECTIONS: dict[str, tuple[str, ...]] = {
@@ -148,5 +187,6 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "Networking and security": ("network", "security"),
     "Scheduling": ("scheduling",),
     "Run policy": ("runPolicy",),
+    "Operator API": ("operatorApi",),
 }
 """The ``## @section`` groups of values.yaml and the README, in order (top-level keys)."""

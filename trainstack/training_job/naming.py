@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from trainstack.errors import Problem, describe_value
+from trainstack.frameworks import framework
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -18,23 +19,6 @@ RELEASE_KEY = "release name"
 # The operators' own rule for job names (TFJob/PyTorchJob); also safe for MPIJob.
 DNS_1035_PATTERN = r"^[a-z]([-a-z0-9]*[a-z0-9])?$"
 HOSTNAME_MAX = 63  # pod hostnames and per-replica Services are DNS labels
-
-
-def pod_suffixes(job: TrainingJob) -> list[str]:
-    """The suffix of the last pod of each role: ``-worker-3`` for 4 workers."""
-    if job.framework == "mpi":
-        return ["-launcher", f"-worker-{job.worker.replicas - 1}"]
-    roles: list[tuple[str, int]] = [("worker", job.worker.replicas)]
-    if job.framework == "tensorflow":
-        tf = job.tensorflow
-        roles += [
-            ("chief", tf.chief.replicas),
-            ("ps", tf.ps.replicas),
-            ("evaluator", tf.evaluator.replicas),
-        ]
-    else:
-        roles.append(("master", 1))
-    return [f"-{role}-{count - 1}" for role, count in roles if count > 0]
 
 
 def release_name_problems(release: str, job: TrainingJob) -> list[Problem]:
@@ -48,7 +32,7 @@ def release_name_problems(release: str, job: TrainingJob) -> list[Problem]:
                 "letter or digit",
             )
         ]
-    longest = max(pod_suffixes(job), key=len)
+    longest = max(framework(job.framework).pod_suffixes(job), key=len)
     if len(release) + len(longest) > HOSTNAME_MAX:
         return [
             Problem(

@@ -2,8 +2,8 @@
 
 Every framework has ``worker`` (top level); the other roles live in their framework's
 section: ``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``.
-The three per-role overrides (image, resources, node selector) are declared by one
-function each so that every role documents them with the same words.
+The per-role overrides (image, resources, node selector, tolerations) are declared by
+one function each so that every role documents them with the same words.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pydantic import Field
 
 from trainstack.base_model import StrictModel
 from trainstack.limits import INT32_MAX, MAX_REPLICAS
+from trainstack.training_job.scheduling import Toleration
 from trainstack.training_job.types import LabelMap, Quantity
 
 
@@ -59,8 +60,19 @@ def _resources() -> Any:
 def _node_selector() -> Any:
     return Field(
         default_factory=dict,
-        description="Node labels this role's pods require, merged over scheduling.nodeSelector.",
+        description="Node labels this role's pods require, merged over "
+        "scheduling.nodeSelector. trainstack puts the labels of the role's node pool here "
+        "unless the role (or scheduling) sets its own.",
         examples=[{"aliyun.accelerator/nvidia_name": "Tesla-V100-SXM2-32GB"}],
+    )
+
+
+def _tolerations() -> Any:
+    return Field(
+        default_factory=list,
+        description="Taints this role's pods tolerate, added to scheduling.tolerations "
+        "(trainstack adds those of the role's node pool).",
+        examples=[[{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]],
     )
 
 
@@ -83,6 +95,7 @@ class Worker(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
 
 
 class Launcher(StrictModel):
@@ -91,6 +104,7 @@ class Launcher(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
 
 
 class Chief(StrictModel):
@@ -111,6 +125,7 @@ class Chief(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
 
 
 class ParameterServers(StrictModel):
@@ -123,6 +138,7 @@ class ParameterServers(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
 
 
 class Evaluator(StrictModel):
@@ -135,6 +151,7 @@ class Evaluator(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
 
 
 class Master(StrictModel):
@@ -149,3 +166,4 @@ class Master(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()

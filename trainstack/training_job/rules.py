@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from trainstack.frameworks import framework
 from trainstack.training_job.frameworks import DEFAULT_SSH_PORT
 
 if TYPE_CHECKING:
@@ -33,17 +34,14 @@ def violations(job: TrainingJob) -> list[Violation]:
         *_mpi_rules(job),
         *_dataset_rules(job),
         *_mount_path_rules(job),
+        *_operator_api_rules(job),
         *_gang_rules(job),
     ]
 
 
 def total_pods(job: TrainingJob) -> int:
     """How many pods the job starts (the default gang size)."""
-    if job.framework == "tensorflow":
-        tf = job.tensorflow
-        return tf.chief.replicas + job.worker.replicas + tf.ps.replicas + tf.evaluator.replicas
-    # the MPI launcher or the PyTorch master
-    return 1 + job.worker.replicas
+    return sum(pods.replicas for pods in framework(job.framework).pods(job))
 
 
 def _replica_rules(job: TrainingJob) -> list[Violation]:
@@ -160,3 +158,45 @@ def _gang_rules(job: TrainingJob) -> list[Violation]:
             )
         ]
     return []
+
+
+def _operator_api_rules(job: TrainingJob) -> list[Violation]:
+    """What the older APIs of Arena's operators cannot say (their CRDs would drop it)."""
+    if job.operator_api != "arena":
+        return []
+    found: list[Violation] = []
+    if job.framework == "mpi":
+        found.append(
+            Violation(
+                "operatorApi",
+                job.operator_api,
+                "kubeflow with framework mpi (Arena serves MPIJob v1alpha1, which the chart "
+                "does not render)",
+            )
+        )
+    if job.security.seccomp_profile is not None and not job.security.privileged:
+        found.append(
+            Violation(
+                "security.seccompProfile",
+                job.security.seccomp_profile,
+                "null with operatorApi arena (its CRDs have no seccompProfile: the API server "
+                "would drop it)",
+            )
+        )
+    if job.scheduling.gang.enabled:
+        found.append(
+            Violation(
+                "scheduling.gang.enabled",
+                True,
+                "false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)",
+            )
+        )
+    if job.framework == "pytorch" and job.pytorch.nproc_per_node is not None:
+        found.append(
+            Violation(
+                "pytorch.nprocPerNode",
+                job.pytorch.nproc_per_node,
+                "null with operatorApi arena (its PyTorchJob has no nprocPerNode)",
+            )
+        )
+    return found

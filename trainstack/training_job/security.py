@@ -77,8 +77,11 @@ class Security(StrictModel):
         description="Let processes gain privileges through setuid binaries (implied by "
         "privileged).",
     )
-    seccomp_profile: Literal["RuntimeDefault", "Unconfined"] = Field(
-        default="RuntimeDefault", description="Seccomp profile of the containers."
+    seccomp_profile: Literal["RuntimeDefault", "Unconfined"] | None = Field(
+        default="RuntimeDefault",
+        description="Seccomp profile of the containers; null requests none (the kubelet's "
+        "default applies: Unconfined unless it runs with --seccomp-default), as operatorApi "
+        "arena needs.",
     )
     capabilities: Capabilities = Field(
         default_factory=Capabilities, description="Linux capabilities."

@@ -41,23 +41,16 @@ annotations:
 {{- end -}}
 
 {{/*
-training-job.job.runPolicy: the runPolicy shared by MPIJob, TFJob and PyTorchJob.
+training-job.job.runPolicy: the run policy of the job, where the serving operator's API
+has it: under spec.runPolicy (operatorApi kubeflow) or directly under spec (arena).
 Usage: {{- include "training-job.job.runPolicy" . | nindent 2 }}
 */}}
 {{- define "training-job.job.runPolicy" -}}
-{{- $policy := .Values.runPolicy -}}
+{{- if eq .Values.operatorApi "arena" -}}
+{{- include "training-job.job.runPolicyFields" . -}}
+{{- else -}}
 runPolicy:
-  cleanPodPolicy: {{ $policy.cleanPodPolicy | toJson }}
-  {{- /* 0 is meaningful for these three, so test for presence, not truth */}}
-  {{- if not (kindIs "invalid" $policy.ttlSecondsAfterFinished) }}
-  ttlSecondsAfterFinished: {{ $policy.ttlSecondsAfterFinished | int64 }}
-  {{- end }}
-  {{- if not (kindIs "invalid" $policy.backoffLimit) }}
-  backoffLimit: {{ $policy.backoffLimit | int64 }}
-  {{- end }}
-  {{- if not (kindIs "invalid" $policy.activeDeadlineSeconds) }}
-  activeDeadlineSeconds: {{ $policy.activeDeadlineSeconds | int64 }}
-  {{- end }}
+  {{- include "training-job.job.runPolicyFields" . | nindent 2 }}
   {{- $gang := .Values.scheduling.gang }}
   {{- if $gang.enabled }}
   schedulingPolicy:
@@ -72,6 +65,26 @@ runPolicy:
     scheduleTimeoutSeconds: {{ int64 . }}
     {{- end }}
   {{- end }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+training-job.job.runPolicyFields: clean-up, retries and time limits (both APIs spell them alike).
+Usage: {{- include "training-job.job.runPolicyFields" . | nindent 2 }}
+*/}}
+{{- define "training-job.job.runPolicyFields" -}}
+{{- $policy := .Values.runPolicy -}}
+cleanPodPolicy: {{ $policy.cleanPodPolicy | toJson }}
+{{- /* 0 is meaningful for these three, so test for presence, not truth */}}
+{{- if not (kindIs "invalid" $policy.ttlSecondsAfterFinished) }}
+ttlSecondsAfterFinished: {{ $policy.ttlSecondsAfterFinished | int64 }}
+{{- end }}
+{{- if not (kindIs "invalid" $policy.backoffLimit) }}
+backoffLimit: {{ $policy.backoffLimit | int64 }}
+{{- end }}
+{{- if not (kindIs "invalid" $policy.activeDeadlineSeconds) }}
+activeDeadlineSeconds: {{ $policy.activeDeadlineSeconds | int64 }}
+{{- end }}
 {{- end -}}
 
 {{/*
@@ -216,8 +229,10 @@ capabilities:
   drop: {{ toJson . }}
   {{- end }}
 {{- end }}
+{{- with $security.seccompProfile }}
 seccompProfile:
-  type: {{ $security.seccompProfile | toJson }}
+  type: {{ toJson . }}
+{{- end }}
 {{- end -}}
 {{- end -}}
 
@@ -244,6 +259,8 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
 {{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
+{{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
+{{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
 metadata:
   labels:
     {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
@@ -277,7 +294,7 @@ spec:
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $v.scheduling.tolerations }}
+  {{- with $tolerations }}
   tolerations:
     {{- range . }}
     - operator: {{ .operator | default "Equal" | toJson }}
@@ -430,6 +447,22 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- end -}}
 {{- end -}}
 
+{{- /* what the older APIs of Arena's operators cannot say */ -}}
+{{- if eq $v.operatorApi "arena" -}}
+{{- if eq $v.framework "mpi" -}}
+{{- $problems = append $problems (printf "operatorApi: found %s; allowed: kubeflow with framework mpi (Arena serves MPIJob v1alpha1, which the chart does not render)" (toJson $v.operatorApi)) -}}
+{{- end -}}
+{{- if and (not (kindIs "invalid" $v.security.seccompProfile)) (not $v.security.privileged) -}}
+{{- $problems = append $problems (printf "security.seccompProfile: found %s; allowed: null with operatorApi arena (its CRDs have no seccompProfile: the API server would drop it)" (toJson $v.security.seccompProfile)) -}}
+{{- end -}}
+{{- if $v.scheduling.gang.enabled -}}
+{{- $problems = append $problems "scheduling.gang.enabled: found true; allowed: false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)" -}}
+{{- end -}}
+{{- if and (eq $v.framework "pytorch") (not (kindIs "invalid" $v.pytorch.nprocPerNode)) -}}
+{{- $problems = append $problems (printf "pytorch.nprocPerNode: found %s; allowed: null with operatorApi arena (its PyTorchJob has no nprocPerNode)" (toJson $v.pytorch.nprocPerNode)) -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* gang size */ -}}
 {{- $gang := $v.scheduling.gang -}}
 {{- $pods := include "training-job.pods.total" . | int -}}
@@ -446,11 +479,10 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- if eq $v.framework "mpi" -}}
 {{- $suffixes = list "-launcher" (printf "-worker-%d" (sub $workers 1)) -}}
 {{- else -}}
-{{- $roles := list (list "worker" $workers) -}}
+{{- /* roles in the order of trainstack's framework registry: ties name the same pod */ -}}
+{{- $roles := list (list "master" 1) (list "worker" $workers) -}}
 {{- if eq $v.framework "tensorflow" -}}
-{{- $roles = concat $roles (list (list "chief" ($v.tensorflow.chief.replicas | int)) (list "ps" ($v.tensorflow.ps.replicas | int)) (list "evaluator" ($v.tensorflow.evaluator.replicas | int))) -}}
-{{- else -}}
-{{- $roles = append $roles (list "master" 1) -}}
+{{- $roles = list (list "chief" ($v.tensorflow.chief.replicas | int)) (list "worker" $workers) (list "ps" ($v.tensorflow.ps.replicas | int)) (list "evaluator" ($v.tensorflow.evaluator.replicas | int)) -}}
 {{- end -}}
 {{- range $roles -}}
 {{- if gt (index . 1) 0 -}}

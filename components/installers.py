@@ -1,0 +1,181 @@
+"""How each kind of catalog install becomes Pulumi resources (children of the caller).
+
+One function per install kind, chosen through ``INSTALLERS`` by the release's
+``install.kind``; each creates exactly one resource. Not components of their own: an
+operator is one resource, and the parent component (``TrainingOperators``) already
+groups them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+import pulumi_alicloud as alicloud
+import pulumi_kubernetes as k8s
+from pulumi.output import UNKNOWN
+
+from trainstack.config.charts import ChartRef
+from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.operators import EnabledOperator
+from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
+from trainstack.operators.fetch import fetch_manifest
+
+
+@dataclass(frozen=True)
+class InstallContext:
+    """What every installer needs: the cluster, its provider, where the stack is, the mode."""
+
+    cluster: Cluster
+    kubernetes: k8s.Provider
+    source: str
+    """The stack file (named by errors)."""
+    offline: bool
+    """The offline plan: nothing is downloaded; fetched content stays unknown."""
+
+
+Installer = Callable[[str, EnabledOperator, InstallContext, pulumi.Resource], pulumi.Output[Any]]
+"""Creates the operator's resource; returns an output known once the operator is installed."""
+
+
+def install_manifest(
+    name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
+) -> pulumi.Output[Any]:
+    """The release manifest, downloaded and checked against its pinned sha256, applied whole."""
+    install = operator.release.install
+    assert isinstance(install, ManifestInstall)
+    url = operator.settings.manifest_url or install.url
+    sha256 = operator.settings.pinned_sha256(install)
+    text: pulumi.Input[str]
+    if context.offline:
+        # Fetched at deploy time: the plan records url + version + digest instead.
+        text = pulumi.Output.from_input(UNKNOWN)  # type: ignore[arg-type]
+    else:
+        assert sha256 is not None  # the stack model requires a pin; placeholders never deploy
+        text = fetch_manifest(
+            url,
+            sha256,
+            source=context.source,
+            key=f"trainstack:operators.{operator.key}.manifestSha256",
+        )
+    group = k8s.yaml.v2.ConfigGroup(
+        name,
+        yaml=text,
+        opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
+    )
+    return group.resources
+
+
+def install_kustomize(
+    name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
+) -> pulumi.Output[Any]:
+    """Our kustomization over the project's overlay (kustomize fetches the pinned base)."""
+    install = operator.release.install
+    assert isinstance(install, KustomizeInstall)
+    directory = k8s.kustomize.v2.Directory(
+        name,
+        directory=install.directory,
+        opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
+    )
+    return directory.resources
+
+
+def install_chart(
+    name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
+) -> pulumi.Output[Any]:
+    """The project's chart at the pinned version."""
+    install = operator.release.install
+    assert isinstance(install, ChartInstall)
+    release = helm_release(
+        name,
+        chart=ChartRef.model_validate(
+            {"repo": install.repo, "name": install.name, "version": install.version}
+        ),
+        namespace=install.namespace,
+        values=operator.settings.values,
+        release_name=install.name,
+        opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
+    )
+    return release.status
+
+
+def install_ack_addon(
+    name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
+) -> pulumi.Output[Any]:
+    """An ACK add-on at the pinned version, installed by ACK."""
+    install = operator.release.install
+    assert isinstance(install, AckAddonInstall)
+    assert isinstance(context.cluster, AlicloudCluster)  # the stack model refuses it elsewhere
+    addon = ack_addon(
+        name,
+        cluster_id=context.cluster.cluster_id,
+        addon=install.name,
+        version=install.version,
+        config=operator.settings.config,
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    return addon.id
+
+
+INSTALLERS: dict[str, Installer] = {
+    "manifest": install_manifest,
+    "kustomize": install_kustomize,
+    "chart": install_chart,
+    "ack-addon": install_ack_addon,
+}
+
+
+def ack_addon(
+    resource_name: str,
+    *,
+    cluster_id: str,
+    addon: str,
+    version: str,
+    config: Mapping[str, Any],
+    opts: pulumi.ResourceOptions,
+) -> alicloud.cs.KubernetesAddon:
+    """An ACK add-on pinned to ``version`` (ACK's install API takes a version)."""
+    return alicloud.cs.KubernetesAddon(
+        resource_name,
+        cluster_id=cluster_id,
+        name=addon,
+        version=version,
+        config=json.dumps(dict(config), sort_keys=True) if config else None,
+        opts=opts,
+    )
+
+
+def helm_release(
+    resource_name: str,
+    *,
+    chart: ChartRef,
+    namespace: str,
+    values: Mapping[str, Any],
+    release_name: str,
+    opts: pulumi.ResourceOptions,
+) -> k8s.helm.v3.Release:
+    """A ``helm.v3.Release`` of a remote chart, with a fixed release name and namespace."""
+    reference, repository = chart_location(chart)
+    return k8s.helm.v3.Release(
+        resource_name,
+        name=release_name,
+        chart=reference,
+        version=chart.version,
+        repository_opts=repository,
+        namespace=namespace,
+        create_namespace=True,
+        values=dict(values),
+        # Roll back a failed upgrade instead of leaving a half-applied operator.
+        atomic=True,
+        opts=opts,
+    )
+
+
+def chart_location(chart: ChartRef) -> tuple[str, k8s.helm.v3.RepositoryOptsArgs | None]:
+    """Helm's two addressing schemes: an OCI reference, or a name in an index repository."""
+    if chart.repo.startswith("oci://"):
+        return f"{chart.repo.rstrip('/')}/{chart.name}", None
+    return chart.name, k8s.helm.v3.RepositoryOptsArgs(repo=chart.repo)

@@ -1,0 +1,130 @@
+"""The operator catalog: its facts hold against the upstream CRDs and its own files."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.chart.jobs import job_values, render_job
+from tests.conformance import crd_dir
+from tests.stack_helpers import REPO
+from trainstack.conformance import CrdSchemas, object_violations
+from trainstack.frameworks import by_crd
+from trainstack.operators import (
+    SETTINGS,
+    KustomizeInstall,
+    OperatorRelease,
+    ServedApi,
+    families,
+    known_versions,
+    latest,
+    release,
+)
+from trainstack.operators.registry import register
+
+# Chart values that make a job use each setting (every setting must have one).
+USING: dict[str, dict[str, Any]] = {
+    "runPolicy.cleanPodPolicy": {"runPolicy": {"cleanPodPolicy": "All"}},
+    "runPolicy.backoffLimit": {"runPolicy": {"backoffLimit": 3}},
+    "runPolicy.activeDeadlineSeconds": {"runPolicy": {"activeDeadlineSeconds": 7200}},
+    "runPolicy.ttlSecondsAfterFinished": {"runPolicy": {"ttlSecondsAfterFinished": 600}},
+    "scheduling.gang.enabled": {"scheduling": {"gang": {"enabled": True}}},
+    "security.seccompProfile": {"security": {"seccompProfile": "RuntimeDefault"}},
+    "pytorch.nprocPerNode": {"pytorch": {"nprocPerNode": "gpu"}},
+    "tensorflow.successPolicy": {"tensorflow": {"successPolicy": "AllWorkers"}},
+}
+# What an unhonoured setting is set to so that the job does without it.
+WITHOUT: dict[str, dict[str, Any]] = {
+    "security.seccompProfile": {"security": {"seccompProfile": None}}
+}
+
+RELEASES = [r for family in families() for r in family.releases.values()]
+SERVED = [(r, api) for r in RELEASES for api in r.serves if api.dialect is not None]
+
+
+def _id(item: Any) -> str:
+    if isinstance(item, OperatorRelease):
+        return f"{item.family}-{item.version}"
+    if isinstance(item, ServedApi):
+        return item.kind
+    return str(item)
+
+
+def test_every_setting_has_an_example() -> None:
+    assert set(USING) == {setting.key for setting in SETTINGS}
+
+
+@pytest.mark.parametrize("found", RELEASES, ids=_id)
+def test_each_release_names_its_source_and_serves_only_crds_it_installs(
+    found: OperatorRelease,
+) -> None:
+    assert found.source
+    assert {api.crd for api in found.serves} <= set(found.crds)
+    assert {(api.api_version, api.kind) for api in found.serves} <= set(found.schemas)
+    for api in found.serves:
+        assert api.honours <= {setting.key for setting in SETTINGS}
+
+
+def test_lookups_name_what_the_catalog_knows() -> None:
+    assert known_versions("mpiOperator") == ["0.6.0", "0.8.1"]
+    assert latest("trainingOperator").version == "1.9.4"
+    assert release("arena", "0.15.3") is None
+    with pytest.raises(KeyError, match=r"unknown operator 'volcano' \(known: arena, kueue"):
+        known_versions("volcano")
+    with pytest.raises(ValueError, match="operator 'kueue' is registered twice"):
+        register(families()[1])
+
+
+@pytest.mark.parametrize(
+    "found", [r for r in RELEASES if isinstance(r.install, KustomizeInstall)], ids=_id
+)
+def test_each_kustomization_drops_mpijob_v1_and_enables_the_other_schemes(
+    found: OperatorRelease,
+) -> None:
+    assert isinstance(found.install, KustomizeInstall)
+    text = (REPO / found.install.directory / "kustomization.yaml").read_text()
+    assert f"- {found.install.remote}\n" in text
+    assert "name: mpijobs.kubeflow.org" in text and "$patch: delete" in text
+    schemes = set(re.findall(r"--enable-scheme=(\w+)", text))
+    # one scheme per CRD the release keeps, named like the CRD's singular kind
+    assert schemes == {crd.split(".")[0].removesuffix("s") for crd in found.crds}
+    assert "mpijob" not in schemes
+
+
+@pytest.mark.parametrize(("found", "served"), SERVED, ids=_id)
+def test_every_honoured_setting_reaches_the_crd_of_the_serving_operator(
+    found: OperatorRelease, served: ServedApi
+) -> None:
+    """A job using every setting the entry says it honours conforms to its CRD: no field of
+    it would be pruned. (The CRD schemas come from TRAINSTACK_CRD_DIR.)"""
+    schemas = CrdSchemas(crd_dir())
+    spec = by_crd(served.crd)
+    assert spec is not None
+    values = job_values(spec.name, worker={"replicas": 2, "gpus": 1})
+    if served.dialect != "kubeflow":
+        values["operatorApi"] = served.dialect
+    for setting in SETTINGS:
+        if not setting.applies_to(spec.name):
+            continue
+        overlay = USING[setting.key] if setting.key in served.honours else WITHOUT.get(setting.key)
+        for section, value in (overlay or {}).items():
+            values[section] = {**values.get(section, {}), **value}
+    job = render_job(values)
+    assert (job["apiVersion"], job["kind"]) == (served.api_version, served.kind)
+    assert object_violations(job, schemas, found.schemas) == []
+
+
+@pytest.mark.parametrize("kind", ["TFJob", "PyTorchJob"])
+def test_arena_crds_really_lack_what_the_catalog_says_they_drop(kind: str) -> None:
+    """The upstream spelling of a job, checked against Arena's CRD, is refused exactly at
+    the fields the catalog lists as not honoured."""
+    schemas = CrdSchemas(crd_dir())
+    arena = release("arena", "0.14.2")
+    assert arena is not None
+    framework = {"TFJob": "tensorflow", "PyTorchJob": "pytorch"}[kind]
+    job = render_job(job_values(framework, worker={"replicas": 1}))
+    paths = {v.path for v in object_violations(job, schemas, arena.schemas)}
+    assert "spec" in paths  # runPolicy: an unknown property of spec
+    assert any(path.endswith("securityContext") for path in paths)  # seccompProfile

@@ -1,0 +1,56 @@
+"""The program itself: placeholders never reach a real deployment; the plan lists them."""
+
+from __future__ import annotations
+
+import pulumi
+import pytest
+
+from tests.stack_helpers import REPO
+from trainstack.config.loader import read_stack_file
+from trainstack.plan.engine import run_program
+from trainstack.plan.model import Plan
+from trainstack.project import Project
+
+KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
+AIACC_PLACEHOLDERS = [
+    ("trainstack:cluster.clusterId", "<ACK cluster ID of the accelerated cluster>"),
+    ("trainstack:cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
+    ("trainstack:cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
+    ("trainstack:nodePools[0].login.keyName", KEY_PAIR),
+    ("trainstack:nodePools[1].login.keyName", KEY_PAIR),
+    (
+        "trainstack:operators.mpiOperator.manifestSha256",
+        "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+    ),
+]
+
+
+def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan]) -> None:
+    assert example_plans["aiacc"].stack.placeholders() == AIACC_PLACEHOLDERS
+    assert [key for key, _ in example_plans["imagenet"].stack.placeholders()] == [
+        "trainstack:dataStore.fileSystems[0].vswitchId",
+        "trainstack:dataStore.fileSystems[0].zoneId",
+        "trainstack:dataStore.vpcId",
+    ]
+    onprem = dict(example_plans["onprem"].stack.placeholders())
+    assert sorted(onprem) == [
+        "trainstack:datasets[0].source.server",
+        "trainstack:datasets[1].source.server",
+        "trainstack:datasets[2].source.server",
+        "trainstack:operators.mpiOperator.manifestSha256",
+    ]
+
+
+def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> None:
+    """Outside `trainstack plan` (what `pulumi preview`/`up` run), nothing is registered."""
+    project = Project.load(REPO)
+    stack_file = read_stack_file(project, "aiacc")
+    with pytest.raises(pulumi.RunError) as caught:
+        run_program(
+            project.main_program, project.name, "aiacc", stack_file.config, stack_file.secret_keys
+        )
+    lines = str(caught.value).splitlines()
+    assert lines[0] == (
+        "stacks/Pulumi.aiacc.yaml still has 6 placeholder(s); set before deploying:"
+    )
+    assert lines[1:] == [f"  - {key}: {value}" for key, value in AIACC_PLACEHOLDERS]

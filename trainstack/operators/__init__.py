@@ -1,0 +1,44 @@
+"""The operator catalog: what each supported operator release installs, serves and honours."""
+
+from trainstack.operators import ack_arena, kueue, mpi_operator, training_operator  # noqa: F401
+from trainstack.operators.registry import (
+    families,
+    family,
+    known_versions,
+    latest,
+    release,
+    serving_families,
+)
+from trainstack.operators.settings import SETTINGS, Setting, used_settings
+from trainstack.operators.spec import (
+    AckAddonInstall,
+    ChartInstall,
+    Install,
+    KustomizeInstall,
+    ManifestInstall,
+    OperatorFamily,
+    OperatorRelease,
+    PodLabels,
+    ServedApi,
+)
+
+__all__ = [
+    "SETTINGS",
+    "AckAddonInstall",
+    "ChartInstall",
+    "Install",
+    "KustomizeInstall",
+    "ManifestInstall",
+    "OperatorFamily",
+    "OperatorRelease",
+    "PodLabels",
+    "ServedApi",
+    "Setting",
+    "families",
+    "family",
+    "known_versions",
+    "latest",
+    "release",
+    "serving_families",
+    "used_settings",
+]

@@ -1,0 +1,73 @@
+"""The operator catalog: one family per stack key, one entry per release it knows.
+
+Adding an operator (or a release of one) is one module registering its facts; code asks
+the catalog what an enabled operator installs, serves and honours instead of branching
+on operator names. An unknown family or version is an error naming the known ones.
+"""
+
+from __future__ import annotations
+
+from trainstack.operators.spec import OperatorFamily, OperatorRelease
+
+_FAMILIES: dict[str, OperatorFamily] = {}
+
+
+def register(family: OperatorFamily) -> OperatorFamily:
+    """Add ``family`` (a stack key such as ``mpiOperator``); each key once."""
+    if family.key in _FAMILIES:
+        raise ValueError(f"operator {family.key!r} is registered twice")
+    for version, release in family.releases.items():
+        if release.version != version or release.family != family.key:
+            raise ValueError(f"{family.key} {version}: release registered under another name")
+    _FAMILIES[family.key] = family
+    return family
+
+
+def families() -> tuple[OperatorFamily, ...]:
+    """Every operator family, sorted by key."""
+    return tuple(family for _, family in sorted(_FAMILIES.items()))
+
+
+def family(key: str) -> OperatorFamily:
+    """The family of ``key``; a KeyError names the known keys."""
+    try:
+        return _FAMILIES[key]
+    except KeyError:
+        raise KeyError(
+            f"unknown operator {key!r} (known: {', '.join(sorted(_FAMILIES))})"
+        ) from None
+
+
+def release(key: str, version: str) -> OperatorRelease | None:
+    """The catalog's release ``version`` of ``key``, if it has one."""
+    return family(key).releases.get(version)
+
+
+def known_versions(key: str) -> list[str]:
+    """The versions the catalog has for ``key``, oldest first."""
+    return sorted(family(key).releases, key=_version_key)
+
+
+def latest(key: str) -> OperatorRelease:
+    """The newest release the catalog has for ``key``."""
+    return family(key).releases[known_versions(key)[-1]]
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.lstrip("v").split("-")[0].split("."))
+
+
+def serving_families(crd: str, *, suspend: bool = False) -> list[OperatorRelease]:
+    """The newest release of each family whose jobs of ``crd`` the chart can render.
+
+    With ``suspend``, only those Kueue can hold (``runPolicy.suspend`` honoured). This is
+    what a message offers as the fix when a stack's operator cannot serve a job.
+    """
+    found = []
+    for candidate in families():
+        newest = latest(candidate.key) if candidate.releases else None
+        served = None if newest is None else newest.served(crd)
+        if newest is not None and served is not None and served.dialect is not None:
+            if served.suspend or not suspend:
+                found.append(newest)
+    return found

@@ -1,0 +1,164 @@
+"""What the catalog knows about an operator release: how it installs, what it serves and honours.
+
+Every entry is a fact with its source (the upstream release, file or documentation page)
+in the docstring of the module that registers it. A fact that could not be verified
+offline is recorded as such (``verified=False`` with the reason), and the plan says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Dialect = Literal["kubeflow", "arena"]
+"""How a served API spells a job (the chart value ``operatorApi``):
+
+- ``kubeflow``: upstream mpi-operator v2beta1 and training-operator v1: run policy under
+  ``spec.runPolicy`` (with ``suspend``), current pod templates.
+- ``arena``: the tf- and pytorch-operators bundled by Arena: run-policy fields directly
+  under ``spec``, no ``suspend``, pod templates without ``seccompProfile``.
+"""
+
+
+@dataclass(frozen=True)
+class ManifestInstall:
+    """The project's release manifest (one YAML file of every object), applied as it is.
+
+    The program downloads ``url`` at deploy time, refuses it unless its sha256 is the
+    pinned one, and applies it with ``kubernetes.yaml.v2.ConfigGroup``.
+    """
+
+    url: str
+    sha256: str | None
+    """The manifest's digest when it could be verified; ``None``: the stack must pin one."""
+    namespace: str
+    """The namespace the manifest creates for the controller (it ships its own Namespace)."""
+    kind: Literal["manifest"] = "manifest"
+
+    def provenance(self) -> dict[str, str | None]:
+        """Where the objects come from, for the plan."""
+        return {"url": self.url, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class KustomizeInstall:
+    """A kustomization in this repository over the project's official overlay at a pinned ref.
+
+    Applied with ``kubernetes.kustomize.v2.Directory``; kustomize fetches the remote base
+    (``remote``) at deploy time. The local directory holds only our patches.
+    """
+
+    directory: str
+    """Our kustomization, relative to the project root."""
+    remote: str
+    """The upstream overlay it builds on, as kustomize addresses it (``...?ref=<tag>``)."""
+    namespace: str
+    kind: Literal["kustomize"] = "kustomize"
+
+    def provenance(self) -> dict[str, str | None]:
+        """Where the objects come from, for the plan."""
+        return {"kustomization": self.directory, "base": self.remote}
+
+
+@dataclass(frozen=True)
+class ChartInstall:
+    """The project's official Helm chart, installed as a ``helm.v3.Release``."""
+
+    repo: str
+    name: str
+    version: str
+    namespace: str
+    kind: Literal["chart"] = "chart"
+
+    def provenance(self) -> dict[str, str | None]:
+        """Where the objects come from, for the plan."""
+        return {"chart": f"{self.repo}/{self.name}", "chartVersion": self.version}
+
+
+@dataclass(frozen=True)
+class AckAddonInstall:
+    """An ACK cluster add-on, installed by ACK (``alicloud.cs.KubernetesAddon``)."""
+
+    name: str
+    version: str
+    namespace: str
+    kind: Literal["ack-addon"] = "ack-addon"
+
+    def provenance(self) -> dict[str, str | None]:
+        """Where the objects come from, for the plan."""
+        return {"addon": self.name, "addonVersion": self.version}
+
+
+Install = ManifestInstall | KustomizeInstall | ChartInstall | AckAddonInstall
+
+
+@dataclass(frozen=True)
+class PodLabels:
+    """The labels the operator puts on a job's pods (how status and logs find them)."""
+
+    job: str
+    """Label whose value is the job's name."""
+    role: str
+    """Label whose value is the pod's role, lower case (``launcher``, ``worker``, ``master``)."""
+
+    def selector(self, job: str, role: str | None = None) -> dict[str, str]:
+        """Labels selecting the pods of ``job`` (of one ``role`` when given)."""
+        labels = {self.job: job}
+        if role is not None:
+            labels[self.role] = role
+        return labels
+
+
+@dataclass(frozen=True)
+class ServedApi:
+    """One job API an operator release serves, and which of the chart's settings it honours."""
+
+    crd: str
+    """CustomResourceDefinition name, e.g. ``tfjobs.kubeflow.org``."""
+    api_version: str
+    kind: str
+    dialect: Dialect | None
+    """How the chart must spell jobs for it; ``None``: the chart cannot render this API."""
+    honours: frozenset[str]
+    """The chart settings (dotted value keys, see ``settings.py``) that reach the controller."""
+    suspend: bool
+    """``runPolicy.suspend`` exists and is honoured: Kueue can hold the job."""
+    pod_labels: PodLabels
+    queue_caveat: str | None = None
+    """What goes wrong when Kueue queues such a job (a known defect of the release)."""
+
+
+@dataclass(frozen=True)
+class OperatorRelease:
+    """One release of one operator, as the catalog knows it."""
+
+    family: str
+    """The stack key that selects it (``mpiOperator``...)."""
+    version: str
+    install: Install
+    serves: tuple[ServedApi, ...]
+    crds: tuple[str, ...]
+    """Every CRD this install creates (served or not): two owners of one CRD conflict."""
+    schemas: dict[tuple[str, str], str]
+    """(apiVersion, kind) -> the file holding its schema in a CRD schema directory (the
+    layout of the reference ``crds/`` directory that ``--crd-dir`` points at)."""
+    source: str
+    """Where the facts come from (release, file, documentation page)."""
+    unverified: tuple[str, ...] = field(default=())
+    """Facts that could not be verified offline; the plan lists them."""
+
+    def served(self, crd: str) -> ServedApi | None:
+        """The API this release serves for ``crd``, if any."""
+        return next((api for api in self.serves if api.crd == crd), None)
+
+
+@dataclass(frozen=True)
+class OperatorFamily:
+    """An operator, all the releases the catalog has for it, and what it is."""
+
+    key: str
+    title: str
+    summary: str
+    releases: dict[str, OperatorRelease]
+    ack_only: bool = False
+    """Only installable on ACK (an ACK add-on)."""

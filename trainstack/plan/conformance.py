@@ -1,0 +1,83 @@
+"""The plan's objects against the schemas of the APIs the stack installs (see
+``trainstack.conformance``): a plan that certifies what a cluster would refuse or prune
+is an error, never a plan."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from trainstack.config.data_stack import DataStackConfig
+from trainstack.config.stack import StackConfig
+from trainstack.conformance import CrdSchemas, SchemaFiles, violations
+from trainstack.errors import PlanError
+from trainstack.operators import release
+from trainstack.plan.model import PlannedResource, RenderedObject
+
+CRD_DIR_ENV = "TRAINSTACK_CRD_DIR"
+"""Where ``trainstack plan`` finds CRD schemas when ``--crd-dir`` is not given."""
+_LISTED = 40
+
+
+def crd_dir_from(option: Path | None) -> Path | None:
+    """``--crd-dir``, else ``$TRAINSTACK_CRD_DIR``, else none (catalog facts only)."""
+    if option is not None:
+        return option
+    value = os.environ.get(CRD_DIR_ENV)
+    return Path(value) if value else None
+
+
+def schema_files(config: StackConfig | DataStackConfig) -> SchemaFiles:
+    """(apiVersion, kind) -> schema file, for every custom kind the stack's operators serve."""
+    files: dict[tuple[str, str], str] = {}
+    if isinstance(config, DataStackConfig):
+        return files  # a data stack creates no custom resources
+    for operator in config.operators.enabled():
+        files.update(operator.release.schemas)
+    if config.queueing.enabled:
+        kueue = release("kueue", config.queueing.chart.version)
+        if kueue is not None:
+            files.update(kueue.schemas)
+    return files
+
+
+def check_conformance(
+    config: StackConfig | DataStackConfig,
+    resources: tuple[PlannedResource, ...] | list[PlannedResource],
+    objects: tuple[RenderedObject, ...] | list[RenderedObject],
+    crd_dir: Path | None,
+) -> str:
+    """Raise :class:`PlanError` listing every violation; return the note for the plan."""
+    crds = None if crd_dir is None else CrdSchemas(crd_dir)
+    found = violations(_planned_objects(resources, objects), crds, schema_files(config))
+    if found:
+        lines = [f"{len(found)} planned object(s) would be refused or changed by the API server:"]
+        lines += [f"  - {violation}" for violation in found[:_LISTED]]
+        if len(found) > _LISTED:
+            lines.append(f"  ... and {len(found) - _LISTED} more")
+        raise PlanError("\n".join(lines))
+    if crds is None:
+        return (
+            "Kubernetes objects were checked against Kubernetes' strict schemas; custom "
+            "resources only against the operator catalog's facts (give --crd-dir or "
+            f"{CRD_DIR_ENV} to check them against their CRD schemas too)."
+        )
+    return (
+        "Every planned object was checked against its API's schema with unknown fields "
+        "refused: Kubernetes' own, and the CRDs of the operators this stack installs."
+    )
+
+
+def _planned_objects(
+    resources: tuple[PlannedResource, ...] | list[PlannedResource],
+    objects: tuple[RenderedObject, ...] | list[RenderedObject],
+) -> Iterator[dict[str, Any]]:
+    for resource in resources:
+        inputs = resource.inputs
+        # Patches (NodePatch...) are partial objects by design: only whole objects here.
+        if "apiVersion" in inputs and "kind" in inputs and not resource.type.endswith("Patch"):
+            yield inputs
+    for rendered in objects:
+        yield rendered.object
