@@ -32,7 +32,11 @@ MAX_MATRIX_POINTS = 256
 """Points of one experiment matrix; a ``product`` is counted arithmetically first."""
 
 MAX_EXPERIMENTS = 512
-"""Experiments one stack runs (after matrix expansion): each is a Helm release."""
+"""Experiments in the experiments directory (after matrix expansion)."""
+
+MAX_RELEASES = 1024
+"""Releases one stack deploys: its selected experiments times their runs (each run is a
+Helm release, rendered and checked at every plan)."""
 
 MAX_REPLICAS = 10_000
 """Pods of one role of a training job (Kubernetes allows int32; plan-time checks place

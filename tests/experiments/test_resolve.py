@@ -204,3 +204,17 @@ def test_metric_declarations_are_checked_with_the_file_and_key(deploy: Deployer)
     experiment["metrics"] = [{"name": "top1"}, {"name": "top1"}]
     with pytest.raises(ExperimentError, match=r"metrics\[1\]\.name: found \"top1\""):
         deploy(experiment)
+
+
+def test_releases_are_counted_with_their_runs_before_any_work(deploy: Deployer) -> None:
+    experiments = [{**IMAGENET, "name": f"run-me-{index}"} for index in range(11)]
+    runs = {f"run-me-{index}": {"count": 100} for index in range(11)}
+    config = stack_config(experiments={"runs": runs})
+    with pytest.raises(ConfigError) as caught:
+        deploy(*experiments, config=config)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found) == (
+        "trainstack:experiments.runs",
+        "1100 releases (11 experiments and their runs)",
+    )
+    assert problem.allowed.startswith("at most 1024 per stack")

@@ -30,7 +30,7 @@ from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.merge import merged, set_path
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
-from trainstack.limits import MAX_EXPERIMENTS
+from trainstack.limits import MAX_EXPERIMENTS, MAX_RELEASES
 from trainstack.metrics.spec import MetricSpec
 from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
@@ -101,6 +101,7 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     _check_count(catalog, stack)
     candidates = [candidate for source in catalog for candidate in _expand(source)]
     selected = _select(candidates, stack)
+    _check_releases(selected, stack)
     _check_per_experiment_names(candidates, stack)
     _check_teams(selected, stack)
     errors: list[InvalidInputError] = []
@@ -116,6 +117,27 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     if errors:
         raise InvalidExperimentsError(errors)
     return sorted(resolved, key=lambda experiment: experiment.name)
+
+
+def _check_releases(selected: list[_Candidate], stack: LoadedStack) -> None:
+    """At most ``MAX_RELEASES`` releases (experiments times runs), counted before any work."""
+    runs = stack.config.experiments.runs
+    total = 0
+    for candidate in selected:
+        chosen = runs.get(candidate.name) or runs.get(candidate.source.spec.name)
+        total += chosen.count if chosen is not None else 1
+    if total > MAX_RELEASES:
+        raise ConfigError(
+            stack.source,
+            [
+                Problem(
+                    "trainstack:experiments.runs",
+                    f"{total} releases ({len(selected)} experiments and their runs)",
+                    f"at most {MAX_RELEASES} per stack (trainstack's limit: each run is a "
+                    "release); select fewer experiments or deploy fewer runs at once",
+                )
+            ],
+        )
 
 
 def _once_per_problem(errors: list[InvalidInputError]) -> list[InvalidInputError]:

@@ -19,8 +19,10 @@ import yaml
 
 from trainstack.config.cluster import ExistingCluster
 from trainstack.config.loader import KUBECONFIG_KEY, LoadedStack
-from trainstack.errors import ClusterError
+from trainstack.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.live.options import ClusterOptions
+from trainstack.yaml_io import read_text
+from trainstack.yaml_scan import check_yaml
 
 DEFAULT_KUBECONFIG = Path("~/.kube/config")
 
@@ -89,11 +91,23 @@ def resolve_target(stack: LoadedStack, options: ClusterOptions) -> Target:
 
 def _read(path: Path, stack: LoadedStack) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
+        text = read_text(path, str(path))
+    except InputLimitError as error:
         raise ClusterError(
-            f"cannot read kubeconfig {path}: {error.strerror}; {_how_to_get(stack)}"
-        ) from error
+            f"cannot read kubeconfig {path}: {error.problems[0].found}; {_how_to_get(stack)}"
+        ) from None
+    except YamlSyntaxError:
+        raise ClusterError(f"kubeconfig {path} is not UTF-8 text") from None
+    try:
+        # Its size and depth checked before the parser builds it; syntax errors are left to
+        # the parser below, which names the line (and only the line).
+        check_yaml(text, str(path))
+    except InputLimitError as error:
+        # Where and what is wrong, never the value found: a kubeconfig holds credentials.
+        reasons = "; ".join(f"{p.path}: {p.allowed}" for p in error.problems)
+        raise ClusterError(f"cannot read kubeconfig {path}: {reasons}") from None
+    except YamlSyntaxError:
+        pass
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as error:

@@ -17,7 +17,7 @@ _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def _component(name: str, what: str) -> str:
-    if not _SAFE_NAME.match(name) or ".." in name:
+    if not _SAFE_NAME.fullmatch(name) or ".." in name:
         raise ResultsError(f"{what} {name!r} cannot name a results directory")
     return name
 
@@ -44,5 +44,5 @@ def log_name(run: int) -> str:
 
 def run_number(path: Path) -> int | None:
     """The run number of a record file name, or ``None`` for any other file."""
-    match = _RUN_FILE.match(path.name)
+    match = _RUN_FILE.fullmatch(path.name)
     return int(match.group(1)) if match else None

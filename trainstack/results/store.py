@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.errors import Problem, ResultsError, ResultsFileError
+from trainstack.limits import MAX_FILE_BYTES
 from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
 from trainstack.results.record import RunRecord
 from trainstack.validation import problems_from
@@ -55,7 +56,13 @@ def read_record(path: Path, display: Display) -> RunRecord:
     """One results file, validated; an error names the file, the key and what is allowed."""
     where = display(path)
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            found = f"more than {MAX_FILE_BYTES} bytes"
+            raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)])
         document = json.loads(path.read_bytes())
+    except RecursionError:
+        found = "JSON nested too deeply"
+        raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from None
     except json.JSONDecodeError as error:
         found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
         raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from error

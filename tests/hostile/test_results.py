@@ -1,0 +1,83 @@
+"""``trainstack results`` and ``status`` on hostile files: one error line, exit 2."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.corpus import Case, Edit, check_refused, nothing, write
+from tests.project_copy import copy_project
+
+RUNS = "results/aiacc/imagenet-tensorflow"
+BOMB = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"l{n}: &l{n} [" + ", ".join([f"*l{n - 1}"] * 10) + "]\n" for n in range(1, 9)
+)
+
+
+def _results_file(content: str) -> Edit:
+    return write(f"{RUNS}/run-001.json", content)
+
+
+def _sparse_results_file(root: Path) -> None:
+    write(f"{RUNS}/run-001.json", "{}")(root)
+    os.truncate(root / RUNS / "run-001.json", 2 << 20)
+
+
+RESULTS_CASES = [
+    Case(
+        "stack-name-climbing-out",
+        write("train.log", "images/sec: 100\n"),
+        ("stack name '../aiacc' is invalid",),
+        args=("results", "add", "../aiacc", "imagenet-tensorflow", "train.log"),
+    ),
+    Case(
+        "an-endless-log",
+        nothing,
+        ("cannot read log /dev/zero: not a regular file",),
+        args=("results", "add", "aiacc", "imagenet-tensorflow", "/dev/zero"),
+    ),
+    Case(
+        "a-results-file-nested-too-deeply",
+        _results_file("[" * 100_000 + "]" * 100_000),
+        (f"{RUNS}/run-001.json", "JSON nested too deeply"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-results-file-too-large",
+        _sparse_results_file,
+        (f"{RUNS}/run-001.json", "more than 1048576 bytes"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-kubeconfig-alias-bomb",
+        write("k.yaml", BOMB),
+        ("cannot read kubeconfig", "at most 100000"),
+        args=("status", "aiacc", "--kubeconfig", "k.yaml", "--context", "x"),
+    ),
+    Case(
+        "a-kubeconfig-nested-too-deeply",
+        write("k.yaml", "a: " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        ("cannot read kubeconfig", "at most 64 levels"),
+        args=("status", "aiacc", "--kubeconfig", "k.yaml", "--context", "x"),
+    ),
+    Case(
+        "an-endless-kubeconfig",
+        nothing,
+        ("cannot read kubeconfig /dev/zero: a directory, device or pipe",),
+        args=("status", "aiacc", "--kubeconfig", "/dev/zero", "--context", "x"),
+    ),
+    Case(
+        "a-kubeconfig-that-is-not-utf8",
+        write("k.yaml", b"users: [{token: s3cr\xe9t}]\n"),
+        ("kubeconfig k.yaml is not UTF-8 text",),
+        args=("status", "aiacc", "--kubeconfig", "k.yaml", "--context", "x"),
+        secret="s3cr",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", RESULTS_CASES, ids=str)
+def test_hostile_results_input_is_refused_and_changes_nothing(case: Case, tmp_path: Path) -> None:
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path)
