@@ -33,7 +33,12 @@ queues = (
         JobQueueing(
             "queueing",
             JobQueueingArgs(
-                config.queueing, config.node_pool, config.teams, list(teams.values()), cluster
+                config.queueing,
+                config.node_pool,
+                config.teams,
+                list(teams.values()),
+                cluster,
+                config.operators,
             ),
         )
     ]

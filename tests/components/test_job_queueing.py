@@ -40,6 +40,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
         release["values"]["managerConfig"]["controllerManagerConfigYaml"], "values"
     )
     assert configuration["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
+    # the kinds the stack's operators serve (mpi-operator, training-operator), not TrainJob
     assert configuration["integrations"] == {
         "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob"]
     }

@@ -33,6 +33,10 @@ USING: dict[str, dict[str, Any]] = {
     "scheduling.gang.enabled": {"scheduling": {"gang": {"enabled": True}}},
     "security.seccompProfile": {"security": {"seccompProfile": "RuntimeDefault"}},
     "pytorch.nprocPerNode": {"pytorch": {"nprocPerNode": "gpu"}},
+    "pytorch.elasticPolicy": {
+        "pytorch": {"elasticPolicy": {"minReplicas": 1, "maxReplicas": 4, "rdzvBackend": "c10d"}}
+    },
+    "pytorch.master.replicas": {"pytorch": {"master": {"replicas": 0}}},
     "tensorflow.successPolicy": {"tensorflow": {"successPolicy": "AllWorkers"}},
 }
 # What an unhonoured setting is set to so that the job does without it.

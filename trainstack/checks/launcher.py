@@ -16,7 +16,8 @@ def launcher_findings(experiment: Experiment) -> list[Finding]:
     job = experiment.job
     if job.framework != "mpi" or job.mpi.mounts_on_launcher:
         return []
-    used = set(_PATH.findall(job.command))
+    command = job.command if isinstance(job.command, list) else [job.command or ""]
+    used = {path for part in [*command, *job.args] for path in _PATH.findall(part)}
     if job.working_dir:
         used.add(job.working_dir)
     findings = []

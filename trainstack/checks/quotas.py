@@ -237,14 +237,16 @@ class _TeamCheck:
 
     def shared_memory(self) -> list[Finding]:
         """/dev/shm is memory of the pod: it must fit under the pod's memory limit."""
-        shm = self.experiment.job.shm
-        if not shm.enabled:
+        job = self.experiment.job
+        shm = job.shm
+        if not shm.enabled or shm.size_limit is None:
             return []
         size = parse_quantity(shm.size_limit)
+        spec = framework(job.framework)
         findings = []
         for role in self.roles:
             limit = _limit(role, "memory", self.team)
-            if role.role == "launcher" or limit is None or size < limit:
+            if not spec.role(role.role).trains or limit is None or size < limit:
                 continue
             findings.append(
                 self.finding(

@@ -25,7 +25,11 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
             )
         )
-    elif multi_gpu and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM:
+    elif (
+        multi_gpu
+        and job.shm.size_limit is not None
+        and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM
+    ):
         warnings.append(
             _warn(
                 experiment,

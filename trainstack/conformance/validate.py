@@ -124,9 +124,7 @@ def _label_violations(name: str, obj: Any) -> list[Violation]:
                 found.append(Violation(name, path, f"label syntax: invalid label key {key!r}"))
             elif not isinstance(value, str) or _LABEL_VALUE.fullmatch(value) is None:
                 found.append(
-                    Violation(
-                        name, path, f"label syntax: invalid value {value!r} of label {key!r}"
-                    )
+                    Violation(name, path, f"label syntax: invalid value {value!r} of label {key!r}")
                 )
     return found
 

@@ -82,6 +82,26 @@ class Security(StrictModel):
         "default applies: Unconfined unless it runs with --seccomp-default), as operatorApi "
         "arena needs.",
     )
+    run_as_user: int | None = Field(
+        default=None,
+        ge=0,
+        description="User ID the containers run as; null: the image's USER. Images that run "
+        "sshd (MPI workers) usually need root.",
+    )
+    run_as_group: int | None = Field(
+        default=None, ge=0, description="Group ID the containers run as; null: the image's."
+    )
+    run_as_non_root: bool | None = Field(
+        default=None,
+        description="Refuse to start a container whose user is root (Kubernetes checks the "
+        "image's USER); null: no check.",
+    )
+    fs_group: int | None = Field(
+        default=None,
+        ge=0,
+        description="Group that owns the pod's volumes (claims become writable by it); "
+        "null: volumes keep their owner.",
+    )
     capabilities: Capabilities = Field(
         default_factory=Capabilities, description="Linux capabilities."
     )
