@@ -57,7 +57,12 @@ def _failures(
 
 def _own_warnings(deployment: Deployment) -> list[str]:
     """Warnings of this module's checks (not the generic ones of checks/warnings.py)."""
-    generic = ("without a memory limit", "the containers get full access", "share the node's")
+    generic = (
+        "without a memory limit",
+        "the containers get full access",
+        "share the node's",
+        "Open MPI ranks per pod",
+    )
     return [str(w) for w in deployment.warnings if not any(g in w.message for g in generic)]
 
 

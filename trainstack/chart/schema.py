@@ -2,14 +2,16 @@
 
 Nested objects are written out in full (no ``$ref``) so that any Helm version and any
 editor reads it. Objects Helm fills from values.yaml require every key that has a
-non-null default there; Helm drops null values, so those keys stay optional. Objects
-inside lists are not filled by Helm, so they require only what the model requires.
+non-null default there; Helm drops null values, so those keys stay optional, and so do
+keys a user may set to null (``security.seccompProfile: null``: Helm deletes a key given
+as null, and the templates read a missing key as unset). Objects inside lists are not
+filled by Helm, so they require only what the model requires.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -37,7 +39,9 @@ def _object(model: type[BaseModel], nodes: tuple[Group | Param, ...]) -> dict[st
     required = [
         node.key
         for node in nodes
-        if isinstance(node, Group) or node.required or node.default is not None
+        if isinstance(node, Group)
+        or node.required
+        or (node.default is not None and not _nullable(node))
     ]
     schema: dict[str, Any] = {
         "type": "object",
@@ -48,6 +52,12 @@ def _object(model: type[BaseModel], nodes: tuple[Group | Param, ...]) -> dict[st
     if required:
         schema["required"] = required
     return schema
+
+
+def _nullable(param: Param) -> bool:
+    """Whether the value may be null (the user may unset it)."""
+    annotation: Any = param.field.annotation
+    return annotation is None or type(None) in get_args(annotation)
 
 
 def _node(node: Group | Param) -> dict[str, Any]:

@@ -173,9 +173,17 @@ class _TeamCheck:
             asked.append(("job.hostPaths", f"{paths} (hostPath volumes)"))
         if job.network.rdma.enabled and not job.security.privileged:
             asked.append(("job.network.rdma.enabled", "true (adds the IPC_LOCK capability)"))
-        extra = sorted(set(job.security.capabilities.add) - BASELINE_CAPABILITIES)
-        if extra and not job.security.privileged:
-            asked.append(("job.security.capabilities.add", f"{', '.join(extra)}"))
+        spec = framework(job.framework)
+        added = {"job.security.capabilities.add": job.security.capabilities.add}
+        for pods in self.roles:
+            role = spec.role(pods.role)
+            adds = spec.role_settings(job, role.name).security.capabilities.add
+            if adds is not None:
+                added[f"job.{role.values_key}.security.capabilities.add"] = adds
+        for key, adds in added.items():
+            extra = sorted(set(adds) - BASELINE_CAPABILITIES)
+            if extra and not job.security.privileged:
+                asked.append((key, f"{', '.join(extra)}"))
         if job.security.seccomp_profile == "Unconfined" and not job.security.privileged:
             asked.append(("job.security.seccompProfile", "Unconfined"))
         return [

@@ -6,6 +6,7 @@ from trainstack.checks.findings import Finding
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedStack
 from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import FrameworkSpec, framework
 from trainstack.quantity import parse_quantity
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
@@ -79,7 +80,29 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "true: the pods share the node's network namespace",
             )
         )
+    spec = framework(job.framework)
+    warnings += [_warn(experiment, key, message) for key, message in spec.warnings(job)]
+    warnings += _injected_env(experiment, spec)
     return warnings
+
+
+def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
+    """Variables the job sets that the operator writes too: the operator's value wins."""
+    job = experiment.job
+    keys = [(f"job.env.{name}", name) for name in job.env]
+    for role in {role.values_key: role.name for role in spec.roles}.values():
+        env = spec.role_settings(job, role).env
+        keys += [(f"job.{spec.role(role).values_key}.env.{name}", name) for name in env]
+    return [
+        _warn(
+            experiment,
+            key,
+            f"{name} is set by the operator in the {spec.kind}'s training containers, and its "
+            "value wins: remove it from the job",
+        )
+        for key, name in keys
+        if name in spec.injected_env
+    ]
 
 
 def _warn(experiment: Experiment, key: str, message: str) -> Finding:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trainstack.frameworks.openmpi import shared_memory_warnings
 from trainstack.frameworks.registry import register
 from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods, Violation
 
@@ -76,6 +77,17 @@ def _rules(job: TrainingJob) -> list[Violation]:
     return found
 
 
+def slots_per_worker(job: TrainingJob) -> int:
+    """MPI ranks per worker pod: mpi.slotsPerWorker, else worker.gpus, else 1."""
+    return job.mpi.slots_per_worker or max(1, job.worker.gpus)
+
+
+def _warnings(job: TrainingJob) -> list[tuple[str, str]]:
+    if job.mpi.implementation != "OpenMPI":
+        return []
+    return shared_memory_warnings(job, slots_per_worker(job))
+
+
 def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     return [
         ("mpi.sshAuthMountPath", job.mpi.ssh_auth_mount_path),
@@ -117,6 +129,7 @@ MPI = register(
             }
         ),
         rules=_rules,
+        warnings=_warnings,
         reserved_mounts=_reserved_mounts,
         injected_env=(
             "OMPI_MCA_orte_default_hostfile",

@@ -9,6 +9,7 @@ framework's own template (its kind, and its ``training-job.<framework>.*`` helpe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -121,6 +122,8 @@ class FrameworkSpec:
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
     rules: Callable[[TrainingJob], list[Violation]] = _no_violations
     """Its own cross-field rules (replicas, what its object cannot say), in a fixed order."""
+    warnings: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
+    """(key, message) of what does not stop a plan but often ruins a run of this framework."""
     reserved_mounts: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
     """(key, path) of container paths the framework or its operator takes."""
     port: Port | None = None
@@ -147,6 +150,13 @@ class FrameworkSpec:
                 return role
         known = ", ".join(role.name for role in self.roles)
         raise KeyError(f"framework {self.name} has no role {name!r} (roles: {known})")
+
+    def role_settings(self, job: TrainingJob, name: str) -> Any:
+        """The chart values of role ``name`` in ``job`` (``job.mpi.launcher``...)."""
+        current: Any = job
+        for part in self.role(name).values_key.split("."):
+            current = getattr(current, re.sub(r"(?<!^)(?=[A-Z])", "_", part).lower())
+        return current
 
     def pods(self, job: TrainingJob) -> list[RolePods]:
         """The roles of ``job`` that start at least one pod, in the framework's role order."""

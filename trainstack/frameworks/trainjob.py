@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trainstack.frameworks.mpi import MPI_CONFIG_PATH
+from trainstack.frameworks.openmpi import shared_memory_warnings
 from trainstack.frameworks.registry import register
 from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods, Violation
 
@@ -213,6 +214,23 @@ def _rules(job: TrainingJob) -> list[Violation]:
     return found
 
 
+def _warnings(job: TrainingJob) -> list[tuple[str, str]]:
+    found = []
+    if not job.security.automount_service_account_token:
+        found.append(
+            (
+                "job.security.automountServiceAccountToken",
+                "false, but a TrainJob cannot say so: the runtime's pods get the service "
+                "account's API token unless the runtime's template (or the ServiceAccount) "
+                "turns it off",
+            )
+        )
+    if job.trainjob.runtime in MPI_RUNTIMES:
+        ranks = job.trainjob.num_proc_per_node or max(1, job.worker.gpus)
+        found += shared_memory_warnings(job, ranks)
+    return found
+
+
 def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     if job.trainjob.runtime in MPI_RUNTIMES:
         return [
@@ -256,6 +274,7 @@ TRAINJOB = register(
         summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
         settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
         rules=_rules,
+        warnings=_warnings,
         reserved_mounts=_reserved_mounts,
         injected_env=(
             "PET_NNODES",

@@ -64,24 +64,14 @@ def total_pods(job: TrainingJob) -> int:
     return sum(pods.replicas for pods in framework(job.framework).pods(job))
 
 
-def _role_settings(job: TrainingJob, values_key: str) -> object:
-    current: object = job
-    for part in values_key.split("."):
-        current = getattr(current, _attribute(part))
-    return current
-
-
-def _attribute(key: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
-
-
 def _port_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation]:
     """A role's ``port`` names the operator's port: frameworks without one take none."""
     if spec.port is not None:
         return []
     found = []
-    for values_key in dict.fromkeys(role.values_key for role in spec.roles):
-        port = getattr(_role_settings(job, values_key), "port", None)
+    keys = {role.values_key: role.name for role in spec.roles}  # one entry per values key
+    for values_key, name in keys.items():
+        port = getattr(spec.role_settings(job, name), "port", None)
         if port is not None:
             found.append(
                 Violation(
