@@ -32,8 +32,6 @@ def test_tensorboard_reads_the_log_directory_from_its_claim_read_only() -> None:
         "/data/mnist/models",
         "--host",
         "0.0.0.0",
-        "--port",
-        "6006",
     ]
     assert board["volumeMounts"] == [{"name": "logs", "mountPath": "/data/mnist", "readOnly": True}]
     assert pod["volumes"] == [
@@ -53,7 +51,7 @@ def test_tensorboard_reads_the_log_directory_from_its_claim_read_only() -> None:
     }
     assert service["spec"]["type"] == "ClusterIP"
     assert service["spec"]["ports"] == [
-        {"name": "tensorboard", "port": 6006, "targetPort": "tensorboard", "protocol": "TCP"}
+        {"name": "tensorboard", "port": 6006, "targetPort": 6006, "protocol": "TCP"}
     ]
 
 

@@ -321,8 +321,17 @@ Usage: {{- include "training-job.container.securityContext" (dict "root" $ "secu
 {{- define "training-job.container.securityContext" -}}
 {{- $security := .security -}}
 {{- if $security.privileged -}}
-{{- /* privileged grants every capability and no seccomp filter: the other settings are moot */ -}}
+{{- /* privileged grants every capability and no seccomp filter: only what was asked for
+is kept (added capabilities say what the job relies on) */ -}}
 privileged: true
+{{- $add := $security.capabilities.add | default list -}}
+{{- if and .trains .root.Values.network.rdma.enabled -}}
+{{- $add = append $add "IPC_LOCK" | uniq -}}
+{{- end }}
+{{- with $add }}
+capabilities:
+  add: {{ toJson . }}
+{{- end }}
 {{- else -}}
 allowPrivilegeEscalation: {{ $security.allowPrivilegeEscalation }}
 {{- $add := $security.capabilities.add | default list -}}
