@@ -15,6 +15,7 @@ from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.config.loader import LoadedStack, load_from_pulumi
+from trainstack.config.placeholders import placeholders
 from trainstack.errors import PlaceholderError, TrainstackError
 from trainstack.experiments.resolve import Experiment, resolve_experiments
 
@@ -37,6 +38,21 @@ class Deployment:
     offline: bool = False
     """Run by ``trainstack plan`` under the mock engine: nothing is downloaded or read from
     a cluster, and placeholders are allowed (and listed)."""
+
+    def placeholders(self) -> list[tuple[str, str]]:
+        """(key, placeholder) of every value still to set: the stack's, then its experiments'."""
+        return self.stack.placeholders() + experiment_placeholders(self.experiments)
+
+
+def experiment_placeholders(experiments: tuple[Experiment, ...]) -> list[tuple[str, str]]:
+    """(``<file>: job.<key>``, placeholder) of the experiments' values still to set, once per
+    file (the points of a matrix share theirs), sorted."""
+    found = {
+        (f"{experiment.source}: {key}", value)
+        for experiment in experiments
+        for key, value in placeholders(experiment.values, "job")
+    }
+    return sorted(found)
 
 
 def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
@@ -62,10 +78,10 @@ def prepare_for_program() -> Deployment:
             if earlier.stack.config == stack.config:
                 return earlier
             return dataclasses.replace(prepare(Path.cwd(), stack), offline=True)
-        found = stack.placeholders()
+        deployment = prepare(Path.cwd(), stack)
+        found = deployment.placeholders()
         if found:
             raise PlaceholderError(stack.source, found)
-        deployment = prepare(Path.cwd(), stack)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.datasets import AlicloudNasSource
+from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 
 
@@ -74,7 +75,7 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
         console.print(f"warning: {warning}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
-    placeholders = plan.stack.placeholders()
+    placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
     if placeholders:
         console.print(f"set before deploying ({len(placeholders)}):", markup=False)
         for key, value in placeholders:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, StringConstraints, ValidationError, model
 from pydantic_core import InitErrorDetails
 
 from trainstack.base_model import StrictModel, constraint
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
 from trainstack.training_job.env import EnvFrom, EnvMap
 from trainstack.training_job.frameworks import (
@@ -43,8 +44,9 @@ class Image(StrictModel):
 
     name: str = Field(
         min_length=1,
-        pattern=r"^\S+$",
-        description="Full image reference, e.g. registry.example.com/team/train:v1.",
+        pattern=rf"^(\S+|{PLACEHOLDER_PATTERN})$",
+        description="Full image reference, e.g. registry.example.com/team/train:v1 (or a "
+        "placeholder <...> until it is known: the program refuses to deploy it).",
     )
     pull_policy: Literal["Always", "IfNotPresent", "Never"] = Field(
         default="IfNotPresent", description="When the kubelet pulls the image."
