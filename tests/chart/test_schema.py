@@ -68,8 +68,9 @@ def _objects(node: Any) -> Iterator[dict[str, Any]]:
     if isinstance(node, dict):
         if node.get("type") == "object" or "properties" in node:
             yield node
-        for value in node.values():
-            yield from _objects(value)
+        for key, value in node.items():
+            if key not in ("if", "then", "not"):  # conditions between keys, not objects
+                yield from _objects(value)
     elif isinstance(node, list):
         for item in node:
             yield from _objects(item)

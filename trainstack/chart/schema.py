@@ -51,6 +51,9 @@ def _object(model: type[BaseModel], nodes: tuple[Group | Param, ...]) -> dict[st
     }
     if required:
         schema["required"] = required
+    extra = model.model_config.get("json_schema_extra")
+    if isinstance(extra, dict):  # rules between keys the model states for its schema too
+        schema.update(extra)
     return schema
 
 
@@ -82,18 +85,27 @@ def _leaf(param: Param) -> dict[str, Any]:
     return schema
 
 
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
+# Subschemas that state a condition between keys, not an object of their own: closing them
+# (additionalProperties false) would make the condition never hold.
+_CONDITIONS = ("if", "then", "else", "not")
+
+
+def _inline(node: Any, defs: dict[str, Any], condition: bool = False) -> Any:
     """Replace ``$ref`` by the definition and drop pydantic's generated titles."""
     if isinstance(node, list):
-        return [_inline(item, defs) for item in node]
+        return [_inline(item, defs, condition) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
         target = node["$ref"].rsplit("/", 1)[-1]
         merged = {**defs[target], **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline(merged, defs)
-    inlined = {key: _inline(value, defs) for key, value in node.items() if key != "title"}
-    if "properties" in inlined:
+        return _inline(merged, defs, condition)
+    inlined = {
+        key: _inline(value, defs, condition or key in _CONDITIONS)
+        for key, value in node.items()
+        if key != "title"
+    }
+    if "properties" in inlined and not condition:
         # objects in lists: pydantic lists what the model requires; keep it, close them
         inlined["additionalProperties"] = False
         if isinstance(inlined.get("description"), str):

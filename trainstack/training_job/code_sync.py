@@ -83,6 +83,19 @@ class RsyncSource(StrictModel):
 class CodeSync(StrictModel):
     """Fetch the code into every pod of the job before training starts (opt-in)."""
 
+    # the schema says what the model says: a mode needs its source
+    model_config = {
+        "json_schema_extra": {
+            "allOf": [
+                {
+                    "if": {"properties": {"mode": {"const": mode}}, "required": ["mode"]},
+                    "then": {"required": [mode]},
+                }
+                for mode in ("git", "rsync")
+            ]
+        }
+    }
+
     mode: Literal["none", "git", "rsync"] = Field(
         default="none", description="none, git (git-sync) or rsync."
     )
