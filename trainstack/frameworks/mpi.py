@@ -129,6 +129,7 @@ MPI = register(
             }
         ),
         rules=_rules,
+        command_has_data=lambda job: job.mpi.mounts_on_launcher,
         warnings=_warnings,
         reserved_mounts=_reserved_mounts,
         injected_env=(

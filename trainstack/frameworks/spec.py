@@ -126,6 +126,9 @@ class FrameworkSpec:
     """(key, message) of what does not stop a plan but often ruins a run of this framework."""
     reserved_mounts: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
     """(key, path) of container paths the framework or its operator takes."""
+    command_has_data: Callable[[TrainingJob], bool] = lambda job: True
+    """Whether the pod that runs the command mounts the job's data (the MPI launcher only
+    with ``mpi.mountsOnLauncher``; every other role always does)."""
     port: Port | None = None
     """The port the operator injects into the training container (TF_CONFIG and the
     PyTorch master address name it); ``None``: roles take no ``port``."""

@@ -31,7 +31,8 @@ class Setting:
     value: Callable[[TrainingJob], Any]
     """The job's value of the setting."""
     used: Callable[[TrainingJob], bool]
-    """Whether ``job`` renders the field."""
+    """Whether ``job`` renders the field, when its framework's object can have it at all
+    (``applies_to``; the callers ask both)."""
     without: str
     """How a job does without it (the second fix a message offers)."""
 
@@ -93,30 +94,28 @@ SETTINGS: tuple[Setting, ...] = (
         "pytorch.nprocPerNode",
         "spec.nprocPerNode",
         lambda job: job.pytorch.nproc_per_node,
-        lambda job: job.framework == "pytorch" and job.pytorch.nproc_per_node is not None,
+        _set(lambda job: job.pytorch.nproc_per_node),
         "remove pytorch.nprocPerNode (one process per pod)",
     ),
     Setting(
         "pytorch.elasticPolicy",
         "spec.elasticPolicy",
         lambda job: None if job.pytorch.elastic_policy is None else "an elastic policy",
-        lambda job: job.framework == "pytorch" and job.pytorch.elastic_policy is not None,
+        _set(lambda job: job.pytorch.elastic_policy),
         "remove pytorch.elasticPolicy (a fixed number of workers)",
     ),
     Setting(
         "pytorch.master.replicas",
         "a PyTorchJob without Master (Worker-only)",
         lambda job: job.pytorch.master.replicas,
-        lambda job: job.framework == "pytorch" and job.pytorch.master.replicas == 0,
+        lambda job: job.pytorch.master.replicas == 0,
         "set pytorch.master.replicas: 1 (worker.replicas counts the workers besides it)",
     ),
     Setting(
         "tensorflow.successPolicy",
         "spec.successPolicy",
         lambda job: job.tensorflow.success_policy,
-        lambda job: (
-            job.framework == "tensorflow" and job.tensorflow.success_policy != "ChiefWorker"
-        ),
+        lambda job: job.tensorflow.success_policy != "ChiefWorker",
         "remove tensorflow.successPolicy (ChiefWorker)",
     ),
 )
