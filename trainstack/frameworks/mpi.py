@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 
 from trainstack.frameworks.openmpi import shared_memory_warnings
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods, Violation
+from trainstack.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    FrameworkSpec,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -118,16 +124,7 @@ MPI = register(
         kueue_integration="kubeflow.org/mpijob",
         role_pods=_role_pods,
         summary="Horovod/AIACC over MPI: MPIJob v2beta1",
-        settings=frozenset(
-            {
-                "runPolicy.cleanPodPolicy",
-                "runPolicy.backoffLimit",
-                "runPolicy.activeDeadlineSeconds",
-                "runPolicy.ttlSecondsAfterFinished",
-                "scheduling.gang.enabled",
-                "security.seccompProfile",
-            }
-        ),
+        settings=KUBEFLOW_JOB_SETTINGS,
         rules=_rules,
         command_has_data=lambda job: job.mpi.mounts_on_launcher,
         warnings=_warnings,

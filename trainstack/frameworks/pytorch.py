@@ -18,7 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Port, Role, RolePods, Violation
+from trainstack.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    FrameworkSpec,
+    Port,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -89,19 +96,8 @@ PYTORCH = register(
         kueue_integration="kubeflow.org/pytorchjob",
         role_pods=_role_pods,
         summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
-        settings=frozenset(
-            {
-                "runPolicy.cleanPodPolicy",
-                "runPolicy.backoffLimit",
-                "runPolicy.activeDeadlineSeconds",
-                "runPolicy.ttlSecondsAfterFinished",
-                "scheduling.gang.enabled",
-                "security.seccompProfile",
-                "pytorch.nprocPerNode",
-                "pytorch.elasticPolicy",
-                "pytorch.master.replicas",
-            }
-        ),
+        settings=KUBEFLOW_JOB_SETTINGS
+        | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
         dialects=frozenset({"kubeflow", "arena"}),
         rules=_rules,
         port=Port("pytorchjob-port", 23456),

@@ -76,6 +76,20 @@ class RolePods:
         return None if value is None else parse_quantity(value)
 
 
+KUBEFLOW_JOB_SETTINGS = frozenset(
+    {
+        "runPolicy.cleanPodPolicy",
+        "runPolicy.backoffLimit",
+        "runPolicy.activeDeadlineSeconds",
+        "runPolicy.ttlSecondsAfterFinished",
+        "scheduling.gang.enabled",
+        "security.seccompProfile",
+    }
+)
+"""The operator-dependent settings every ``kubeflow.org`` job (run policy, pod templates)
+can carry (``trainstack.operators.settings`` keys)."""
+
+
 class Port(NamedTuple):
     """The port the operator gives the training container when the pod names none."""
 

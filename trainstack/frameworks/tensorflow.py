@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Port, Role, RolePods, Violation
+from trainstack.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    FrameworkSpec,
+    Port,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -74,17 +81,7 @@ TENSORFLOW = register(
         kueue_integration="kubeflow.org/tfjob",
         role_pods=_role_pods,
         summary="TensorFlow distribution strategies: TFJob v1",
-        settings=frozenset(
-            {
-                "runPolicy.cleanPodPolicy",
-                "runPolicy.backoffLimit",
-                "runPolicy.activeDeadlineSeconds",
-                "runPolicy.ttlSecondsAfterFinished",
-                "scheduling.gang.enabled",
-                "security.seccompProfile",
-                "tensorflow.successPolicy",
-            }
-        ),
+        settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
         dialects=frozenset({"kubeflow", "arena"}),
         rules=_rules,
         port=Port("tfjob-port", 2222),
