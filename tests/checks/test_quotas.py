@@ -160,6 +160,10 @@ def test_host_network_in_a_baseline_team(deploy: Deployer) -> None:
         ({"hostPaths": [{"path": "/mnt/cache", "mountPath": "/cache"}]}, "job.hostPaths"),
         ({"security": {"capabilities": {"add": ["SYS_ADMIN"]}}}, "job.security.capabilities.add"),
         ({"security": {"seccompProfile": "Unconfined"}}, "job.security.seccompProfile"),
+        (
+            {"mpi": {"launcher": {"security": {"capabilities": {"add": ["SYS_PTRACE"]}}}}},
+            "job.mpi.launcher.security.capabilities.add",
+        ),
     ],
 )
 def test_what_baseline_refuses(deploy: Deployer, changes: dict[str, Any], key: str) -> None:

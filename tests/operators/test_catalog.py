@@ -11,7 +11,7 @@ from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.frameworks import by_crd
+from trainstack.frameworks import by_crd, framework
 from trainstack.operators import (
     SETTINGS,
     ChartInstall,
@@ -94,7 +94,7 @@ def test_the_trainer_comes_from_its_official_chart_with_two_runtimes() -> None:
         "trainer.kubeflow.org/v1alpha1",
         True,
     )
-    assert by_crd(served.crd) is not None and by_crd(served.crd).name == "trainjob"  # type: ignore[union-attr]
+    assert by_crd(served.crd) is framework("trainjob")
     # its object has no run policy: only what it carries is honoured
     assert served.honours == {"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}
 
