@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PLAN_DIR ?= build/plan
-EXAMPLE_STACKS ?= aiacc baseline onprem
+EXAMPLE_STACKS ?= imagenet aiacc baseline onprem
 
 .PHONY: install plan test lint bench clean
 

@@ -2,84 +2,155 @@
 
 Only wiring lives here; defaults and rules are in ``trainstack/``, resources in
 ``components/``. ``pulumi up -s <stack>`` and ``trainstack plan <stack>`` run this file.
+A data stack (``trainstack:dataStore``) creates file systems and exports their facts; a
+cluster stack creates everything else and mounts data stacks through StackReferences.
 """
+
+from pathlib import Path
 
 import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
+from components.ack_node_pool import AckNodePool, AckNodePoolArgs
 from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
+from components.existing_nodes import ExistingNodes, ExistingNodesArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
-from components.gpu_node_pool import GpuNodePool, GpuNodePoolArgs
 from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
+from components.nas_file_system import NasFileSystem, NasFileSystemArgs
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
-from trainstack.deployment import CHART_PATH, prepare_for_program
+from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.loader import LoadedDataStack, LoadedStack
+from trainstack.conformance.cluster_gate import crd_gate
+from trainstack.deployment import CHART_PATH, Deployment, prepare_for_program
 
-deployment = prepare_for_program()
-config = deployment.stack.config
-cluster = kubernetes_provider("cluster", deployment.stack)
 
-pool = GpuNodePool("gpu", GpuNodePoolArgs(config.node_pool, config.cluster, cluster))
-teams = {
-    team.name: Team(
-        team.name, TeamArgs(team, config.ceiling(team), cluster, config.queueing.enabled)
-    )
-    for team in config.teams
-}
-queues = (
-    [
-        JobQueueing(
-            "queueing",
-            JobQueueingArgs(
-                config.queueing,
-                config.node_pool,
-                config.teams,
-                list(teams.values()),
-                cluster,
-                config.operators,
+def data_stack(stack: LoadedDataStack) -> None:
+    """The file systems of a data stack, and their facts as ``<name>.<fact>`` outputs."""
+    store = stack.config.data_store
+    for spec in store.file_systems:
+        file_system = NasFileSystem(
+            spec.name,
+            NasFileSystemArgs(
+                spec, store.vpc_id, spec.vswitch_id, spec.name, spec.protection.enabled
             ),
         )
-    ]
-    if config.queueing.enabled
-    else []
-)
-datasets = [
-    DatasetVolume(
-        dataset.name, DatasetVolumeArgs(dataset, config.cluster, cluster, list(teams.values()))
-    )
-    for dataset in config.datasets
-]
-operators = TrainingOperators(
-    "operators",
-    TrainingOperatorsArgs(
-        config.operators,
-        InstallContext(config.cluster, cluster, deployment.stack.source, deployment.offline),
-    ),
-)
-component = config.acceleration.component
-acceleration = (
-    [Acceleration("acceleration", AccelerationArgs(component, config.cluster, cluster))]
-    if config.acceleration.enabled and component is not None
-    else []
-)
-experiments = ExperimentReleases(
-    "experiments",
-    ExperimentReleasesArgs(
-        deployment.experiments,
-        CHART_PATH,
-        cluster,
-        [operators, *datasets, *acceleration],
-        teams,
-        queues,
-    ),
-)
+        facts = {
+            "fileSystemId": file_system.file_system_id,
+            "mountTargetDomain": file_system.mount_target_domain,
+            "path": spec.path,
+            "zoneId": spec.zone_id,
+            "storageType": spec.storage_type,
+            "protocolType": spec.protocol_type,
+            "fileSystemType": spec.file_system_type,
+            "vpcId": store.vpc_id,
+            "vswitchId": spec.vswitch_id,
+            "region": store.region,
+        }
+        for fact, value in facts.items():
+            pulumi.export(f"{spec.name}.{fact}", value)
 
-pulumi.export("gpuCapacity", config.node_pool.gpu_capacity)
-pulumi.export("nodePoolId", pool.node_pool_id)
-pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
-pulumi.export("operators", operators.installed)
-pulumi.export("accelerated", config.acceleration.enabled)
-pulumi.export("experiments", experiments.release_names)
-pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])
+
+def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
+    """Pools, teams, queues, datasets, operators, acceleration and experiments."""
+    config = stack.config
+    access = kubernetes_provider("cluster", stack)
+    cluster = access.provider
+    first_gpu = config.gpu_pools[0] if config.gpu_pools else None
+    pool_ids = []
+    for pool in config.node_pools:
+        if isinstance(config.cluster, AlicloudCluster):
+            ack = AckNodePool(pool.name, AckNodePoolArgs(pool, config.cluster, pool is first_gpu))
+            pool_ids.append(ack.node_pool_id)
+        else:
+            ExistingNodes(pool.name, ExistingNodesArgs(pool, cluster, pool is first_gpu))
+    teams = {
+        team.name: Team(
+            team.name,
+            TeamArgs(
+                team, deployment.enforcement[team.name].ceiling, cluster, config.queueing.enabled
+            ),
+        )
+        for team in config.teams
+    }
+    queues = (
+        [
+            JobQueueing(
+                "queueing",
+                JobQueueingArgs(
+                    config.queueing,
+                    config.node_pools,
+                    config.teams,
+                    list(teams.values()),
+                    cluster,
+                    config.operators,
+                ),
+            )
+        ]
+        if config.queueing.enabled
+        else []
+    )
+    references = {
+        name: pulumi.StackReference(
+            f"data-{name}",
+            stack_name=f"{pulumi.get_organization()}/{pulumi.get_project()}/{name}",
+        )
+        for name in deployment.referenced_stacks
+    }
+    datasets = [
+        DatasetVolume(
+            dataset.name,
+            DatasetVolumeArgs(
+                dataset,
+                resolved,
+                config.cluster,
+                cluster,
+                list(teams.values()),
+                references.get(resolved.reference.stack.name) if resolved.reference else None,
+            ),
+        )
+        for dataset, resolved in zip(config.datasets, deployment.datasets, strict=True)
+    ]
+    operators = TrainingOperators(
+        "operators",
+        TrainingOperatorsArgs(
+            config.operators,
+            InstallContext(config.cluster, cluster, stack.source, deployment.offline),
+        ),
+    )
+    component = config.acceleration.component
+    acceleration = (
+        [Acceleration("acceleration", AccelerationArgs(component, config.cluster, cluster))]
+        if config.acceleration.enabled and component is not None
+        else []
+    )
+    experiments = ExperimentReleases(
+        "experiments",
+        ExperimentReleasesArgs(
+            deployment.experiments,
+            CHART_PATH,
+            cluster,
+            [operators, *datasets, *acceleration],
+            teams,
+            queues,
+            gate=crd_gate(
+                deployment, Path(CHART_PATH), access.kubeconfig, access.context, operators.ready
+            ),
+        ),
+    )
+    pulumi.export("gpuCapacity", sum(pool.gpu_capacity for pool in config.node_pools))
+    pulumi.export("nodePoolIds", pool_ids)
+    pulumi.export("datasetClaims", [volume.claim_name for volume in datasets])
+    pulumi.export("operators", operators.installed)
+    pulumi.export("accelerated", config.acceleration.enabled)
+    pulumi.export("experiments", experiments.release_names)
+    pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])
+
+
+deployment = prepare_for_program()
+if isinstance(deployment.stack, LoadedDataStack):
+    data_stack(deployment.stack)
+else:
+    cluster_stack(deployment, deployment.stack)

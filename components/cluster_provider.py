@@ -6,6 +6,8 @@ deployer's current kubectl context happens to point at.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pulumi
 import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
@@ -14,7 +16,17 @@ from trainstack.config.cluster import AlicloudCluster
 from trainstack.config.loader import LoadedStack
 
 
-def kubernetes_provider(name: str, stack: LoadedStack) -> k8s.Provider:
+@dataclass(frozen=True)
+class ClusterAccess:
+    """How the program reaches the cluster: the provider, and what it was built from."""
+
+    provider: k8s.Provider
+    kubeconfig: pulumi.Output[str] | None
+    """The kubeconfig (a secret); ``None``: the deployer's own kubeconfig file."""
+    context: str | None
+
+
+def kubernetes_provider(name: str, stack: LoadedStack) -> ClusterAccess:
     """A provider for the stack's cluster, built from the ``trainstack:kubeconfig`` secret.
 
     On ACK the kubeconfig may be left unset: it is then fetched from the ACK API for the
@@ -22,11 +34,12 @@ def kubernetes_provider(name: str, stack: LoadedStack) -> k8s.Provider:
     cluster without the secret, the named context of the deployer's kubeconfig is used.
     """
     cluster = stack.config.cluster
-    kubeconfig: pulumi.Input[str] | None = None
+    kubeconfig: pulumi.Output[str] | None = None
     if stack.kubeconfig is not None:
         kubeconfig = pulumi.Output.secret(stack.kubeconfig)
     elif isinstance(cluster, AlicloudCluster):
         credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
         kubeconfig = pulumi.Output.secret(credential.kube_config)
     context = None if isinstance(cluster, AlicloudCluster) else cluster.context
-    return k8s.Provider(name, kubeconfig=kubeconfig, context=context)
+    provider = k8s.Provider(name, kubeconfig=kubeconfig, context=context)
+    return ClusterAccess(provider, kubeconfig, context)

@@ -6,35 +6,56 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
-import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 
+from components.nas_file_system import NasFileSystemArgs, nas_resources
 from trainstack.config.cluster import AlicloudCluster, Cluster
-from trainstack.config.datasets import NAS_CSI_DRIVER, AlicloudNasSource, Dataset, NasFileSystem
+from trainstack.config.datasets import (
+    NAS_CSI_DRIVER,
+    AlicloudNasSource,
+    Dataset,
+    NasFileSystem,
+    NfsSource,
+)
+from trainstack.data_sources import ResolvedDataset
 
 
 @dataclass(frozen=True)
 class DatasetVolumeArgs:
-    """The dataset to expose, its cluster, and the provider for the PV and PVC.
+    """The dataset to expose, what it resolves to, its cluster, the provider for PV and PVC.
 
-    ``depends_on``: what must exist before the claims (e.g. the teams' namespaces).
+    ``reference``: the StackReference of the data stack a ``stack-reference`` dataset
+    mounts (its mount target domain comes from there). ``depends_on``: what must exist
+    before the claims (e.g. the teams' namespaces).
     """
 
     dataset: Dataset
+    resolved: ResolvedDataset
     cluster: Cluster
     kubernetes: k8s.Provider
     depends_on: Sequence[pulumi.Resource] = ()
+    reference: pulumi.StackReference | None = None
 
 
 class DatasetVolume(pulumi.ComponentResource):
     """A static PV (NAS CSI or NFS) and a PVC bound to exactly that PV, per namespace.
 
-    Static, not dynamically provisioned: the data already exists (or the NAS file system
-    is created here, empty, for the data to be copied in) and must survive the claim, so
-    the PV is ``Retain`` and no StorageClass is involved. The PV reserves itself for the
-    claim (``claimRef``) and the claim names the PV (``volumeName``), so no other claim
-    can take it. A dataset shared with other namespaces gets one such pair per namespace,
-    all on the same data: a PV binds exactly one claim.
+    Static, not dynamically provisioned: the data already exists (in a data stack's NAS,
+    or a NAS file system created here, empty, for the data to be copied in) and must
+    survive the claim, so the PV is ``Retain`` and no StorageClass is involved. The PV
+    reserves itself for the claim (``claimRef``) and the claim names the PV
+    (``volumeName``), so no other claim can take it. A dataset shared with other
+    namespaces gets one such pair per namespace, all on the same data: a PV binds
+    exactly one claim.
+
+    Protection (``datasets[].protection``, on by default): each PV gets Pulumi's
+    ``protect``. ``Retain`` keeps the data when a PV is deleted, but deleting or
+    replacing the PV of a bound claim (its volume source is immutable, so any change of
+    server or path replaces it) leaves running jobs with a lost volume: that must be a
+    deliberate ``pulumi state unprotect``, not a side effect. It is not
+    ``retainOnDelete``: a PV left behind when its dataset leaves the stack would keep
+    pointing at the data with no owner. A NAS file system created here is protected as
+    in :mod:`components.nas_file_system`.
     """
 
     claim_name: pulumi.Output[str]
@@ -47,7 +68,7 @@ class DatasetVolume(pulumi.ComponentResource):
         dataset = args.dataset
         child = pulumi.ResourceOptions(parent=self)
         in_cluster = pulumi.ResourceOptions(parent=self, provider=args.kubernetes)
-        server = self._server(name, dataset, args.cluster, child)
+        server = self._server(name, args, child)
         claims = []
         for namespace, volume_name in dataset.claims:
             # The dataset's own pair keeps the names it always had (no replacement).
@@ -61,17 +82,21 @@ class DatasetVolume(pulumi.ComponentResource):
 
     @staticmethod
     def _server(
-        name: str, dataset: Dataset, cluster: Cluster, opts: pulumi.ResourceOptions
+        name: str, args: DatasetVolumeArgs, opts: pulumi.ResourceOptions
     ) -> pulumi.Input[str]:
-        """The NFS server: an existing one, or the mount target of a new NAS file system."""
-        source = dataset.source
-        if not isinstance(source, AlicloudNasSource):
+        """The NFS server: an existing one, a data stack's, or a new NAS file system's."""
+        dataset, source = args.dataset, args.dataset.source
+        if isinstance(source, NfsSource):
             return source.server
+        if not isinstance(source, AlicloudNasSource):
+            assert args.reference is not None  # the program passes the data stack's reference
+            domain = args.reference.get_output(f"{source.dataset}.mountTargetDomain")
+            return domain.apply(str)
         if source.create is None:
             assert source.mount_target_domain is not None  # the model requires one of the two
             return source.mount_target_domain
-        assert isinstance(cluster, AlicloudCluster)  # the stack model refuses it otherwise
-        return _create_nas(name, dataset, source.create, cluster, opts)
+        assert isinstance(args.cluster, AlicloudCluster)  # the stack model refuses it otherwise
+        return _create_nas(name, dataset, source.create, args.cluster, opts)
 
 
 def _claim(
@@ -84,7 +109,7 @@ def _claim(
     args: DatasetVolumeArgs,
 ) -> k8s.core.v1.PersistentVolumeClaim:
     """The PV ``volume_name`` and the claim ``dataset.name`` in ``namespace`` bound to it."""
-    csi, nfs = _volume_source(dataset, volume_name, server)
+    csi, nfs = _volume_source(dataset, volume_name, server, str(args.resolved.facts["path"].value))
     volume = k8s.core.v1.PersistentVolume(
         f"{name}-pv",
         metadata=k8s.meta.v1.ObjectMetaArgs(name=volume_name, labels=_labels(dataset)),
@@ -98,7 +123,9 @@ def _claim(
             csi=csi,
             nfs=nfs,
         ),
-        opts=in_cluster,
+        opts=pulumi.ResourceOptions.merge(
+            in_cluster, pulumi.ResourceOptions(protect=dataset.protection.enabled)
+        ),
     )
     return k8s.core.v1.PersistentVolumeClaim(
         f"{name}-pvc",
@@ -126,43 +153,32 @@ def _create_nas(
     cluster: AlicloudCluster,
     opts: pulumi.ResourceOptions,
 ) -> pulumi.Output[str]:
-    file_system = alicloud.nas.FileSystem(
-        f"{name}-nas",
-        protocol_type="NFS",
-        storage_type=spec.storage_type,
-        file_system_type="standard",
-        zone_id=spec.zone_id,
-        description=spec.description or dataset.name,
-        opts=opts,
-    )
-    mount_target = alicloud.nas.MountTarget(
-        f"{name}-mount-target",
-        file_system_id=file_system.id,
-        network_type="Vpc",
+    args = NasFileSystemArgs(
+        spec=spec,
         vpc_id=cluster.vpc_id,
         vswitch_id=spec.vswitch_id or cluster.vswitch_ids[0],
-        # The VPC's default permission group: read-write for the whole VPC, as the ACK guide.
-        access_group_name="DEFAULT_VPC_GROUP_NAME",
-        opts=opts,
+        description=dataset.name,
+        protected=dataset.protection.enabled,
     )
+    _, mount_target = nas_resources(name, args, opts)
     return mount_target.mount_target_domain
 
 
 def _volume_source(
-    dataset: Dataset, volume_name: str, server: pulumi.Input[str]
+    dataset: Dataset, volume_name: str, server: pulumi.Input[str], path: str
 ) -> tuple[
     k8s.core.v1.CSIPersistentVolumeSourceArgs | None, k8s.core.v1.NFSVolumeSourceArgs | None
 ]:
     """The PV's volume source: the NAS CSI plug-in, or the in-tree NFS client."""
-    if isinstance(dataset.source, AlicloudNasSource):
+    if not isinstance(dataset.source, NfsSource):
         csi = k8s.core.v1.CSIPersistentVolumeSourceArgs(
             driver=NAS_CSI_DRIVER,
             # The NAS plug-in requires the handle to equal the PV name.
             volume_handle=volume_name,
-            volume_attributes={"server": server, "path": dataset.export_path},
+            volume_attributes={"server": server, "path": path},
         )
         return csi, None
-    return None, k8s.core.v1.NFSVolumeSourceArgs(server=server, path=dataset.export_path)
+    return None, k8s.core.v1.NFSVolumeSourceArgs(server=server, path=path)
 
 
 def _labels(dataset: Dataset) -> dict[str, str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -35,6 +36,9 @@ class ExperimentReleasesArgs:
     """Each team's namespace, quota and defaults, by team name."""
     queues: Sequence[pulumi.Resource]
     """The job queues (Kueue), needed first by queued jobs."""
+    gate: pulumi.Output[Any] | None = None
+    """Known once the jobs passed the cluster's own CRDs (a real preview/up); the releases'
+    values wait for it, so a failed check creates no experiment. ``None`` offline."""
 
 
 class ExperimentReleases(pulumi.ComponentResource):
@@ -64,7 +68,7 @@ class ExperimentReleases(pulumi.ComponentResource):
                 name=experiment.name,
                 chart=args.chart_path,
                 namespace=experiment.namespace,
-                values=experiment.values,
+                values=_after(args.gate, experiment.values),
                 description=f"trainstack experiment from {experiment.source}",
                 # A training job is not "ready" the way a Deployment is; waiting would
                 # block the deployment until the job finishes or times out.
@@ -78,3 +82,10 @@ class ExperimentReleases(pulumi.ComponentResource):
             )
         self.release_names = pulumi.Output.from_input([e.name for e in args.experiments])
         self.register_outputs({"release_names": self.release_names})
+
+
+def _after(gate: pulumi.Output[Any] | None, values: dict[str, Any]) -> pulumi.Input[dict[str, Any]]:
+    """``values``, only once ``gate`` is known (at once without a gate)."""
+    if gate is None:
+        return values
+    return gate.apply(lambda _: values)

@@ -38,12 +38,13 @@ class InstallContext:
     """The offline plan: nothing is downloaded; fetched content stays unknown."""
 
 
-Installer = Callable[[str, EnabledOperator, InstallContext, pulumi.Resource], pulumi.Resource]
+Installer = Callable[[str, EnabledOperator, InstallContext, pulumi.Resource], pulumi.Output[Any]]
+"""Creates the operator's resource; returns an output known once the operator is installed."""
 
 
 def install_manifest(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
-) -> pulumi.Resource:
+) -> pulumi.Output[Any]:
     """The release manifest, downloaded and checked against its pinned sha256, applied whole."""
     install = operator.release.install
     assert isinstance(install, ManifestInstall)
@@ -61,33 +62,35 @@ def install_manifest(
             source=context.source,
             key=f"trainstack:operators.{operator.key}.manifestSha256",
         )
-    return k8s.yaml.v2.ConfigGroup(
+    group = k8s.yaml.v2.ConfigGroup(
         name,
         yaml=text,
         opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
     )
+    return group.resources
 
 
 def install_kustomize(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
-) -> pulumi.Resource:
+) -> pulumi.Output[Any]:
     """Our kustomization over the project's overlay (kustomize fetches the pinned base)."""
     install = operator.release.install
     assert isinstance(install, KustomizeInstall)
-    return k8s.kustomize.v2.Directory(
+    directory = k8s.kustomize.v2.Directory(
         name,
         directory=install.directory,
         opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
     )
+    return directory.resources
 
 
 def install_chart(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
-) -> pulumi.Resource:
+) -> pulumi.Output[Any]:
     """The project's chart at the pinned version, with the catalog's values under the stack's."""
     install = operator.release.install
     assert isinstance(install, ChartInstall)
-    return helm_release(
+    release = helm_release(
         name,
         chart=ChartRef.model_validate(
             {"repo": install.repo, "name": install.name, "version": install.version}
@@ -97,16 +100,17 @@ def install_chart(
         release_name=install.name,
         opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
     )
+    return release.status
 
 
 def install_ack_addon(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
-) -> pulumi.Resource:
+) -> pulumi.Output[Any]:
     """An ACK add-on at the pinned version, installed by ACK."""
     install = operator.release.install
     assert isinstance(install, AckAddonInstall)
     assert isinstance(context.cluster, AlicloudCluster)  # the stack model refuses it elsewhere
-    return ack_addon(
+    addon = ack_addon(
         name,
         cluster_id=context.cluster.cluster_id,
         addon=install.name,
@@ -114,6 +118,7 @@ def install_ack_addon(
         config=operator.settings.config,
         opts=pulumi.ResourceOptions(parent=parent),
     )
+    return addon.id
 
 
 INSTALLERS: dict[str, Installer] = {

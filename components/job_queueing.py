@@ -1,4 +1,4 @@
-"""JobQueueing: Kueue, one ResourceFlavor for the GPU pool, a queue pair per team.
+"""JobQueueing: Kueue, one ResourceFlavor per node pool, a queue pair per team.
 
 Kueue keeps a labelled job suspended until its team's ClusterQueue has quota for all of
 its pods, then admits it whole; with ``waitForPodsReady`` a job whose pods do not all
@@ -18,7 +18,7 @@ from components.installers import helm_release
 from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
-from trainstack.config.teams import Amounts, BorrowingLimit, Team, nominal
+from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
 from trainstack.experiments.merge import merged
 from trainstack.frameworks import frameworks
 from trainstack.quantity import exact_quantity
@@ -50,10 +50,10 @@ COVERED_RESOURCES = ["cpu", "memory", GPU_RESOURCE]
 
 @dataclass(frozen=True)
 class JobQueueingArgs:
-    """Queueing settings, the pool, the teams (and their components), the provider."""
+    """Queueing settings, the pools, the teams (and their components), the provider."""
 
     queueing: Queueing
-    pool: NodePool
+    pools: Sequence[NodePool]
     teams: Sequence[Team]
     team_resources: Sequence[pulumi.Resource]
     """The teams' components: each LocalQueue lives in a team namespace."""
@@ -63,12 +63,17 @@ class JobQueueingArgs:
 
 
 class JobQueueing(pulumi.ComponentResource):
-    """The Kueue release, the pool's ResourceFlavor, a ClusterQueue and LocalQueue per team.
+    """The Kueue release, a ResourceFlavor per pool, a ClusterQueue and LocalQueue per team.
 
-    Each ClusterQueue has the team's quota as nominal quota for the pool's flavor, admits
-    only from the team's namespace, and with a cohort may borrow what other teams leave
-    idle. The LocalQueue (named after the team, in its namespace) is what a job's
-    ``kueue.x-k8s.io/queue-name`` label names.
+    Each pool is a flavor (its node labels and tolerations), so that GPU models are
+    quota'd apart. Each ClusterQueue lists every flavor in one resource group: on a GPU
+    pool's flavor the team may use its per-model GPU quota (``quota.gpuModels``, else
+    its GPU quota), on a CPU pool's flavor no GPUs; CPU and memory quota is the team's on
+    every flavor (Kueue has no total across flavors: the team's ResourceQuota caps the
+    sum). Kueue gives each role the flavor whose node labels its node selector matches.
+    It admits only from the team's namespace, and with a cohort may borrow what other
+    teams leave idle. The LocalQueue (named after the team, in its namespace) is what a
+    job's ``kueue.x-k8s.io/queue-name`` label names.
     """
 
     release_name: pulumi.Output[str]
@@ -90,24 +95,32 @@ class JobQueueing(pulumi.ComponentResource):
         after_release = pulumi.ResourceOptions.merge(
             in_cluster, pulumi.ResourceOptions(depends_on=[release])
         )
-        pool = args.pool
-        flavor = k8s.apiextensions.CustomResource(
-            f"{name}-flavor",
-            api_version=KUEUE_API,
-            kind="ResourceFlavor",
-            metadata=k8s.meta.v1.ObjectMetaArgs(name=pool.name, labels=_labels()),
-            spec=flavor_spec(pool),
-            opts=after_release,
-        )
+        flavors = [
+            k8s.apiextensions.CustomResource(
+                f"{name}-{pool.name}-flavor",
+                api_version=KUEUE_API,
+                kind="ResourceFlavor",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=pool.name, labels=_labels()),
+                spec=flavor_spec(pool),
+                # The one flavor of stacks made before several pools was "<name>-flavor".
+                opts=pulumi.ResourceOptions.merge(
+                    after_release,
+                    pulumi.ResourceOptions(
+                        aliases=[pulumi.Alias(name=f"{name}-flavor")] if index == 0 else []
+                    ),
+                ),
+            )
+            for index, pool in enumerate(args.pools)
+        ]
         for team in args.teams:
             k8s.apiextensions.CustomResource(
                 f"{name}-{team.name}-cluster-queue",
                 api_version=KUEUE_API,
                 kind="ClusterQueue",
                 metadata=k8s.meta.v1.ObjectMetaArgs(name=team.name, labels=_labels(team)),
-                spec=cluster_queue_spec(team, pool, queueing),
+                spec=cluster_queue_spec(team, args.pools, queueing),
                 opts=pulumi.ResourceOptions.merge(
-                    after_release, pulumi.ResourceOptions(depends_on=[flavor])
+                    after_release, pulumi.ResourceOptions(depends_on=flavors)
                 ),
             )
             k8s.apiextensions.CustomResource(
@@ -151,31 +164,25 @@ def chart_values(queueing: Queueing, operators: Operators | None = None) -> dict
 
 def flavor_spec(pool: NodePool) -> dict[str, Any]:
     """The pool as a ResourceFlavor: its node labels, and tolerations for its taints."""
-    tolerations = [
-        {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
-        if taint.value
-        else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
-        for taint in pool.taints
-    ]
     spec: dict[str, Any] = {"nodeLabels": dict(sorted(pool.labels.items()))}
-    if tolerations:
-        spec["tolerations"] = tolerations
+    if pool.taints:
+        spec["tolerations"] = pool.tolerations
     return spec
 
 
-def cluster_queue_spec(team: Team, pool: NodePool, queueing: Queueing) -> dict[str, Any]:
-    """The team's ClusterQueue: its quota on the pool's flavor, its namespace only."""
-    share = nominal(team, pool.gpu_model)
+def cluster_queue_spec(team: Team, pools: Sequence[NodePool], queueing: Queueing) -> dict[str, Any]:
+    """The team's ClusterQueue: its quota on each pool's flavor, its namespace only."""
+    share = nominal(team, [])
     limit = team.borrowing_limit if queueing.cohort else None
+    flavors = []
+    for pool in pools:
+        gpus = model_share(team, pool.gpu_model) if pool.gpu_model else 0
+        on_pool = Amounts(gpus, share.cpu, share.memory, share.pods)
+        flavors.append({"name": pool.name, "resources": _quotas(on_pool, limit)})
     spec: dict[str, Any] = {
         "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": team.namespace_name}},
         "queueingStrategy": "BestEffortFIFO",
-        "resourceGroups": [
-            {
-                "coveredResources": list(COVERED_RESOURCES),
-                "flavors": [{"name": pool.name, "resources": _quotas(share, limit)}],
-            }
-        ],
+        "resourceGroups": [{"coveredResources": list(COVERED_RESOURCES), "flavors": flavors}],
     }
     if queueing.cohort:
         spec["cohortName"] = queueing.cohort

@@ -32,6 +32,9 @@ class TrainingOperators(pulumi.ComponentResource):
     """
 
     installed: pulumi.Output[list[str]]
+    ready: pulumi.Output[bool]
+    """Known once every operator is installed (its resources created): what waits for it
+    waits for the CRDs."""
 
     def __init__(
         self, name: str, args: TrainingOperatorsArgs, opts: pulumi.ResourceOptions | None = None
@@ -43,13 +46,17 @@ class TrainingOperators(pulumi.ComponentResource):
             {operator.key: provenance(operator) for operator in enabled},
             opts,
         )
-        for operator in enabled:
-            installer = INSTALLERS[operator.release.install.kind]
-            installer(f"{name}-{operator.key}", operator, args.context, self)
+        done = [
+            INSTALLERS[operator.release.install.kind](
+                f"{name}-{operator.key}", operator, args.context, self
+            )
+            for operator in enabled
+        ]
         self.installed = pulumi.Output.from_input(
             [f"{operator.key} {operator.release.version}" for operator in enabled]
         )
-        self.register_outputs({"installed": self.installed})
+        self.ready = pulumi.Output.all(*done).apply(lambda _: True)
+        self.register_outputs({"installed": self.installed, "ready": self.ready})
 
 
 def provenance(operator: EnabledOperator) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from trainstack.plan.runner import plan_stack
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
-EXAMPLE_STACKS = ("aiacc", "baseline", "onprem")
+EXAMPLE_STACKS = ("imagenet", "aiacc", "baseline", "onprem")
 
 
 @pytest.fixture(scope="session")
@@ -45,11 +45,15 @@ StackWriter = Callable[[dict[str, Any]], Project]
 def write_stack(tmp_path: Path) -> StackWriter:
     """Write ``config`` as ``Pulumi.test.yaml`` in a temporary stack directory.
 
-    The returned project runs the repository's real program with that stack file.
+    The returned project runs the repository's real program with that stack file; the
+    example data stack (``imagenet``) is there too, for stack-reference datasets.
     """
 
     def write(config: dict[str, Any]) -> Project:
         (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
+        data_stack = tmp_path / "Pulumi.imagenet.yaml"
+        if not data_stack.exists():
+            data_stack.write_text((REPO / "stacks" / "Pulumi.imagenet.yaml").read_text())
         return Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
 
     return write

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.stack_helpers import example_config
+from tests.stack_helpers import REPO, example_config
 from trainstack.config.loader import LoadedStack, load_stack_config, pulumi_config_map
 from trainstack.deployment import Deployment, prepare
 from trainstack.yaml_io import dump_yaml
@@ -62,6 +62,8 @@ def make_deployer(root: Path) -> Deployer:
             old.unlink()
         for index, experiment in enumerate(experiments):
             (directory / f"{index:02d}-{experiment['name']}.yaml").write_text(dump_yaml(experiment))
-        return prepare(root, load(config if config is not None else stack_config()))
+        stack = load(config if config is not None else stack_config())
+        # Data stacks named by stack-reference datasets are the repository's own.
+        return prepare(root, stack, REPO / "stacks")
 
     return deploy

@@ -26,3 +26,29 @@ def only(plan: Plan, type_token: str) -> PlannedResource:
 
 
 ACK_STACKS = ("aiacc", "baseline")
+
+
+def with_data_stack(directory: Path) -> Path:
+    """``directory`` holding the example data stack too (the ACK stacks read ``imagenet``)."""
+    (directory / "Pulumi.imagenet.yaml").write_text(
+        (REPO / "stacks" / "Pulumi.imagenet.yaml").read_text()
+    )
+    return directory
+
+
+A100_POOL: dict[str, Any] = {
+    "name": "gpu-a100",
+    "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
+    "gpusPerNode": 8,
+    "gpuModel": "A100",
+    "desiredSize": 1,
+    "labels": {"trainstack.io/pool": "gpu-a100"},
+    "login": {"keyName": "trainstack-nodes"},
+}
+"""A second GPU pool (one node of 8 x A100) for multi-pool tests; copy before changing."""
+
+TRAINING_OPERATOR: dict[str, Any] = {"trainingOperator": {"version": "1.9.4"}}
+"""`trainstack:operators` with training-operator alone: TFJob/PyTorchJob can be suspended."""
+ARENA: dict[str, Any] = {"arena": {"version": "0.14.2"}}
+"""`trainstack:operators` with ack-arena alone: its TFJob/PyTorchJob cannot be suspended
+(and have no seccompProfile: jobs on it set ``security.seccompProfile: null``)."""

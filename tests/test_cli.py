@@ -30,14 +30,14 @@ def _project_copy(tmp_path: Path) -> Path:
 def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -> None:
     root = _project_copy(tmp_path)
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredSize"] = -1
+    config["trainstack:nodePools"][0]["desiredSize"] = -1
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
     result = _run(["plan", "bad"], root)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip() == (
         "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
-        "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0"
+        "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0"
     )
     assert not (root / "build").exists()
 
@@ -66,7 +66,7 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (5): trainstack:cluster.clusterId: <ACK cluster ID of the "
+        "set before deploying (7): trainstack:cluster.clusterId: <ACK cluster ID of the "
         "baseline cluster>"
     ) in words
     assert words.endswith(

@@ -12,10 +12,13 @@ from trainstack.plan.engine import run_program
 from trainstack.plan.model import Plan
 from trainstack.project import Project
 
+KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
 AIACC_PLACEHOLDERS = [
     ("trainstack:cluster.clusterId", "<ACK cluster ID of the accelerated cluster>"),
     ("trainstack:cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
     ("trainstack:cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
+    ("trainstack:nodePools[0].login.keyName", KEY_PAIR),
+    ("trainstack:nodePools[1].login.keyName", KEY_PAIR),
     (
         "trainstack:operators.mpiOperator.manifestSha256",
         "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
@@ -32,6 +35,11 @@ KERAS_IMAGE = (
 
 def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan]) -> None:
     assert example_plans["aiacc"].stack.placeholders() == AIACC_PLACEHOLDERS
+    assert [key for key, _ in example_plans["imagenet"].stack.placeholders()] == [
+        "trainstack:dataStore.fileSystems[0].vswitchId",
+        "trainstack:dataStore.fileSystems[0].zoneId",
+        "trainstack:dataStore.vpcId",
+    ]
     # once per file, though the matrix has five points
     assert experiment_placeholders(example_plans["aiacc"].experiments) == [KERAS_IMAGE]
     onprem = dict(example_plans["onprem"].stack.placeholders())
@@ -53,6 +61,6 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 5 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 7 placeholder(s); set before deploying:"
     )
     assert lines[1:] == [f"  - {key}: {value}" for key, value in [*AIACC_PLACEHOLDERS, KERAS_IMAGE]]

@@ -32,10 +32,12 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
 def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
     for plan in (example_plans[stack] for stack in ACK_STACKS):
         config = plan.stack.config
-        pool = config.node_pool
+        pool, cpu = config.node_pools
         assert pool.instance_types == ["ecs.gn6e-c12g1.12xlarge"]
         assert (pool.desired_size, pool.gpus_per_node, pool.gpu_model) == (4, 4, "V100")
         assert pool.gpu_capacity == 16
+        # A small CPU pool for launchers: general purpose ECS, no GPUs.
+        assert (cpu.instance_types, cpu.gpus_per_node) == (["ecs.g7.2xlarge"], 0)
         (dataset,) = config.datasets
         assert (dataset.name, dataset.capacity, dataset.access_modes) == (
             "imagenet-data",

@@ -50,13 +50,27 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
         ]
 
 
+def _without_run_metadata(values: dict[str, Any]) -> dict[str, Any]:
+    labels = {k: v for k, v in values["labels"].items() if k != "trainstack.io/experiment"}
+    return {**values, "labels": labels, "annotations": {}}
+
+
 def test_both_clusters_run_the_same_job_but_for_acceleration(
     example_plans: dict[str, Plan],
 ) -> None:
     aiacc, baseline = example_plans["aiacc"], example_plans["baseline"]
     for experiment in aiacc.experiments:
         (twin,) = [e for e in baseline.experiments if e.name == experiment.name]
-        assert experiment.base_values == twin.values
+        assert experiment.base_values == twin.base_values == _without_run_metadata(twin.values)
+        # Same run, same base values: the same annotations tell collect what it reads.
+        assert (
+            experiment.values["annotations"]
+            == twin.values["annotations"]
+            == {
+                "trainstack.io/run": "1",
+                "trainstack.io/base-values-digest": twin.base_digest,
+            }
+        )
         assert experiment.acceleration_overrides == {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
         assert experiment.values["env"]["PERSEUS_ALLREDUCE_DTYPE"] == "0"
         assert "PERSEUS_ALLREDUCE_DTYPE" not in twin.values.get("env", {})

@@ -13,8 +13,10 @@ import typer
 from trainstack.chart.cli import chart_app
 from trainstack.diff.cli import diff
 from trainstack.errors import TrainstackError
+from trainstack.live.cli import logs, status
 from trainstack.operators.cli import operators
 from trainstack.plan.cli import plan
+from trainstack.results.cli import results_app
 
 app = typer.Typer(
     name="trainstack",
@@ -24,9 +26,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(chart_app, name="chart")
+app.add_typer(results_app, name="results")
 app.command()(plan)
 app.command()(diff)
 app.command()(operators)
+app.command()(status)
+app.command()(logs)
 
 USER_ERROR_EXIT = 2
 

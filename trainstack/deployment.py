@@ -10,14 +10,17 @@ import contextlib
 import dataclasses
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
-from trainstack.config.loader import LoadedStack, load_from_pulumi
+from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.config.placeholders import placeholders
+from trainstack.data_sources import ResolvedDataset, resolve_datasets
+from trainstack.enforcement import Enforcement, enforcement
 from trainstack.errors import PlaceholderError, TrainstackError
 from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.project import Project
 
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on
@@ -25,19 +28,31 @@ every machine and show up as a change in every diff)."""
 
 
 _PREPARED: ContextVar[Deployment | None] = ContextVar("trainstack_prepared", default=None)
-"""Set by the offline plan while it runs the program (see :func:`reusing`)."""
 
 
 @dataclass(frozen=True)
 class Deployment:
-    """A validated stack, the experiments it runs, and the warnings about them."""
+    """A validated stack, the experiments it runs, and the warnings about them.
 
-    stack: LoadedStack
-    experiments: tuple[Experiment, ...]
-    warnings: tuple[Finding, ...]
+    A data stack has no experiments, datasets to resolve or teams: only its ``stack``.
+    """
+
+    stack: AnyStack
+    experiments: tuple[Experiment, ...] = ()
+    warnings: tuple[Finding, ...] = ()
+    datasets: tuple[ResolvedDataset, ...] = ()
+    """What each dataset resolves to (data stacks it reads are looked up here)."""
+    enforcement: dict[str, Enforcement] = field(default_factory=dict)
+    """How each team's share is enforced, by team name."""
     offline: bool = False
     """Run by ``trainstack plan`` under the mock engine: nothing is downloaded or read from
     a cluster, and placeholders are allowed (and listed)."""
+
+    @property
+    def referenced_stacks(self) -> list[str]:
+        """The data stacks this stack reads through StackReferences, each once."""
+        names = (d.reference.stack.name for d in self.datasets if d.reference is not None)
+        return list(dict.fromkeys(names))
 
     def placeholders(self) -> list[tuple[str, str]]:
         """(key, placeholder) of every value still to set: the stack's, then its experiments'."""
@@ -55,11 +70,25 @@ def experiment_placeholders(experiments: tuple[Experiment, ...]) -> list[tuple[s
     return sorted(found)
 
 
-def prepare(project_root: Path, stack: LoadedStack) -> Deployment:
-    """Resolve and check the experiments of ``stack``; raise on any error."""
+def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) -> Deployment:
+    """Resolve and check the experiments and datasets of ``stack``; raise on any error.
+
+    ``stack_dir``: where data stacks named by ``stack-reference`` datasets are found
+    (default: the project's stack directory).
+    """
+    if not isinstance(stack, LoadedStack):
+        return Deployment(stack)
+    directory = stack_dir or Project.load(project_root).stack_config_dir
+    datasets = resolve_datasets(stack, directory)
     experiments = resolve_experiments(project_root, stack)
     warnings = enforce(check_experiments(experiments, stack))
-    return Deployment(stack, tuple(experiments), tuple(warnings))
+    return Deployment(
+        stack,
+        tuple(experiments),
+        tuple(warnings),
+        datasets,
+        enforcement(stack.config, experiments),
+    )
 
 
 def prepare_for_program() -> Deployment:
@@ -74,11 +103,12 @@ def prepare_for_program() -> Deployment:
     try:
         stack = load_from_pulumi()
         earlier = _PREPARED.get()
+        stack_dir = Project.find().stack_config_dir
         if earlier is not None:
             if earlier.stack.config == stack.config:
                 return earlier
-            return dataclasses.replace(prepare(Path.cwd(), stack), offline=True)
-        deployment = prepare(Path.cwd(), stack)
+            return dataclasses.replace(prepare(Path.cwd(), stack, stack_dir), offline=True)
+        deployment = prepare(Path.cwd(), stack, stack_dir)
         found = deployment.placeholders()
         if found:
             raise PlaceholderError(stack.source, found)

@@ -149,3 +149,53 @@ class PlaceholderError(TrainstackError):
 
 class DiffError(TrainstackError):
     """Two plans could not be compared (missing plan, bad git revision...)."""
+
+
+_PLURALS = {"matrix": "matrices"}
+
+
+class DataStackError(TrainstackError):
+    """A command that needs a cluster stack was given a data stack."""
+
+    def __init__(self, stack: str, source: str) -> None:
+        super().__init__(
+            f"stack {stack} ({source}) is a data stack (trainstack:dataStore): it has no "
+            "cluster and runs no experiments; name a cluster stack"
+        )
+
+
+class UnknownExperimentError(TrainstackError):
+    """A command names an experiment (or matrix) the stack does not run."""
+
+    def __init__(
+        self, name: str, stack: str, source: str, known: Sequence[str], what: str = "experiment"
+    ) -> None:
+        choices = ", ".join(known) if known else "none"
+        super().__init__(
+            f"stack {stack} ({source}) runs no {what} {name!r}; "
+            f"its {_PLURALS.get(what, what + 's')}: {choices}"
+        )
+
+
+class LogError(InvalidInputError):
+    """A training log holds none of the metrics it should report."""
+
+    kind = "training log"
+
+
+class ResultsFileError(InvalidInputError):
+    """A results file (``results/STACK/EXPERIMENT/run-*.json``) cannot be read."""
+
+    kind = "results file"
+
+
+class ResultsError(TrainstackError):
+    """Results cannot be recorded or compared (no results yet, an unwritable file...)."""
+
+
+class ClusterError(TrainstackError):
+    """The cluster cannot be reached or refused a request (the message says which and why)."""
+
+
+class JobNotFoundError(TrainstackError):
+    """The experiment's job (or the pod whose logs are asked for) is not on the cluster."""

@@ -318,3 +318,26 @@ def test_worker_spread_preferred_and_none() -> None:
     assert terms["preferredDuringSchedulingIgnoredDuringExecution"][0]["weight"] == 100
     assert "affinity" not in pod_spec(render_job(job_values("mpi")), "Worker")
     assert "affinity" not in pod_spec(render_job(preferred), "Launcher")
+
+
+def test_each_role_has_its_own_tolerations_before_the_jobs() -> None:
+    gpu = {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
+    spot = {"key": "spot", "operator": "Exists", "effect": "NoSchedule"}
+    values = job_values(
+        "mpi",
+        worker={
+            "gpus": 4,
+            "nodeSelector": {"trainstack.io/pool": "gpu-v100"},
+            "tolerations": [gpu],
+        },
+        mpi={"launcher": {"nodeSelector": {"trainstack.io/pool": "cpu"}}},
+        scheduling={"tolerations": [spot]},
+    )
+    job = render_job(values)
+
+    worker, launcher = pod_spec(job, "Worker"), pod_spec(job, "Launcher")
+    assert worker["nodeSelector"] == {"trainstack.io/pool": "gpu-v100"}
+    assert worker["tolerations"] == [gpu, spot]
+    # The launcher is on the CPU pool: only the job-wide toleration, no GPU one.
+    assert launcher["nodeSelector"] == {"trainstack.io/pool": "cpu"}
+    assert launcher["tolerations"] == [spot]

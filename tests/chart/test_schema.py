@@ -93,6 +93,7 @@ def test_keys_with_a_default_in_values_yaml_are_required() -> None:
         "gpus",
         "resources",
         "nodeSelector",
+        "tolerations",
         "env",
         "security",
     ]

@@ -1,14 +1,18 @@
-"""Jobs that cannot fit the GPU pool are refused at plan time, with the numbers."""
+"""Jobs that cannot fit their node pools are refused at plan time, naming pool and key."""
 
 from __future__ import annotations
+
+import copy
 
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
+from tests.stack_helpers import A100_POOL
 from trainstack.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
-POOL = "trainstack:nodePool in stacks/Pulumi.test.yaml"
+SOURCE = "stacks/Pulumi.test.yaml"
+POOL = f"trainstack:nodePools[0] in {SOURCE}"
 
 
 def test_workload_one_fits(deploy: Deployer) -> None:
@@ -21,7 +25,7 @@ def test_more_gpus_per_pod_than_a_node_has(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 2, "gpus": 8}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 8 GPUs per worker pod, but a node of pool gpu-v100 has 4 "
-        f"({POOL}.gpusPerNode): the pod can never be scheduled",
+        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled",
     )
 
 
@@ -38,7 +42,7 @@ def test_gpus_that_fit_in_total_but_not_per_node(deploy: Deployer) -> None:
     with pytest.raises(PlanCheckError) as caught:
         deploy(job(worker={"replicas": 5, "gpus": 3}))
     assert caught.value.failures == (
-        f"{FILE}: job.worker.gpus: 15 GPUs fit the pool's 16 in total, but pods of "
+        f"{FILE}: job.worker.gpus: 15 GPUs fit the 16 of pool gpu-v100 in total, but pods of "
         f"3, 3, 3, 3, 3 GPUs cannot be placed on 4 nodes of 4 GPUs ({POOL})",
     )
 
@@ -63,15 +67,17 @@ def test_cpu_and_memory_larger_than_a_node(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 1, "gpus": 4, "resources": resources}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.resources.requests.cpu: worker pods request 64 cpu, but a node "
-        f"has 48 ({POOL}.cpuPerNode): the pod can never be scheduled",
+        f"of pool gpu-v100 has 48 (trainstack:nodePools[0].cpuPerNode in {SOURCE}): the pod "
+        "can never be scheduled",
         f"{FILE}: job.worker.resources.requests.memory: worker pods request 400Gi memory, "
-        f"but a node has 368Gi ({POOL}.memoryPerNode): the pod can never be scheduled",
+        f"but a node of pool gpu-v100 has 368Gi (trainstack:nodePools[0].memoryPerNode in "
+        f"{SOURCE}): the pod can never be scheduled",
     )
 
 
 def test_autoscaling_counts_the_largest_pool(deploy: Deployer) -> None:
     config = stack_config()
-    config["trainstack:nodePool"]["autoscaling"] = {"enabled": True, "minSize": 0, "maxSize": 8}
+    config["trainstack:nodePools"][0]["autoscaling"] = {"enabled": True, "minSize": 0, "maxSize": 8}
     (experiment,) = deploy(job(worker={"replicas": 8, "gpus": 4}), config=config).experiments
     assert experiment.job.worker.replicas == 8
 
@@ -82,4 +88,32 @@ def test_required_spread_needs_a_node_per_worker(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.scheduling.workerSpread: required puts each of the 5 workers on its "
         f"own node, but pool gpu-v100 has at most 4 nodes ({POOL})",
+    )
+
+
+def test_the_launcher_is_checked_against_the_cpu_pool(deploy: Deployer) -> None:
+    # The example CPU pool has 8 cores per node: a 16-core launcher never fits there.
+    launcher = {"launcher": {"resources": {"requests": {"cpu": "16"}}}}
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(mpi=launcher))
+    assert caught.value.failures == (
+        f"{FILE}: job.mpi.launcher.resources.requests.cpu: launcher pods request 16 cpu, but "
+        f"a node of pool cpu has 8 (trainstack:nodePools[1].cpuPerNode in {SOURCE}): the pod "
+        "can never be scheduled",
+    )
+
+
+def test_each_gpu_pool_is_checked_on_its_own(deploy: Deployer) -> None:
+    config = stack_config(queueing={"enabled": False})
+    config["trainstack:nodePools"].append(copy.deepcopy(A100_POOL))
+    # 8 GPUs per pod fit the A100 pool, not the V100 one.
+    (experiment,) = deploy(
+        dict(job(worker={"replicas": 1, "gpus": 8}), nodePool="gpu-a100"), config=config
+    ).experiments
+    assert experiment.pool == "gpu-a100"
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(dict(job(worker={"replicas": 2, "gpus": 8}), nodePool="gpu-a100"), config=config)
+    assert caught.value.failures == (
+        f"{FILE}: job.worker.replicas: the job needs 16 GPUs (2 worker x 8), but pool "
+        f"gpu-a100 has at most 8 (1 nodes x 8; trainstack:nodePools[2] in {SOURCE})",
     )

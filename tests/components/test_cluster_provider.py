@@ -31,7 +31,7 @@ def test_stack_secret_is_masked_and_never_decrypted(write_stack: StackWriter) ->
 def test_existing_cluster_uses_the_named_context(write_stack: StackWriter) -> None:
     config = example_config("baseline")
     config["trainstack:cluster"] = {"provider": "existing", "context": "onprem-gpu"}
-    del config["trainstack:nodePool"]["instanceTypes"], config["trainstack:nodePool"]["systemDisk"]
+    config["trainstack:nodePools"] = example_config("onprem")["trainstack:nodePools"]
     config["trainstack:datasets"] = []
     config["trainstack:experiments"] = {"select": []}
     provider = only(plan_stack(write_stack(config), "test"), PROVIDER).inputs

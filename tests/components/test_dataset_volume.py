@@ -54,16 +54,42 @@ def test_pvc_is_bound_to_exactly_its_pv(example_plans: dict[str, Plan]) -> None:
         assert pv["spec"]["claimRef"] == {"name": "imagenet-data", "namespace": "vision"}
 
 
-def test_new_nas_gets_a_file_system_and_a_mount_target_in_the_vpc(
-    example_plans: dict[str, Plan],
-) -> None:
-    plan = example_plans["aiacc"]
-    file_system = only(plan, "alicloud:nas/fileSystem:FileSystem").inputs
-    assert (file_system["protocolType"], file_system["storageType"]) == ("NFS", "Performance")
-    mount_target = only(plan, "alicloud:nas/mountTarget:MountTarget").inputs
-    assert mount_target["fileSystemId"] == COMPUTED
-    assert mount_target["vpcId"] == "<VPC ID of both clusters (the ImageNet NAS is in it)>"
-    assert mount_target["vswitchId"] == "<vSwitch ID of the GPU nodes>"
+def test_a_nas_the_stack_creates_is_pinned_and_protected(write_stack: StackWriter) -> None:
+    create = {"zoneId": "cn-beijing-h", "storageType": "Capacity"}
+    plan = _plan_with_source(write_stack, {"type": "alicloud-nas", "create": create})
+    file_system = only(plan, "alicloud:nas/fileSystem:FileSystem")
+    assert (file_system.inputs["protocolType"], file_system.inputs["storageType"]) == (
+        "NFS",
+        "Capacity",
+    )
+    assert (file_system.inputs["zoneId"], file_system.inputs["encryptType"]) == ("cn-beijing-h", 1)
+    assert (file_system.options["protect"], file_system.options["retainOnDelete"]) == (True, True)
+    mount_target = only(plan, "alicloud:nas/mountTarget:MountTarget")
+    assert mount_target.inputs["fileSystemId"] == COMPUTED
+    assert mount_target.inputs["vpcId"] == "<VPC ID of both clusters (the ImageNet NAS is in it)>"
+    assert mount_target.inputs["vswitchId"] == "<vSwitch ID of the GPU nodes>"
+    assert (mount_target.options["protect"], mount_target.options["retainOnDelete"]) == (
+        True,
+        False,
+    )
+    assert only(plan, PV).options["protect"] is True
+
+
+def test_protection_can_be_switched_off_per_dataset(write_stack: StackWriter) -> None:
+    create = {"zoneId": "cn-beijing-h"}
+    plan = _plan_with_source(
+        write_stack, {"type": "alicloud-nas", "create": create}, protection={"enabled": False}
+    )
+    for type_token in ("alicloud:nas/fileSystem:FileSystem", PV):
+        options = only(plan, type_token).options
+        assert (options["protect"], options["retainOnDelete"]) == (False, False)
+    # Claims are not data: never protected (pvc-protection keeps them while pods use them).
+    assert only(plan, PVC).options["protect"] is False
+
+
+def test_example_pvs_are_protected(example_plans: dict[str, Plan]) -> None:
+    for plan in (example_plans[stack] for stack in ("aiacc", "baseline", "onprem")):
+        assert all(pv.options["protect"] for pv in plan.of_type(PV))
 
 
 def test_existing_mount_target_is_used_as_is(write_stack: StackWriter) -> None:

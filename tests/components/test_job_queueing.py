@@ -1,16 +1,18 @@
-"""JobQueueing: Kueue as a pinned chart, one flavor for the pool, a queue pair per team."""
+"""JobQueueing: Kueue as a pinned chart, one flavor per pool, a queue pair per team."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
 from tests.conformance import ConformanceError, crd_dir, validate_object
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import A100_POOL, ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.config.queueing import QUEUE_LABEL
+from trainstack.errors import ConfigError
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 from trainstack.yaml_io import parse_yaml
@@ -60,7 +62,7 @@ def test_user_values_are_kept_beside_the_configuration(write_stack: StackWriter)
     assert "controllerManagerConfigYaml" in release["values"]["managerConfig"]
 
 
-def test_one_flavor_for_the_gpu_pool(example_plans: dict[str, Plan]) -> None:
+def test_one_flavor_per_pool(example_plans: dict[str, Plan]) -> None:
     flavors = _objects(example_plans["aiacc"], "ResourceFlavor")
     assert flavors["gpu-v100"]["spec"] == {
         "nodeLabels": {"trainstack.io/pool": "gpu-v100"},
@@ -68,7 +70,9 @@ def test_one_flavor_for_the_gpu_pool(example_plans: dict[str, Plan]) -> None:
             {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
         ],
     }
-    assert list(flavors) == ["gpu-v100"]
+    # The CPU pool has no taint: no tolerations.
+    assert flavors["cpu"]["spec"] == {"nodeLabels": {"trainstack.io/pool": "cpu"}}
+    assert sorted(flavors) == ["cpu", "gpu-v100"]
 
 
 def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
@@ -90,7 +94,16 @@ def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
                 {"name": "memory", "nominalQuota": "552Gi"},
                 {"name": "nvidia.com/gpu", "nominalQuota": "6"},
             ],
-        }
+        },
+        {
+            # No GPUs on the CPU pool; CPU and memory as on every flavor.
+            "name": "cpu",
+            "resources": [
+                {"name": "cpu", "nominalQuota": "72"},
+                {"name": "memory", "nominalQuota": "552Gi"},
+                {"name": "nvidia.com/gpu", "nominalQuota": "0"},
+            ],
+        },
     ]
 
 
@@ -108,7 +121,7 @@ def test_a_local_queue_in_each_team_namespace(example_plans: dict[str, Plan]) ->
 
 def test_kueue_objects_match_the_v1beta2_crds(example_plans: dict[str, Plan]) -> None:
     objects = [r.inputs for r in example_plans["aiacc"].resources if r.type.startswith(KUEUE)]
-    assert len(objects) == 5
+    assert len(objects) == 6  # 2 flavors, 2 ClusterQueues, 2 LocalQueues
     for obj in objects:
         validate_object(obj, crd_dir())
 
@@ -208,3 +221,38 @@ def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter
     assert _queueing(plan) == []
     (job,) = plan.objects
     assert QUEUE_LABEL not in job.object["metadata"]["labels"]
+
+
+def test_per_model_gpu_quotas_through_one_flavor_per_gpu_pool(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"].append(copy.deepcopy(A100_POOL))
+    vision, nlp = team("vision"), team("nlp")
+    vision["quota"]["gpuModels"] = {"V100": 8, "A100": 2}
+    nlp["quota"]["gpuModels"] = {"V100": 6, "A100": 0}
+    config["trainstack:teams"] = [vision, nlp]
+    config["trainstack:experiments"] = {"select": []}
+    plan = plan_stack(write_stack(config), "test")
+    assert sorted(_objects(plan, "ResourceFlavor")) == ["cpu", "gpu-a100", "gpu-v100"]
+    flavors = _objects(plan, "ClusterQueue")["vision"]["spec"]["resourceGroups"][0]["flavors"]
+    gpus = {f["name"]: f["resources"][2]["nominalQuota"] for f in flavors}
+    assert gpus == {"gpu-v100": "8", "cpu": "0", "gpu-a100": "2"}
+    for queue in _objects(plan, "ClusterQueue").values():
+        validate_object(queue, crd_dir())
+
+
+def test_per_model_quotas_adding_up_beyond_the_team_quota_are_refused(
+    write_stack: StackWriter,
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][1] = {
+        **config["trainstack:nodePools"][0],
+        "name": "gpu-a100",
+        "gpuModel": "A100",
+        "labels": {"trainstack.io/pool": "gpu-a100"},
+    }
+    config["trainstack:experiments"] = {"select": []}
+    with pytest.raises(ConfigError) as caught:
+        plan_stack(write_stack(config), "test")
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:teams[0].quota.gpuModels"
+    assert problem.found == '{"A100": 10, "V100": 10}'

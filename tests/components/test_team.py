@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
 from tests.conformance import validate_objects
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import ACK_STACKS, ARENA, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
@@ -105,6 +106,40 @@ def test_quota_leaves_room_for_borrowing_in_a_cohort(example_plans: dict[str, Pl
         "192",
         "1472Gi",
     )
+
+
+def test_a_team_with_a_job_kueue_cannot_hold_keeps_its_share(write_stack: StackWriter) -> None:
+    # ack-arena's TFJob and PyTorchJob cannot suspend: they start outside Kueue, so nlp's
+    # ResourceQuota stays at its share of 6 GPUs.
+    config = example_config("aiacc")
+    config["trainstack:operators"] = copy.deepcopy(ARENA)
+    config["trainstack:experiments"] = {
+        "select": ["tf-multiworker-mnist", "pytorch-ddp-mnist"],
+        "overrides": {
+            name: {"security": {"seccompProfile": None}}
+            for name in ("tf-multiworker-mnist", "pytorch-ddp-mnist")
+        },
+    }
+    plan = plan_stack(write_stack(config), "test")
+    hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
+    assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"], hard["limits.memory"]) == (
+        "6",
+        "72",
+        "552Gi",
+    )
+    assert plan.enforcement["nlp"].by == "both"
+
+
+def test_a_team_whose_jobs_are_all_queued_may_hold_what_it_borrows(
+    example_plans: dict[str, Plan],
+) -> None:
+    # The example stacks serve TFJob and PyTorchJob with training-operator (runPolicy.suspend).
+    for stack in ACK_STACKS:
+        plan = example_plans[stack]
+        hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
+        # nlp 6 + vision's 10 GPUs, 72 + 120 cores.
+        assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"]) == ("16", "192")
+        assert plan.enforcement["nlp"].by == "Kueue"
 
 
 def test_limit_range_holds_the_defaults(example_plans: dict[str, Plan]) -> None:

@@ -38,7 +38,7 @@ def _with_dataset(**changes: Any) -> dict[str, Any]:
             {"source": {"type": "cifs", "server": "x"}},
             "trainstack:datasets[0].source.type",
             '"cifs"',
-            "one of 'alicloud-nas', 'nfs'",
+            "one of 'alicloud-nas', 'nfs', 'stack-reference'",
         ),
         (
             {"source": {"type": "alicloud-nas"}},
@@ -103,7 +103,7 @@ def test_dataset_names_are_unique(load: Loader) -> None:
 
 def test_sub_path_is_joined_to_the_export(load: Loader) -> None:
     dataset = load(_with_dataset(source=NFS, subPath="train")).config.datasets[0]
-    assert dataset.export_path == "/exports/imagenet/train"
+    assert dataset.export_path() == "/exports/imagenet/train"
 
 
 def test_shared_data_defaults_to_read_write_many(load: Loader) -> None:

@@ -16,41 +16,43 @@ from trainstack.yaml_io import YamlSyntaxError
 
 def test_example_stack_loads(load: Loader) -> None:
     stack = load(example_config("aiacc"))
-    assert stack.config.node_pool.desired_size == 4
+    assert [pool.desired_size for pool in stack.config.node_pools] == [4, 2]
     assert stack.kubeconfig is None
 
 
 def test_error_names_file_key_value_and_allowed(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredSize"] = -1
+    config["trainstack:nodePools"][0]["desiredSize"] = -1
     with pytest.raises(ConfigError, match=r"Pulumi\.test\.yaml") as caught:
         load(config)
     (problem,) = caught.value.problems
-    assert problem.path == "trainstack:nodePool.desiredSize"
+    assert problem.path == "trainstack:nodePools[0].desiredSize"
     assert problem.found == "-1"
     assert problem.allowed == "a number >= 0"
-    assert "trainstack:nodePool.desiredSize: found -1; allowed: a number >= 0" in str(caught.value)
+    assert "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0" in str(
+        caught.value
+    )
 
 
 def test_all_field_problems_are_reported_at_once(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredSize"] = "four"
-    config["trainstack:nodePool"]["gpusPerNode"] = 0
+    config["trainstack:nodePools"][0]["desiredSize"] = "four"
+    config["trainstack:nodePools"][1]["gpusPerNode"] = -1
     with pytest.raises(ConfigError, match="2 problems") as caught:
         load(config)
     assert [p.path for p in caught.value.problems] == [
-        "trainstack:nodePool.desiredSize",
-        "trainstack:nodePool.gpusPerNode",
+        "trainstack:nodePools[0].desiredSize",
+        "trainstack:nodePools[1].gpusPerNode",
     ]
 
 
 def test_unknown_key_lists_known_keys(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["desiredsize"] = 4
+    config["trainstack:nodePools"][0]["desiredsize"] = 4
     with pytest.raises(ConfigError, match="desiredsize") as caught:
         load(config)
     (problem,) = caught.value.problems
-    assert problem.path == "trainstack:nodePool.desiredsize"
+    assert problem.path == "trainstack:nodePools[0].desiredsize"
     assert problem.found == 'unknown key "desiredsize"'
     assert "desiredSize" in problem.allowed and "gpusPerNode" in problem.allowed
 
@@ -61,16 +63,16 @@ def test_unknown_top_level_section(load: Loader) -> None:
     with pytest.raises(ConfigError) as caught:
         load(config)
     assert [p.path for p in caught.value.problems] == ["trainstack:nodepool"]
-    assert "nodePool" in caught.value.problems[0].allowed
+    assert "nodePools" in caught.value.problems[0].allowed
 
 
 def test_missing_section(load: Loader) -> None:
     config = example_config("aiacc")
-    del config["trainstack:nodePool"]
+    del config["trainstack:nodePools"]
     with pytest.raises(ConfigError) as caught:
         load(config)
     (problem,) = caught.value.problems
-    assert problem.path == "trainstack:nodePool"
+    assert problem.path == "trainstack:nodePools"
     assert problem.found == "nothing (the key is missing)"
 
 
@@ -93,7 +95,9 @@ def test_secret_kubeconfig_is_masked_never_decrypted(load: Loader) -> None:
 def test_secret_outside_kubeconfig_is_refused(load: Loader) -> None:
     config = example_config("aiacc")
     config["trainstack:operators"]["trainingOperator"]["config"] = {"token": {"secure": "v1:a"}}
-    with pytest.raises(ConfigError, match="only trainstack:kubeconfig may be secret") as caught:
+    with pytest.raises(
+        ConfigError, match="only trainstack:kubeconfig and the node passwords"
+    ) as caught:
         load(config)
     assert caught.value.problems[0].path == "trainstack:operators"
 
@@ -114,7 +118,7 @@ def test_nested_secure_values_mark_the_whole_key_secret() -> None:
 
 def test_yaml_syntax_error_names_line(write_stack: StackWriter, tmp_path: Path) -> None:
     project = write_stack({})
-    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:nodePool: [\n")
+    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:nodePools: [\n")
     with pytest.raises(YamlSyntaxError, match=r"line \d+, column \d+"):
         read_stack_file(project, "test")
 
@@ -122,7 +126,7 @@ def test_yaml_syntax_error_names_line(write_stack: StackWriter, tmp_path: Path) 
 def test_duplicate_yaml_keys_are_refused(write_stack: StackWriter, tmp_path: Path) -> None:
     project = write_stack({})
     (tmp_path / "Pulumi.test.yaml").write_text(
-        "config:\n  trainstack:nodePool: {}\n  trainstack:nodePool: {}\n"
+        "config:\n  trainstack:nodePools: {}\n  trainstack:nodePools: {}\n"
     )
     with pytest.raises(YamlSyntaxError, match="duplicate key"):
         read_stack_file(project, "test")

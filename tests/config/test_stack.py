@@ -14,8 +14,9 @@ EXISTING = {"provider": "existing", "context": "onprem"}
 def _on_existing_cluster() -> dict:
     config = example_config("baseline")
     config["trainstack:cluster"] = dict(EXISTING)
-    pool = config["trainstack:nodePool"]
-    del pool["instanceTypes"], pool["systemDisk"]
+    pool = config["trainstack:nodePools"][0]
+    del pool["instanceTypes"], pool["systemDisk"], pool["login"]
+    config["trainstack:nodePools"] = [pool]
     config["trainstack:datasets"][0]["source"] = {
         "type": "nfs",
         "server": "netapp.example.internal",
@@ -31,27 +32,51 @@ def test_existing_cluster_configuration_loads(load: Loader) -> None:
 
 def test_ack_needs_instance_types(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["instanceTypes"] = []
-    with pytest.raises(ConfigError, match="at least one ECS GPU instance type") as caught:
+    config["trainstack:nodePools"][1]["instanceTypes"] = []
+    with pytest.raises(ConfigError, match="at least one ECS instance type") as caught:
         load(config)
-    assert caught.value.problems[0].path == "trainstack:nodePool.instanceTypes"
+    assert caught.value.problems[0].path == "trainstack:nodePools[1].instanceTypes"
 
 
 def test_existing_cluster_cannot_buy_instances(load: Loader) -> None:
     config = _on_existing_cluster()
-    config["trainstack:nodePool"]["instanceTypes"] = ["ecs.gn6e-c12g1.12xlarge"]
+    config["trainstack:nodePools"][0]["instanceTypes"] = ["ecs.gn6e-c12g1.12xlarge"]
     with pytest.raises(ConfigError, match="nodes are not created") as caught:
         load(config)
-    assert caught.value.problems[0].path == "trainstack:nodePool.instanceTypes"
+    assert caught.value.problems[0].path == "trainstack:nodePools[0].instanceTypes"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("login", {"keyName": "trainstack-nodes"}),
+        ("systemDisk", {"category": "cloud_essd", "sizeGib": 200}),
+        ("autoscaling", {"enabled": True, "minSize": 1, "maxSize": 4}),
+    ],
+)
+def test_existing_cluster_pools_create_nothing(load: Loader, key: str, value: dict) -> None:
+    config = _on_existing_cluster()
+    config["trainstack:nodePools"][0][key] = value
+    with pytest.raises(ConfigError, match="nodes are not created") as caught:
+        load(config)
+    assert caught.value.problems[0].path == f"trainstack:nodePools[0].{key}"
+
+
+def test_nodes_on_ack_are_refused(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0]["nodes"] = ["a", "b", "c", "d"]
+    with pytest.raises(ConfigError, match="ACK creates and names the nodes") as caught:
+        load(config)
+    assert caught.value.problems[0].path == "trainstack:nodePools[0].nodes"
 
 
 def test_node_list_matches_desired_size(load: Loader) -> None:
     config = _on_existing_cluster()
-    config["trainstack:nodePool"]["nodes"] = ["node1", "node2"]
+    config["trainstack:nodePools"][0]["nodes"] = ["node1", "node2"]
     with pytest.raises(ConfigError, match=r"the number of nodes listed \(2\)") as caught:
         load(config)
     (problem,) = caught.value.problems
-    assert (problem.path, problem.found) == ("trainstack:nodePool.desiredSize", "4")
+    assert (problem.path, problem.found) == ("trainstack:nodePools[0].desiredSize", "4")
 
 
 def test_ack_addon_needs_ack(load: Loader) -> None:
@@ -67,7 +92,8 @@ def test_ack_addon_needs_ack(load: Loader) -> None:
 
 def test_new_nas_needs_ack(load: Loader) -> None:
     config = _on_existing_cluster()
-    config["trainstack:datasets"][0]["source"] = {"type": "alicloud-nas", "create": {}}
+    create = {"zoneId": "cn-beijing-h"}
+    config["trainstack:datasets"][0]["source"] = {"type": "alicloud-nas", "create": create}
     with pytest.raises(ConfigError, match="existing NAS") as caught:
         load(config)
     assert caught.value.problems[0].path == "trainstack:datasets[0].source.create"

@@ -159,9 +159,9 @@ def _no_queueing(change: Change) -> Change:
         (
             _set("quota.gpu", 12, index=1),
             "trainstack:teams",
-            '"22 GPUs of quota (vision 10, nlp 12)"',
-            "at most the pool's 16 GPUs with queueing: Kueue would admit jobs for GPUs that "
-            "do not exist (use a cohort to share idle GPUs)",
+            '"22 V100 GPUs of quota (vision 10, nlp 12)"',
+            "at most the 16 V100 GPUs of the stack's pools with queueing: Kueue would admit "
+            "jobs for GPUs that do not exist (use a cohort to share idle GPUs)",
         ),
         (
             _set("quotas", {}),
@@ -239,27 +239,28 @@ def test_namespace_defaults_to_the_team_name(load: Loader) -> None:
     assert [t.namespace_name for t in teams] == ["vision", "team-nlp"]
 
 
-def test_ceiling_is_the_quota_without_a_cohort(load: Loader) -> None:
+def test_borrowing_ceiling_is_the_quota_without_a_cohort(load: Loader) -> None:
     stack = load(without_queueing(example_config("aiacc"))).config
     vision = stack.teams[0]
-    assert stack.ceiling(vision) == Amounts(10, parse_quantity("120"), parse_quantity("920Gi"), 40)
+    assert stack.share(vision) == Amounts(10, parse_quantity("120"), parse_quantity("920Gi"), 40)
+    assert stack.borrowing_ceiling(vision) == stack.share(vision)
 
 
-def test_ceiling_adds_what_a_team_may_borrow_in_a_cohort(load: Loader) -> None:
+def test_borrowing_ceiling_adds_what_a_team_may_borrow_in_a_cohort(load: Loader) -> None:
     config = example_config("aiacc")
     stack = load(config).config
     # vision 10 GPUs + nlp's 6; 120 + 72 cores; 920Gi + 552Gi
-    assert stack.ceiling(stack.teams[0]) == Amounts(
+    assert stack.borrowing_ceiling(stack.teams[0]) == Amounts(
         16, parse_quantity("192"), parse_quantity("1472Gi"), 40
     )
     config["trainstack:teams"] = [team("vision", borrowingLimit={"gpu": 2}), team("nlp")]
     limited = load(config).config
-    assert limited.ceiling(limited.teams[0]).gpu == 12
+    assert limited.borrowing_ceiling(limited.teams[0]).gpu == 12
     # A per-model cap lowers the team's own share on the pool of that model.
     config["trainstack:teams"] = [team("vision"), team("nlp")]
     config["trainstack:teams"][0]["quota"]["gpuModels"] = {"V100": 8}
     capped = load(config).config
-    assert capped.ceiling(capped.teams[0]).gpu == 14
+    assert capped.borrowing_ceiling(capped.teams[0]).gpu == 14
 
 
 def test_example_teams_are_the_same_on_both_ack_stacks() -> None:
@@ -305,12 +306,12 @@ def test_shared_pv_names_do_not_collide(load: Loader) -> None:
 
 def test_a_flavor_holds_eight_node_labels(load: Loader) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["labels"] = {f"example.com/label-{i}": "x" for i in range(9)}
-    with pytest.raises(ConfigError, match=r"trainstack:nodePool\.labels") as caught:
+    config["trainstack:nodePools"][0]["labels"] = {f"example.com/label-{i}": "x" for i in range(9)}
+    with pytest.raises(ConfigError, match=r"trainstack:nodePools\[0\]\.labels") as caught:
         load(config)
     (problem,) = caught.value.problems
     assert (problem.found, problem.allowed) == (
         '"9 entries"',
         "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
     )
-    assert load(without_queueing(config)).config.node_pool.labels
+    assert load(without_queueing(config)).config.node_pools[0].labels

@@ -58,6 +58,7 @@ SKIP_REASON = (
 MASKED = (SECRET, COMPUTED)
 OWN_PACKAGES = ("trainstack",)
 STACK_TYPE = "pulumi:pulumi:Stack"
+STACK_REFERENCE = "pulumi:pulumi:StackReference"
 ANY = "pulumi.json#/Any"
 _ASSETS = ("pulumi.json#/Asset", "pulumi.json#/Archive")
 # Keywords of a Pulumi property schema that say nothing about which values are valid.
@@ -164,6 +165,9 @@ class ProviderSchemas:
 
     def contract(self, type_token: str) -> _Contract | str:
         """The contract of ``type_token``, or why there is none."""
+        if type_token == STACK_REFERENCE:
+            # Pulumi's own resource (pulumi/stack_reference.py): one input, the stack's name.
+            return _Contract({"types": {}}, {"name": {"type": "string"}}, ("name",), None)
         parts = type_token.split(":")
         if len(parts) != 3:
             return f"{type_token!r} is not a type token (package:module:Name)"

@@ -135,7 +135,7 @@ def _dump(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def copy_project(target: Path, stacks: tuple[str, ...] = ("aiacc", "baseline")) -> Path:
+def copy_project(target: Path, stacks: tuple[str, ...] = ("imagenet", "aiacc", "baseline")) -> Path:
     """A copy of the project (code, chart, experiments) with only ``stacks``."""
     target.mkdir(parents=True, exist_ok=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")

@@ -80,13 +80,15 @@ def test_real_plans_of_two_stacks_differ_in_the_node_pool_size(
     config = example_config("baseline")
     project = write_stack(config)
     write_plan(plan_stack(project, "test"), tmp_path / "a")
-    config["trainstack:nodePool"]["desiredSize"] = 6
+    config["trainstack:nodePools"][0]["desiredSize"] = 6
     project = write_stack(config)
     write_plan(plan_stack(project, "test"), tmp_path / "b")
 
     result = _diff(tmp_path / "a" / "test", tmp_path / "b" / "test")
 
-    assert [item.key.label for item in result.shown] == ["alicloud:cs/nodePool:NodePool gpu-pool"]
+    assert [item.key.label for item in result.shown] == [
+        "alicloud:cs/nodePool:NodePool gpu-v100-pool"
+    ]
     # The node pool's inputs carry desiredSize as a string (the provider's type).
     assert _changed_lines(result.shown[0].diff_lines) == [
         "-  desiredSize: '4'",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.diff.plan_dirs import copy_project, write_plan_dir
-from tests.stack_helpers import REPO, example_config
+from tests.stack_helpers import REPO, example_config, with_data_stack
 from trainstack.cli import main
 from trainstack.diff.compare import compare
 from trainstack.diff.fairness import FairnessReport, classify
@@ -19,7 +19,8 @@ from trainstack.diff.sources import two_stacks
 from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
-NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-pool"
+NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-v100-pool"
+CPU_POOL = "alicloud:cs/nodePool:NodePool cpu-pool"
 
 
 def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
@@ -27,9 +28,9 @@ def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
     for stack in ("aiacc", "baseline"):
         config = example_config(stack)
         if stack == "baseline":
-            config["trainstack:nodePool"].update(baseline_changes)
+            config["trainstack:nodePools"][0].update(baseline_changes)
         (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
-    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+    return Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
 
 
 def _report(project: Project) -> FairnessReport:
@@ -42,7 +43,8 @@ def test_example_stacks_are_fair() -> None:
 
     assert report.fair, report.of("other")
     assert [(f.category, f.subject) for f in report.of("cluster identity")] == [
-        ("cluster identity", NODE_POOL)
+        ("cluster identity", CPU_POOL),
+        ("cluster identity", NODE_POOL),
     ]
     assert report.of("cluster identity")[0].detail.startswith("inputs.clusterId: ")
     # AIACC is switched on per job: its overrides are the accelerated differences.
@@ -60,7 +62,7 @@ def test_a_different_node_count_is_unfair_and_named(tmp_path: Path) -> None:
         ("other", NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
     ]
     # The cluster ID on the same object is still expected.
-    assert [f.subject for f in report.of("cluster identity")] == [NODE_POOL]
+    assert [f.subject for f in report.of("cluster identity")] == [CPU_POOL, NODE_POOL]
 
 
 def test_the_command_fails_and_names_the_difference(
@@ -168,7 +170,7 @@ def _with_settings(
     for stack, settings in (("aiacc", aiacc), ("baseline", baseline)):
         config = {**example_config(stack), **settings}
         (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
-    return Project(root=REPO, name="trainstack", stack_config_dir=directory)
+    return Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
 
 
 def test_a_different_region_is_unfair(tmp_path: Path) -> None:
@@ -186,3 +188,65 @@ def test_credentials_set_on_one_stack_only_are_cluster_identity(tmp_path: Path) 
 
     assert report.fair, report.of("other")
     assert "config alicloud:accessKey" in {f.subject for f in report.of("cluster identity")}
+
+
+def _dataset_report(directory: Path, baseline_dataset: dict[str, object]) -> FairnessReport:
+    for stack in ("aiacc", "baseline"):
+        config = example_config(stack)
+        if stack == "baseline":
+            config["trainstack:datasets"][0].update(baseline_dataset)
+        (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
+    data = example_config("imagenet")
+    data["trainstack:dataStore"]["fileSystems"][0]["zoneId"] = "cn-beijing-g"
+    (directory / "Pulumi.imagenet-g.yaml").write_text(dump_yaml({"config": data}))
+    project = Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
+    return _report(project)
+
+
+def test_the_example_clusters_mount_the_same_imagenet() -> None:
+    report = _report(Project.load(REPO))
+    assert not [f for f in report.findings if f.subject.startswith("dataset ")]
+
+
+def test_a_dataset_in_another_zone_is_unfair_and_names_the_key(tmp_path: Path) -> None:
+    source = {"type": "stack-reference", "stack": "imagenet-g", "dataset": "imagenet-data"}
+    report = _dataset_report(tmp_path, {"source": source})
+    findings = [(f.subject, f.detail) for f in report.of("other") if f.subject.startswith("data")]
+    assert findings == [
+        (
+            "dataset imagenet-data",
+            'reads different data: fileSystem "data stack imagenet, file system imagenet-data" '
+            '(aiacc: trainstack:datasets[0].source) -> "data stack imagenet-g, file system '
+            'imagenet-data" (baseline: trainstack:datasets[0].source)',
+        ),
+        (
+            "dataset imagenet-data",
+            'reads different data: zoneId "<zone of the GPU nodes\' vSwitch, e.g. cn-beijing-h>" '
+            "(aiacc: "
+            f"trainstack:dataStore.fileSystems[0].zoneId in {tmp_path.name}/Pulumi.imagenet.yaml)"
+            ' -> "cn-beijing-g" (baseline: trainstack:dataStore.fileSystems[0].zoneId in '
+            f"{tmp_path.name}/Pulumi.imagenet-g.yaml)",
+        ),
+    ]
+    assert not report.fair
+
+
+def test_a_cluster_with_its_own_copy_of_the_data_is_unfair(tmp_path: Path) -> None:
+    own = {"type": "alicloud-nas", "create": {"zoneId": "cn-beijing-h"}}
+    report = _dataset_report(tmp_path, {"source": own})
+    (finding,) = [f for f in report.of("other") if f.subject == "dataset imagenet-data"][:1]
+    assert finding.detail == (
+        'reads different data: fileSystem "data stack imagenet, file system imagenet-data" '
+        '(aiacc: trainstack:datasets[0].source) -> "a NAS file system created by stack '
+        'baseline" (baseline: trainstack:datasets[0].source.create)'
+    )
+
+
+def test_different_mount_options_are_unfair(tmp_path: Path) -> None:
+    report = _dataset_report(tmp_path, {"mountOptions": ["vers=4"]})
+    details = [f.detail for f in report.of("other") if f.subject == "dataset imagenet-data"]
+    assert details == [
+        'reads different data: mountOptions ["nolock", "tcp", "noresvport", "vers=3"] (aiacc: '
+        'trainstack:datasets[0].mountOptions) -> ["vers=4"] (baseline: '
+        "trainstack:datasets[0].mountOptions)"
+    ]

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from tests.diff.plan_dirs import secret_resource, urn, write_plan_dir
-from tests.stack_helpers import REPO, example_config
+from tests.stack_helpers import REPO, example_config, with_data_stack
 from trainstack.diff.compare import compare
 from trainstack.diff.render_markdown import markdown
 from trainstack.diff.render_text import text_lines
@@ -108,7 +108,7 @@ def test_changed_secure_config_shows_the_key_never_the_ciphertext_or_digest(
         config = example_config("baseline")
         config["trainstack:kubeconfig"] = {"secure": ciphertext}
         (tmp_path / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
-    project = Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
+    project = Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(tmp_path))
 
     compared = two_stacks(project, "left", "right", context=3)
 

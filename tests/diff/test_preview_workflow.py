@@ -142,7 +142,11 @@ def test_pulumi_preview_only_with_credentials(workflow: dict[str, Any]) -> None:
     preview = workflow["jobs"]["pulumi-preview"]
     assert preview["needs"] == "credentials"
     assert preview["if"] == "needs.credentials.outputs.pulumi == 'true'"
-    assert preview["strategy"]["matrix"]["stack"] == ["aiacc", "baseline"]
+    assert preview["strategy"]["matrix"]["stack"] == [
+        "imagenet",
+        "aiacc",
+        "baseline",
+    ]  # the data stack the clusters read
     [pulumi] = [step for step in preview["steps"] if "pulumi/actions@" in step.get("uses", "")]
     assert pulumi["with"]["command"] == "preview"
     assert pulumi["with"]["stack-name"] == "${{ matrix.stack }}"

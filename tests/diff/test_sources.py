@@ -82,7 +82,9 @@ def test_base_revision_is_planned_with_its_own_code_and_compared(repo: Path, scr
     result = compared.diff
     assert (result.before_label, result.after_label) == ("baseline@HEAD", "baseline")
     pool = [
-        item for item in result.shown if item.key.label == "alicloud:cs/nodePool:NodePool gpu-pool"
+        item
+        for item in result.shown
+        if item.key.label == "alicloud:cs/nodePool:NodePool gpu-v100-pool"
     ]
     assert [line for line in pool[0].diff_lines if line.startswith(("-  d", "+  d"))] == [
         "-  desiredSize: '4'",
@@ -94,7 +96,7 @@ def test_base_revision_is_planned_with_its_own_code_and_compared(repo: Path, scr
     assert list(scratch.iterdir()) == []
 
 
-def test_command_with_base_prints_markdown_and_exits_1(
+def test_command_with_base_prints_markdown_data_at_risk_first_and_exits_3(
     repo: Path,
     scratch: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -110,7 +112,11 @@ def test_command_with_base_prints_markdown_and_exits_1(
         main()
 
     out = capsys.readouterr().out
-    assert stop.value.code == 1
+    # The base spells unknown values its own way (BASE_MARKER), so the PV's NAS server
+    # reads as changed: a replacement of a protected PV, which must come first.
+    assert stop.value.code == 3
+    assert out.startswith("> [!CAUTION]\n> **Data at risk:** 1 data-bearing resource(s)")
+    assert "> - replaced `PersistentVolume imagenet-data` (`baseline@main` → `baseline`)" in out
     assert "| `baseline@main` → `baseline` |" in out
     assert "+  desiredSize: '6'" in out
 
@@ -138,7 +144,7 @@ def test_base_that_fails_to_plan_shows_its_error(repo: Path, scratch: Path) -> N
     ) as error:
         against_base(Project.load(repo), "HEAD", ["baseline"], context=3)
 
-    assert "trainstack:nodePool.desiredSize: found -1" in str(error.value)
+    assert "trainstack:nodePools[0].desiredSize: found -1" in str(error.value)
     assert list(scratch.iterdir()) == []
 
 

@@ -102,15 +102,6 @@ def test_every_invalid_file_is_reported(deploy: Deployer) -> None:
     ]
 
 
-def test_jobs_go_to_the_gpu_pool(deploy: Deployer) -> None:
-    (experiment,) = deploy(job()).experiments
-    scheduling = experiment.values["scheduling"]
-    assert scheduling["nodeSelector"] == {"trainstack.io/pool": "gpu-v100"}
-    assert scheduling["tolerations"] == [
-        {"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}
-    ]
-
-
 def test_a_job_keeps_its_own_scheduling(deploy: Deployer) -> None:
     own = {"nodeSelector": {"gpu": "a100"}, "tolerations": [{"operator": "Exists"}]}
     (experiment,) = deploy(job(scheduling=own)).experiments
@@ -126,7 +117,18 @@ def test_acceleration_overrides_are_kept_apart(deploy: Deployer) -> None:
     assert "PERSEUS_ALLREDUCE_DTYPE" not in experiment.base_values.get("env", {})
     assert experiment.acceleration_overrides == AIACC_ENV
     (baseline,) = deploy(job(), config=stack_config("baseline")).experiments
-    assert baseline.values == experiment.base_values
+    # The baseline deploys the accelerated stack's base values plus the run's metadata.
+    deployed = dict(baseline.values)
+    assert deployed.pop("labels") == {"trainstack.io/experiment": "imagenet-tensorflow"}
+    assert deployed.pop("annotations").keys() == {
+        "trainstack.io/run",
+        "trainstack.io/base-values-digest",
+    }
+    assert deployed == {
+        key: value
+        for key, value in experiment.base_values.items()
+        if key not in ("labels", "annotations")
+    }
 
 
 def test_acceleration_overrides_only_when_enabled(deploy: Deployer) -> None:
@@ -141,3 +143,17 @@ def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
     config = stack_config(experiments={"directory": "missing"})
     assert deploy(config=config).experiments == ()
     assert IMAGENET["name"] == "imagenet-tensorflow"
+
+
+def test_metric_declarations_are_checked_with_the_file_and_key(deploy: Deployer) -> None:
+    experiment = job()
+    experiment["metrics"] = [{"name": "images_per_sec", "pattern": r"(\d+)+ img/s"}]
+    with pytest.raises(
+        ExperimentError,
+        match=r"experiments/00-imagenet-tensorflow\.yaml: metrics\[0\]\.pattern: found "
+        r".*allowed: a pattern without a repetition inside a repetition",
+    ):
+        deploy(experiment)
+    experiment["metrics"] = [{"name": "top1"}, {"name": "top1"}]
+    with pytest.raises(ExperimentError, match=r"metrics\[1\]\.name: found \"top1\""):
+        deploy(experiment)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_each_experiment_renders_exactly_its_job(example_plans: dict[str, Plan])
 def _without_computed(objects: list[dict]) -> list[dict]:
     """Values known only after deployment are placeholders; give them a plausible value."""
     text_objects = []
-    for obj in objects:
+    for obj in copy.deepcopy(objects):  # never change the session's example plans
         csi = obj.get("spec", {}).get("csi", {}).get("volumeAttributes", {})
         if csi.get("server") == "[computed]":
             csi["server"] = "0a1b2c3d4e-abc12.cn-beijing.nas.aliyuncs.com"

@@ -32,8 +32,10 @@ def test_example_plans_register_the_platform(example_plans: dict[str, Plan]) -> 
 
 def test_bad_config_stops_before_the_program_runs(write_stack: StackWriter) -> None:
     config = example_config("aiacc")
-    config["trainstack:nodePool"]["gpusPerNode"] = "four"
-    with pytest.raises(ConfigError, match=r"trainstack:nodePool\.gpusPerNode: found \"four\""):
+    config["trainstack:nodePools"][0]["gpusPerNode"] = "four"
+    with pytest.raises(
+        ConfigError, match=r"trainstack:nodePools\[0\]\.gpusPerNode: found \"four\""
+    ):
         plan_stack(write_stack(config), "test")
 
 
@@ -42,6 +44,7 @@ def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
     config = example_config("aiacc")
     config["trainstack:experiments"] = {"select": []}
+    config["trainstack:datasets"] = []
     (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
     with pytest.raises(PlanError, match="registered no resources"):
         plan_stack(Project.load(tmp_path), "test")
@@ -77,3 +80,30 @@ def test_changed_ciphertext_changes_the_config_digest(write_stack: StackWriter) 
     assert set(digests[0]) == {"trainstack:kubeconfig"}
     assert digests[0] != digests[1] and digests[0] == digests[2]
     assert "ciphertext" not in str(digests)
+
+
+def test_a_stack_reference_is_answered_by_the_data_stacks_own_plan(
+    example_plans: dict[str, Plan],
+) -> None:
+    for stack in ACK_STACKS:
+        plan = example_plans[stack]
+        (reference,) = plan.of_type("pulumi:pulumi:StackReference")
+        assert reference.inputs["name"] == "organization/trainstack/imagenet"
+        assert reference.options["read"] is True
+        (volume,) = plan.of_type("kubernetes:core/v1:PersistentVolume")
+        # The data stack's mount target domain is computed by the cloud: unknown offline.
+        assert volume.inputs["spec"]["csi"]["volumeAttributes"] == {
+            "server": "[computed]",
+            "path": "/",
+        }
+
+
+def test_a_missing_data_stack_is_refused_with_the_key(tmp_path: Path) -> None:
+    config = example_config("aiacc")
+    (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
+    project = Project(root=REPO, name="trainstack", stack_config_dir=tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        plan_stack(project, "test")
+    (problem,) = caught.value.problems
+    assert problem.path == "trainstack:datasets[0].source.stack"
+    assert problem.allowed.startswith("a valid data stack: stack 'imagenet' has no configuration")

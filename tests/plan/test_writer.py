@@ -35,8 +35,62 @@ def test_resources_json_lists_every_resource_sorted_by_urn(
     written = write_plan(example_plans["baseline"], tmp_path)
     items = json.loads((written / RESOURCES_JSON).read_text())
     assert [item["urn"] for item in items] == sorted(item["urn"] for item in items)
-    assert all(set(item) == {"urn", "type", "name", "parent", "inputs"} for item in items)
+    assert all(
+        set(item) == {"urn", "type", "name", "parent", "inputs", "options"} for item in items
+    )
     assert len(items) == len(example_plans["baseline"].resources)
+
+
+def test_resources_json_records_each_resources_options(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    written = write_plan(example_plans["imagenet"], tmp_path)
+    by_type = {item["type"]: item for item in json.loads((written / RESOURCES_JSON).read_text())}
+    file_system = by_type["alicloud:nas/fileSystem:FileSystem"]["options"]
+    assert file_system == {
+        "protect": True,
+        "retainOnDelete": True,
+        "deleteBeforeReplace": False,
+        "dependsOn": [],
+        "provider": None,
+        "replaceOnChanges": [],
+        "ignoreChanges": [],
+    }
+    mount_target = by_type["alicloud:nas/mountTarget:MountTarget"]["options"]
+    assert (mount_target["protect"], mount_target["retainOnDelete"]) == (True, False)
+    # The mount target waits for the file system through its input, not through dependsOn.
+    assert mount_target["dependsOn"] == []
+
+
+def test_explicit_dependencies_and_the_provider_are_recorded(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    written = write_plan(example_plans["baseline"], tmp_path)
+    items = json.loads((written / RESOURCES_JSON).read_text())
+    (claim,) = [i for i in items if i["type"] == "kubernetes:core/v1:PersistentVolumeClaim"]
+    prefix = "urn:pulumi:baseline::trainstack::"
+    assert (
+        claim["options"]["provider"]
+        == f"{prefix}pulumi:pulumi:Stack$pulumi:providers:kubernetes::cluster"
+    )
+    assert (
+        f"{prefix}trainstack:storage:DatasetVolume$kubernetes:core/v1:PersistentVolume::"
+        "imagenet-data-pv"
+    ) in claim["options"]["dependsOn"]
+    # A component in dependsOn stands for its children: the team's namespace among them.
+    assert (
+        f"{prefix}trainstack:teams:Team$kubernetes:core/v1:Namespace::vision-namespace"
+        in claim["options"]["dependsOn"]
+    )
+
+
+def test_a_data_stack_writes_its_outputs(example_plans: dict[str, Plan], tmp_path: Path) -> None:
+    written = write_plan(example_plans["imagenet"], tmp_path)
+    outputs = json.loads((written / "outputs.json").read_text())
+    assert outputs["imagenet-data.zoneId"] == "<zone of the GPU nodes' vSwitch, e.g. cn-beijing-h>"
+    assert outputs["imagenet-data.vpcId"] == "<VPC ID of both clusters (the ImageNet NAS is in it)>"
+    # Known only once the cloud created it.
+    assert outputs["imagenet-data.mountTargetDomain"] == "[computed]"
 
 
 def test_one_readable_yaml_view_per_resource(

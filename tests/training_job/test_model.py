@@ -105,7 +105,7 @@ def test_unknown_keys_list_the_known_ones() -> None:
     assert found.found == 'unknown key "replica"'
     assert found.allowed == (
         "one of the known keys: env, gpus, image, livenessProbe, nodeSelector, port, "
-        "readinessProbe, replicas, resources, restartPolicy, security"
+        "readinessProbe, replicas, resources, restartPolicy, security, tolerations"
     )
 
 

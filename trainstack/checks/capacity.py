@@ -1,112 +1,123 @@
-"""Does the job fit the GPU pool? Per pod (one node) and as a whole (all nodes)."""
+"""Does the job fit its node pools? Per pod (one node) and per pool (all its nodes).
+
+Each role is checked against the pool it lands on (see :mod:`trainstack.placement`): the
+GPU roles against the experiment's GPU pool, the roles without GPUs against the CPU pool
+when the stack has one. Messages name the pool and its key in the stack file.
+"""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from collections import defaultdict
 
 from trainstack.checks.findings import Finding
-from trainstack.checks.pods import RolePods, role_pods
+from trainstack.checks.pods import RolePods
 from trainstack.config.loader import LoadedStack
+from trainstack.config.node_pool import NodePool
 from trainstack.experiments.resolve import Experiment
+from trainstack.placement import role_pools
 from trainstack.quantity import format_quantity
 
 
 def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
-    """Errors for pods larger than a node, and for jobs larger than the pool."""
-    pool = stack.config.node_pool
-    pool_key = f"trainstack:nodePool in {stack.source}"
+    """Errors for pods larger than a node, and for jobs larger than their pools."""
+    config = stack.config
+    gpu_pool = config.pool(experiment.pool) if experiment.pool else None
+    placed = role_pools(experiment.job, config, gpu_pool)
+
+    def where(pool: NodePool, field: str = "") -> str:
+        return f"trainstack:{config.pool_key(pool)}{field} in {stack.source}"
+
     findings: list[Finding] = []
-    roles = role_pods(experiment.job)
-    for role in roles:
+    for role, pool in placed:
+        if pool is None:
+            if role.gpus:
+                findings.append(
+                    _error(
+                        experiment,
+                        f"{role.key}.gpus",
+                        f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
+                        f"(trainstack:nodePools in {stack.source})",
+                    )
+                )
+            continue
         if role.gpus > pool.gpus_per_node:
             findings.append(
                 _error(
                     experiment,
                     f"{role.key}.gpus",
                     f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
-                    f"{pool.gpus_per_node} ({pool_key}.gpusPerNode): the pod can never be "
-                    "scheduled",
+                    f"{pool.gpus_per_node} ({where(pool, '.gpusPerNode')}): the pod can never "
+                    "be scheduled",
                 )
             )
-        findings += _node_resource(
-            experiment,
-            role.key,
-            role.role,
-            "cpu",
-            role.cpu_request,
-            pool.cpu_capacity,
-            f"{pool_key}.cpuPerNode",
-            binary=False,
-        )
-        findings += _node_resource(
-            experiment,
-            role.key,
-            role.role,
-            "memory",
-            role.memory_request,
-            pool.memory_capacity,
-            f"{pool_key}.memoryPerNode",
-            binary=True,
-        )
+        for resource, request, capacity, field, binary in (
+            ("cpu", role.cpu_request, pool.cpu_capacity, ".cpuPerNode", False),
+            ("memory", role.memory_request, pool.memory_capacity, ".memoryPerNode", True),
+        ):
+            if request is not None and capacity is not None and request > capacity:
+                findings.append(
+                    _error(
+                        experiment,
+                        f"{role.key}.resources.requests.{resource}",
+                        f"{role.role} pods request {format_quantity(request, binary)} "
+                        f"{resource}, but a node of pool {pool.name} has "
+                        f"{format_quantity(capacity, binary)} ({where(pool, field)}): the pod "
+                        "can never be scheduled",
+                    )
+                )
     workers = experiment.job.worker.replicas
-    if experiment.job.scheduling.worker_spread == "required" and workers > pool.max_nodes:
+    worker_pool = next((pool for role, pool in placed if role.role == "worker"), None)
+    spread = experiment.job.scheduling.worker_spread == "required"
+    if spread and worker_pool is not None and workers > worker_pool.max_nodes:
         findings.append(
             _error(
                 experiment,
                 "job.scheduling.workerSpread",
                 f"required puts each of the {workers} workers on its own node, but pool "
-                f"{pool.name} has at most {pool.max_nodes} nodes ({pool_key})",
+                f"{worker_pool.name} has at most {worker_pool.max_nodes} nodes "
+                f"({where(worker_pool)})",
             )
         )
     if findings:
         return findings
-    gpu_pods = sorted((r.gpus for r in roles for _ in range(r.replicas) if r.gpus), reverse=True)
+    by_pool: dict[str, list[RolePods]] = defaultdict(list)
+    pools = {}
+    for role, pool in placed:
+        if pool is not None and role.gpus:
+            by_pool[pool.name].append(role)
+            pools[pool.name] = pool
+    for name, roles in sorted(by_pool.items()):
+        findings += _pool_fits(experiment, roles, pools[name], where(pools[name]))
+    return findings
+
+
+def _pool_fits(
+    experiment: Experiment, roles: list[RolePods], pool: NodePool, where: str
+) -> list[Finding]:
+    """All GPU pods of the job on ``pool``: in total, and packed onto its nodes."""
+    gpu_pods = sorted((r.gpus for r in roles for _ in range(r.replicas)), reverse=True)
     total = sum(gpu_pods)
     if total > pool.gpu_capacity:
-        findings.append(
+        return [
             _error(
                 experiment,
                 "job.worker.replicas",
                 f"the job needs {total} GPUs ({_breakdown(roles)}), but pool {pool.name} has "
                 f"at most {pool.gpu_capacity} ({pool.max_nodes} nodes x {pool.gpus_per_node}; "
-                f"{pool_key})",
+                f"{where})",
             )
-        )
-    elif not _packs(gpu_pods, pool.max_nodes, pool.gpus_per_node):
-        findings.append(
+        ]
+    if not _packs(gpu_pods, pool.max_nodes, pool.gpus_per_node):
+        return [
             _error(
                 experiment,
                 "job.worker.gpus",
-                f"{total} GPUs fit the pool's {pool.gpu_capacity} in total, but pods of "
-                f"{', '.join(str(g) for g in gpu_pods)} GPUs cannot be placed on "
-                f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({pool_key})",
+                f"{total} GPUs fit the {pool.gpu_capacity} of pool {pool.name} in total, but "
+                f"pods of {', '.join(str(g) for g in gpu_pods)} GPUs cannot be placed on "
+                f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({where})",
             )
-        )
-    return findings
-
-
-def _node_resource(
-    experiment: Experiment,
-    key: str,
-    role: str,
-    resource: str,
-    request: Decimal | None,
-    capacity: Decimal | None,
-    capacity_key: str,
-    *,
-    binary: bool,
-) -> list[Finding]:
-    if request is None or capacity is None or request <= capacity:
-        return []
-    shown = format_quantity(request, binary), format_quantity(capacity, binary)
-    return [
-        _error(
-            experiment,
-            f"{key}.resources.requests.{resource}",
-            f"{role} pods request {shown[0]} {resource}, but a node has {shown[1]} "
-            f"({capacity_key}): the pod can never be scheduled",
-        )
-    ]
+        ]
+    return []
 
 
 def _packs(pods: list[int], nodes: int, per_node: int) -> bool:

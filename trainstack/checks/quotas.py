@@ -18,7 +18,8 @@ from trainstack.checks.findings import Finding, Severity
 from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
-from trainstack.config.teams import Amounts, Team, nominal
+from trainstack.config.teams import Amounts, Team
+from trainstack.enforcement import Enforcement, enforcement
 from trainstack.experiments.dialect import serve_with
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
@@ -119,11 +120,12 @@ def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Fi
     """Errors and warnings about the experiments that run in a team's namespace."""
     findings: list[Finding] = []
     per_team: dict[str, list[tuple[Experiment, Usage]]] = defaultdict(list)
+    enforced = enforcement(stack.config, experiments)
     for experiment in experiments:
         team = None if experiment.team is None else stack.config.team(experiment.team)
         if team is None:
             continue
-        check = _TeamCheck(experiment, team, stack)
+        check = _TeamCheck(experiment, team, stack, enforced[team.name])
         findings += check.pod_security()
         findings += check.unset_amounts()
         findings += check.shared_memory()
@@ -134,17 +136,20 @@ def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Fi
     for name, members in sorted(per_team.items()):
         team = stack.config.team(name)
         assert team is not None
-        findings += _together(team, members, stack)
+        findings += _together(team, members, stack, enforced[name])
     return findings
 
 
 class _TeamCheck:
     """The checks of one experiment of one team."""
 
-    def __init__(self, experiment: Experiment, team: Team, stack: LoadedStack) -> None:
+    def __init__(
+        self, experiment: Experiment, team: Team, stack: LoadedStack, enforced: Enforcement
+    ) -> None:
         self.experiment = experiment
         self.team = team
         self.stack = stack
+        self.enforced = enforced
         self.team_key = f"trainstack:{stack.config.team_key(team)}"
         self.roles = role_pods(experiment.job)
 
@@ -328,9 +333,8 @@ class _TeamCheck:
     def fits(self, usage: Usage) -> list[Finding]:
         """One job against the team's ResourceQuota (and, queued, its nominal quota)."""
         config = self.stack.config
-        ceiling = config.ceiling(self.team)
-        share = nominal(self.team, config.node_pool.gpu_model)
-        borrowing = ceiling != share
+        ceiling, share = self.enforced.ceiling, self.enforced.share
+        borrowing = self.enforced.raised
         key = "team"
         findings = []
         for resource in RESOURCES:
@@ -368,7 +372,7 @@ class _TeamCheck:
 
 
 def _together(
-    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack
+    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack, enforced: Enforcement
 ) -> list[Finding]:
     """The team's experiments side by side: created at once, or queued one after another."""
     config = stack.config
@@ -378,7 +382,7 @@ def _together(
     queued = [(e, u) for e, u in members if e.queued]
     findings = []
     if len(at_once) > 1:
-        for resource, used, allowed in _exceeded(at_once, config.ceiling(team), RESOURCES):
+        for resource, used, allowed in _exceeded(at_once, enforced.ceiling, RESOURCES):
             findings.append(
                 Finding(
                     source,
@@ -394,7 +398,7 @@ def _together(
             )
     if queued and len(members) > 1:
         # Kueue counts requests only: GPUs, CPU and memory.
-        share = nominal(team, config.node_pool.gpu_model)
+        share = enforced.share
         for resource, used, allowed in _exceeded(members, share, RESOURCES[:3]):
             findings.append(
                 Finding(

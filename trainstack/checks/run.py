@@ -9,6 +9,7 @@ from trainstack.checks.launcher import launcher_findings
 from trainstack.checks.names import name_findings
 from trainstack.checks.namespaces import namespace_findings
 from trainstack.checks.operators import operator_findings
+from trainstack.checks.pools import pool_findings
 from trainstack.checks.quotas import quota_findings
 from trainstack.checks.warnings import warning_findings
 from trainstack.config.loader import LoadedStack
@@ -19,6 +20,7 @@ from trainstack.experiments.resolve import Experiment
 def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:
     """Every finding, errors and warnings, sorted by file, experiment and key."""
     findings = name_findings(experiments)
+    findings += pool_findings(stack)
     findings += quota_findings(experiments, stack)
     for experiment in experiments:
         findings += operator_findings(experiment, stack)

@@ -10,6 +10,7 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.cluster import VSwitchId
 from trainstack.config.names import DnsLabel
+from trainstack.config.nas import NasSpec, Protection
 from trainstack.config.node_pool import Quantity
 from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 
@@ -20,21 +21,16 @@ AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWrit
 NAS_CSI_DRIVER = "nasplugin.csi.alibabacloud.com"
 
 
-class NasFileSystem(StrictModel):
-    """A NAS file system (and a mount target in the cluster's VPC) created by the stack."""
+class NasFileSystem(NasSpec):
+    """A NAS file system (and a mount target in the cluster's VPC) created by this stack.
 
-    storage_type: Literal["Performance", "Capacity", "Premium"] = Field(
-        default="Performance", description="General Purpose NAS storage class."
-    )
-    zone_id: str | None = Field(
-        default=None, description="Zone of the file system; unset lets NAS pick one in region."
-    )
+    Only for data one cluster uses: data that two stacks compare on belongs to a data
+    stack (``trainstack:dataStore``) read through a ``stack-reference`` source.
+    """
+
     vswitch_id: VSwitchId | None = Field(
         default=None,
         description="vSwitch of the mount target; unset uses the cluster's first vSwitch.",
-    )
-    description: str | None = Field(
-        default=None, description="Description shown in the NAS console; defaults to the name."
     )
 
 
@@ -74,7 +70,30 @@ class NfsSource(StrictModel):
     path: AbsolutePath = Field(description="Exported path on the server.")
 
 
-DatasetSource = Annotated[AlicloudNasSource | NfsSource, Field(discriminator="type")]
+class StackReferenceSource(StrictModel):
+    """A file system owned by a data stack of this project, read through a StackReference.
+
+    The data stack (e.g. ``stacks/Pulumi.imagenet.yaml``) creates the NAS file system and
+    its mount target and exports their facts; every cluster stack that names it mounts
+    the very same data.
+    """
+
+    type: Literal["stack-reference"] = Field(
+        description="`stack-reference`: a file system of a data stack (`trainstack:dataStore`)."
+    )
+    stack: DnsLabel = Field(description="Name of the data stack, e.g. `imagenet`.")
+    dataset: DnsLabel = Field(
+        description="Name of the file system in the data stack's `dataStore.fileSystems`."
+    )
+    path: AbsolutePath | None = Field(
+        default=None,
+        description="Directory to mount; unset: the directory the data stack exports.",
+    )
+
+
+DatasetSource = Annotated[
+    AlicloudNasSource | NfsSource | StackReferenceSource, Field(discriminator="type")
+]
 
 
 def _read_write_many() -> list[AccessMode]:
@@ -112,6 +131,10 @@ class Dataset(StrictModel):
         description="Directory inside the export to expose instead of its root (relative).",
     )
     source: DatasetSource = Field(description="Where the data lives.")
+    protection: Protection = Field(
+        default_factory=Protection,
+        description="Protection of the dataset's PVs (and of a NAS file system it creates).",
+    )
 
     @model_validator(mode="after")
     def _sub_path_stays_inside(self) -> Dataset:
@@ -143,9 +166,10 @@ class Dataset(StrictModel):
         """Every namespace with a claim on this dataset."""
         return [namespace for namespace, _ in self.claims]
 
-    @property
-    def export_path(self) -> str:
-        """The path mounted: the source's export path joined with the sub-path."""
+    def export_path(self, base: str | None = None) -> str:
+        """The path mounted: the source's export path (or ``base``) joined with the sub-path."""
+        root = base or self.source.path
+        assert root is not None  # a stack-reference source passes the data stack's path
         if self.sub_path is None:
-            return self.source.path
-        return posixpath.join(self.source.path, self.sub_path)
+            return root
+        return posixpath.join(root, self.sub_path)

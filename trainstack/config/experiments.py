@@ -9,6 +9,29 @@ from pydantic import Field, StringConstraints
 from trainstack.base_model import StrictModel
 
 RelativeDirectory = Annotated[str, StringConstraints(pattern=r"^[^/\s][^\s]*$")]
+MAX_RUNS = 100
+
+
+class Runs(StrictModel):
+    """Which runs of an experiment the stack deploys: one release (and job) per run."""
+
+    first: int = Field(
+        default=1,
+        ge=1,
+        description="Number of the first run deployed; raise it to re-run (earlier runs' "
+        "releases are removed, their results files stay).",
+    )
+    count: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_RUNS,
+        description="How many runs from `first` on, e.g. 5 for statistics (Kueue queues them "
+        "when queueing is on).",
+    )
+
+    def numbers(self) -> range:
+        """The run numbers deployed."""
+        return range(self.first, self.first + self.count)
 
 
 class StackExperiments(StrictModel):
@@ -27,4 +50,17 @@ class StackExperiments(StrictModel):
         default_factory=dict,
         description="Per experiment name (or matrix point name): job values merged over the "
         "experiment's `job` on this stack only (mappings merge, lists replace).",
+    )
+    runs: dict[str, Runs] = Field(
+        default_factory=dict,
+        description="Per experiment name (or matrix name): the runs deployed, e.g. "
+        "`{first: 1, count: 3}`; unset: run 1 only. Run 1 is released under the experiment's "
+        "name, run N under `<name>-r<N>`.",
+    )
+    node_pools: dict[str, str] = Field(
+        default_factory=dict,
+        description="Per experiment name (or matrix name): the GPU node pool its GPU pods run "
+        "on here, instead of the file's `nodePool` (e.g. when this stack names its pools "
+        "differently).",
+        examples=[{"imagenet-tensorflow": "gpu-v100"}],
     )

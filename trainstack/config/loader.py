@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from trainstack.config.alicloud_rules import password_problem
+from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.placeholders import placeholders
 from trainstack.config.stack import StackConfig
 from trainstack.errors import ConfigError, Problem, TrainstackError
@@ -21,6 +23,8 @@ from trainstack.project import CONFIG_NAMESPACE, Project
 from trainstack.validation import problems_from
 
 KUBECONFIG_KEY = f"{CONFIG_NAMESPACE}:kubeconfig"
+DATA_STORE_KEY = "dataStore"
+OLD_POOL_KEY = "nodePool"
 SECRET_PLACEHOLDER = "[secret]"
 _PREFIX = f"{CONFIG_NAMESPACE}:"
 
@@ -37,22 +41,48 @@ class LoadedStack:
 
     def placeholders(self) -> list[tuple[str, str]]:
         """(key, placeholder) of every value still to set before deploying, by key."""
-        dumped = self.config.model_dump(mode="json", by_alias=True, exclude_none=True)
-        found = [
-            pair
-            for key, value in dumped.items()
-            for pair in placeholders(value, f"{CONFIG_NAMESPACE}:{key}")
-        ]
-        return sorted(found)
+        return _placeholders(self.config)
+
+
+@dataclass(frozen=True)
+class LoadedDataStack:
+    """A validated data stack (``trainstack:dataStore``): file systems, no cluster."""
+
+    name: str
+    source: str
+    config: DataStackConfig
+
+    def placeholders(self) -> list[tuple[str, str]]:
+        """(key, placeholder) of every value still to set before deploying, by key."""
+        return _placeholders(self.config)
+
+
+def _placeholders(config: BaseModel) -> list[tuple[str, str]]:
+    dumped = config.model_dump(mode="json", by_alias=True, exclude_none=True)
+    found = [
+        pair
+        for key, value in dumped.items()
+        for pair in placeholders(value, f"{CONFIG_NAMESPACE}:{key}")
+    ]
+    return sorted(found)
+
+
+AnyStack = LoadedStack | LoadedDataStack
 
 
 def load_stack_config(
     stack: str, raw: dict[str, Any], secret_keys: set[str], source: str
-) -> LoadedStack:
-    """Validate the runtime config map of ``stack`` (keys like ``trainstack:nodePool``)."""
+) -> AnyStack:
+    """Validate the runtime config map of ``stack`` (keys like ``trainstack:nodePools``).
+
+    A stack with ``trainstack:dataStore`` is a data stack and may hold nothing else of
+    ``trainstack:``; every other stack is a cluster stack.
+    """
     values: dict[str, Any] = {}
     problems: list[Problem] = []
     kubeconfig: str | None = None
+    secrets: dict[str, str] = {}
+    passwords = _password_keys(raw)
     for key in sorted(raw):
         if not key.startswith(_PREFIX):
             continue  # provider settings such as alicloud:region belong to their providers
@@ -69,24 +99,126 @@ def load_stack_config(
             kubeconfig = str(raw[key])
             continue
         if key in secret_keys:
+            secrets[key] = str(raw[key])
+            continue
+        if key in passwords:
+            continue  # a node password in plain text: refused below, never echoed
+        values[key[len(_PREFIX) :]] = decode_config_value(raw[key])
+    if DATA_STORE_KEY in values:
+        return _data_stack(stack, values, secrets, kubeconfig, problems, source)
+    if OLD_POOL_KEY in values:
+        problems.append(
+            Problem(
+                f"{_PREFIX}{OLD_POOL_KEY}",
+                "the single node pool of earlier versions",
+                f"{_PREFIX}nodePools, a list: move the mapping under it as its first item "
+                f"(`{_PREFIX}nodePools: [{{name: ..., ...}}]`), add `login: {{keyName: ...}}` "
+                "on alicloud, and a CPU pool (gpusPerNode: 0) for launchers if you have one",
+            )
+        )
+        values.pop(OLD_POOL_KEY)
+    try:
+        config = StackConfig.model_validate(values)
+    except ValidationError as error:
+        found = problems_from(error, StackConfig, _PREFIX)
+        if problems:  # the old key's fix says where the pools go: no "missing nodePools"
+            found = [p for p in found if p.path != f"{_PREFIX}nodePools"]
+        problems.extend(found)
+        config = None
+    problems.extend(_secret_problems(config, raw, secrets))
+    if problems or config is None:
+        raise ConfigError(source, problems)
+    return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
+
+
+def _password_keys(raw: dict[str, Any]) -> set[str]:
+    """The config keys the pools name as ``login.passwordSecret`` (read before validation)."""
+    pools = decode_config_value(raw.get(f"{_PREFIX}nodePools"))
+    keys = set()
+    for pool in pools if isinstance(pools, list) else []:
+        login = pool.get("login") if isinstance(pool, dict) else None
+        key = login.get("passwordSecret") if isinstance(login, dict) else None
+        if isinstance(key, str):
+            keys.add(key)
+    return keys
+
+
+def _data_stack(
+    stack: str,
+    values: dict[str, Any],
+    secrets: dict[str, str],
+    kubeconfig: str | None,
+    problems: list[Problem],
+    source: str,
+) -> LoadedDataStack:
+    """A data stack: only ``trainstack:dataStore``, no secret, no cluster."""
+    others = sorted({*(k for k in values if k != DATA_STORE_KEY), *secrets})
+    values = {DATA_STORE_KEY: values[DATA_STORE_KEY]}
+    for key in others:
+        name = key if key.startswith(_PREFIX) else f"{_PREFIX}{key}"
+        problems.append(
+            Problem(
+                name,
+                "a setting of a cluster stack",
+                f"nothing in a data stack: it holds only {_PREFIX}{DATA_STORE_KEY} (clusters "
+                "mount its file systems through a stack-reference dataset source)",
+            )
+        )
+    if kubeconfig is not None:
+        problems.append(Problem(KUBECONFIG_KEY, "a kubeconfig", "nothing in a data stack"))
+    try:
+        config = DataStackConfig.model_validate(values)
+    except ValidationError as error:
+        problems.extend(problems_from(error, DataStackConfig, _PREFIX))
+        raise ConfigError(source, problems) from None
+    if problems:
+        raise ConfigError(source, problems)
+    return LoadedDataStack(name=stack, source=source, config=config)
+
+
+def _secret_problems(
+    config: StackConfig | None, raw: dict[str, Any], secrets: dict[str, str]
+) -> list[Problem]:
+    """Only node passwords may be secret besides the kubeconfig, and they must be."""
+    wanted: dict[str, str] = {}
+    for index, pool in enumerate(config.node_pools if config else []):
+        if pool.login is not None and pool.login.password_secret is not None:
+            wanted[pool.login.password_secret] = f"{_PREFIX}nodePools[{index}].login"
+    problems = []
+    for key in sorted(secrets):
+        if key not in wanted:
             problems.append(
                 Problem(
                     key,
                     "a secret value (not shown)",
-                    f"plain configuration: only {KUBECONFIG_KEY} may be secret; reference "
-                    "Kubernetes Secrets by name instead of putting credentials here",
+                    f"plain configuration: only {KUBECONFIG_KEY} and the node passwords a "
+                    "pool's login.passwordSecret names may be secret; reference Kubernetes "
+                    "Secrets by name instead of putting credentials here",
                 )
             )
-            continue
-        values[key[len(_PREFIX) :]] = decode_config_value(raw[key])
-    try:
-        config = StackConfig.model_validate(values)
-    except ValidationError as error:
-        problems.extend(problems_from(error, StackConfig, _PREFIX))
-        config = None
-    if problems or config is None:
-        raise ConfigError(source, problems)
-    return LoadedStack(name=stack, source=source, config=config, kubeconfig=kubeconfig)
+    for key, where in sorted(wanted.items()):
+        if key not in raw:
+            problems.append(
+                Problem(
+                    f"{where}.passwordSecret",
+                    json.dumps(key),
+                    f"a config key that is set: `pulumi config set --secret {key}`",
+                )
+            )
+        elif key not in secrets:
+            problems.append(
+                Problem(
+                    key,
+                    "a plain-text value (not shown)",
+                    f"a secret: set it with `pulumi config set --secret {key}`",
+                )
+            )
+        elif secrets[key] != SECRET_PLACEHOLDER:
+            # Offline the value is never decrypted; under `pulumi up` it is checked here.
+            rule = password_problem(secrets[key])
+            if rule is not None:
+                problems.append(Problem(key, "a password (not shown)", rule))
+    return problems
 
 
 def decode_config_value(value: Any) -> Any:
@@ -99,7 +231,7 @@ def decode_config_value(value: Any) -> Any:
         return value
 
 
-def load_from_pulumi() -> LoadedStack:
+def load_from_pulumi() -> AnyStack:
     """The current stack's configuration, as the Pulumi engine (real or mock) provides it."""
     import pulumi
     from pulumi.runtime import config as runtime_config
@@ -184,17 +316,3 @@ def read_stack_file(project: Project, stack: str) -> StackFile:
     section = document.get("config") or {}
     ciphertexts = {key: section[key] for key in secret_keys}
     return StackFile(source, config, secret_keys, ciphertexts)
-
-
-def load_for_program() -> LoadedStack:
-    """:func:`load_from_pulumi` for the program: a bad stack stops ``pulumi up`` cleanly.
-
-    ``pulumi.RunError`` ends the program with the message alone (no traceback) and
-    before any resource is registered.
-    """
-    import pulumi
-
-    try:
-        return load_from_pulumi()
-    except TrainstackError as error:
-        raise pulumi.RunError(str(error)) from None

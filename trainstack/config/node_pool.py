@@ -1,20 +1,39 @@
-"""The GPU node pool: its shape decides what every experiment can ask for."""
+"""Node pools: GPU pools that train, CPU pools for launchers, parameter servers and tools.
+
+A stack lists its pools under ``trainstack:nodePools``. On ACK each pool is a
+``cs.NodePool``; on an existing cluster a pool describes nodes that already exist (and,
+when ``nodes`` lists them, labels and taints them). The Alibaba Cloud provider's rules
+are checked here (see :mod:`trainstack.config.alicloud_rules`) so that a plan refuses
+what ``pulumi up`` would fail on, naming the key.
+"""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
+from trainstack.config import alicloud_rules as rules
 from trainstack.config.names import LabelKey, LabelValue
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.quantity import QUANTITY_PATTERN, parse_quantity
 
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
 Quantity = Annotated[str, StringConstraints(pattern=QUANTITY_PATTERN)]
+PoolName = Annotated[str, StringConstraints(pattern=r"^[a-z][-a-z0-9]{0,62}$")]
+# ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
+# ImportKeyPair).
+KeyPairName = Annotated[
+    str,
+    StringConstraints(pattern=rf"^([A-Za-z][A-Za-z0-9._:-]{{1,127}}|{PLACEHOLDER_PATTERN})$"),
+]
+SecretConfigKey = Annotated[str, StringConstraints(pattern=r"^trainstack:[A-Za-z][A-Za-z0-9]*$")]
 
 GPU_RESOURCE = "nvidia.com/gpu"
+GPU_TAINT = {"key": GPU_RESOURCE, "value": "true", "effect": "NoSchedule"}
+"""The default taint of a GPU pool: only pods that tolerate it (GPU work) land there."""
 
 
 class Taint(StrictModel):
@@ -26,48 +45,111 @@ class Taint(StrictModel):
         default="NoSchedule", description="What happens to pods that do not tolerate the taint."
     )
 
-
-def _default_taints() -> list[Taint]:
-    # GPU nodes are expensive: only pods that tolerate this taint (GPU jobs) land there.
-    return [Taint.model_validate({"key": GPU_RESOURCE, "value": "true", "effect": "NoSchedule"})]
+    def toleration(self) -> dict[str, str]:
+        """The toleration that lets a pod onto nodes with this taint."""
+        if self.value:
+            return {
+                "key": self.key,
+                "operator": "Equal",
+                "value": self.value,
+                "effect": self.effect,
+            }
+        return {"key": self.key, "operator": "Exists", "effect": self.effect}
 
 
 class Autoscaling(StrictModel):
     """Cluster-autoscaler bounds of the pool (ACK node pool auto scaling)."""
 
     enabled: bool = Field(default=False, description="Let the cluster autoscaler resize the pool.")
-    min_size: int = Field(default=0, ge=0, le=1000, description="Fewest nodes when scaled in.")
-    max_size: int = Field(ge=1, le=1000, description="Most nodes when scaled out.")
+    min_size: int = Field(
+        default=0,
+        ge=0,
+        le=rules.SCALING_MIN_SIZE_MAX,
+        description="Fewest nodes when scaled in (ACK: 0-1000).",
+    )
+    max_size: int = Field(
+        ge=1,
+        le=rules.SCALING_MAX_SIZE_MAX,
+        description="Most nodes when scaled out; greater than minSize (ACK: up to 2000).",
+    )
 
     @model_validator(mode="after")
     def _bounds(self) -> Autoscaling:
-        if self.min_size > self.max_size:
-            raise constraint("minSize", self.min_size, f"<= maxSize ({self.max_size})")
+        # The provider: "`max_size` has to be greater than `min_size`" (see alicloud_rules).
+        if self.max_size <= self.min_size:
+            raise constraint(
+                "maxSize", self.max_size, f"greater than minSize ({self.min_size}), as ACK requires"
+            )
         return self
 
 
 class SystemDisk(StrictModel):
     """The system disk of each node (images of training containers are large)."""
 
-    category: Literal["cloud_essd", "cloud_ssd", "cloud_efficiency", "cloud_auto"] = Field(
-        default="cloud_essd", description="ECS disk category."
+    category: Literal[
+        "cloud_essd", "cloud_ssd", "cloud_efficiency", "cloud_auto", "cloud_essd_entry", "cloud"
+    ] = Field(default="cloud_essd", description="ECS disk category.")
+    size_gib: int = Field(
+        default=120,
+        description="Size in GiB: 20-500 for `cloud`, 1-2048 for `cloud_auto`, 20-2048 "
+        "otherwise (ESSD at its default performance level PL1).",
     )
-    size_gib: int = Field(default=120, ge=20, le=2048, description="Size in GiB.")
+
+    @model_validator(mode="after")
+    def _size_for_category(self) -> SystemDisk:
+        low, high = rules.SYSTEM_DISK_SIZES[self.category]
+        if not low <= self.size_gib <= high:
+            raise constraint(
+                "sizeGib", self.size_gib, f"{low} to {high} GiB for category {self.category}"
+            )
+        return self
+
+
+class Login(StrictModel):
+    """How to log in to the pool's nodes (ACK requires one way): a key pair or a password."""
+
+    key_name: KeyPairName | None = Field(
+        default=None,
+        description="Name of an ECS key pair in the region (the only way on managed node "
+        "pools), e.g. `trainstack-nodes`.",
+    )
+    password_secret: SecretConfigKey | None = Field(
+        default=None,
+        description="Name of a secret config key holding the root password, e.g. "
+        "`trainstack:nodePassword` (`pulumi config set --secret trainstack:nodePassword`); "
+        "never the password itself. 8-30 characters, three of upper, lower, digits, symbols.",
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Login:
+        # TF: key_name conflicts with password; DOC: "You have to specify one of".
+        if (self.key_name is None) == (self.password_secret is None):
+            raise constraint(
+                "keyName",
+                self.key_name,
+                "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
+            )
+        return self
 
 
 class NodePool(StrictModel):
-    """GPU nodes for training, labelled and tainted so that only GPU work lands there."""
+    """One pool of identical nodes: GPU nodes that train, or CPU nodes (gpusPerNode: 0)."""
 
-    name: Annotated[str, StringConstraints(pattern=r"^[a-z][-a-z0-9]{0,62}$")] = Field(
-        default="gpu", description="Name of the node pool."
-    )
+    name: PoolName = Field(description="Name of the node pool (and of its Kueue ResourceFlavor).")
     instance_types: list[InstanceType] = Field(
         default_factory=list,
         description="ECS instance types, in order of preference (ACK only), e.g. "
-        "`ecs.gn6e-c12g1.12xlarge`. All must have the same GPUs per node.",
+        "`ecs.gn6e-c12g1.12xlarge`. All must have the same GPUs, CPU and memory per node.",
     )
-    gpus_per_node: int = Field(ge=1, le=16, description="GPUs on each node.")
-    gpu_model: str = Field(min_length=1, description="GPU model, e.g. `V100` (for reports).")
+    gpus_per_node: int = Field(
+        ge=0, le=16, description="GPUs on each node; 0 for a CPU pool (launchers, PS, tools)."
+    )
+    gpu_model: str | None = Field(
+        default=None,
+        min_length=1,
+        description="GPU model, e.g. `V100`: required for a GPU pool, unset for a CPU pool. "
+        "Teams' per-model quotas (`quota.gpuModels`) name it.",
+    )
     cpu_per_node: Quantity | None = Field(
         default=None,
         description="Allocatable CPU of a node (e.g. `48`); when set, plan-time checks "
@@ -88,21 +170,53 @@ class NodePool(StrictModel):
     )
     labels: dict[LabelKey, LabelValue] = Field(
         default_factory=dict,
-        description="Labels on every node of the pool; experiments select the pool by them.",
+        description="Labels on every node of the pool; the roles placed on the pool select them.",
     )
     taints: list[Taint] = Field(
-        default_factory=_default_taints,
-        description="Taints on every node; experiments get matching tolerations.",
+        description="Taints on every node; the roles placed on the pool get matching "
+        "tolerations. Default: `nvidia.com/gpu=true:NoSchedule` on a GPU pool, none on a "
+        "CPU pool."
     )
     system_disk: SystemDisk = Field(
         default_factory=lambda: SystemDisk.model_validate({}),
         description="System disk of each node (ACK only).",
     )
+    login: Login | None = Field(
+        default=None,
+        description="ACK only, required there: a key pair name or a secret password key.",
+    )
     nodes: list[str] = Field(
         default_factory=list,
-        description="Existing clusters only: names of the GPU nodes to label and taint. "
-        "Empty: nodes are left as they are and the pool is only described.",
+        description="Existing clusters only: names of the nodes to label (and taint, see "
+        "taintPolicy). Empty: nodes are left as they are and the pool is only described.",
     )
+    taint_policy: Literal["apply", "force", "none"] = Field(
+        default="apply",
+        description="Existing clusters only, how `nodes` get the pool's taints. Kubernetes "
+        "keeps a node's taints as one atomic list, owned by one field manager: `apply` "
+        "sets the whole list by server-side apply without force, so taints another manager "
+        "set make `pulumi up` fail instead of being replaced; `force` takes the list over "
+        "and removes other managers' taints (a plan warning says so); `none` leaves taints "
+        "alone (they only describe the nodes).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_taints(cls, data: Any) -> Any:
+        # The GPU taint is a GPU pool's default only: a CPU pool is where untolerating pods go.
+        if isinstance(data, dict) and "taints" not in data:
+            gpus = data.get("gpusPerNode")
+            taints = [dict(GPU_TAINT)] if isinstance(gpus, int) and gpus > 0 else []
+            return {**data, "taints": taints}
+        return data
+
+    @model_validator(mode="after")
+    def _gpu_model_iff_gpus(self) -> NodePool:
+        if self.gpus_per_node and self.gpu_model is None:
+            raise constraint("gpuModel", None, "the GPU model of a GPU pool, e.g. V100")
+        if not self.gpus_per_node and self.gpu_model is not None:
+            raise constraint("gpuModel", self.gpu_model, "nothing on a CPU pool (gpusPerNode: 0)")
+        return self
 
     @model_validator(mode="after")
     def _sizes(self) -> NodePool:
@@ -124,11 +238,19 @@ class NodePool(StrictModel):
         return self
 
     @property
+    def is_gpu(self) -> bool:
+        """A pool of GPU nodes (training roles with GPUs go there)."""
+        return self.gpus_per_node > 0
+
+    @property
+    def scaling(self) -> Autoscaling | None:
+        """The autoscaling bounds when autoscaling is on."""
+        return self.autoscaling if self.autoscaling and self.autoscaling.enabled else None
+
+    @property
     def max_nodes(self) -> int:
         """The most nodes the pool can have (what a job can count on at best)."""
-        if self.autoscaling is not None and self.autoscaling.enabled:
-            return self.autoscaling.max_size
-        return self.desired_size
+        return self.scaling.max_size if self.scaling else self.desired_size
 
     @property
     def gpu_capacity(self) -> int:
@@ -144,3 +266,17 @@ class NodePool(StrictModel):
     def memory_capacity(self) -> Decimal | None:
         """Allocatable memory of one node in bytes, when declared."""
         return None if self.memory_per_node is None else parse_quantity(self.memory_per_node)
+
+    @property
+    def tolerations(self) -> list[dict[str, str]]:
+        """What a pod needs to tolerate to run on the pool."""
+        return [taint.toleration() for taint in self.taints]
+
+    def describe(self) -> str:
+        """``4 node(s) x 4 V100 = 16 GPUs`` or ``2 node(s), CPU only``."""
+        size = f"{self.max_nodes} node(s)"
+        if self.scaling:
+            size += f" (autoscaling {self.scaling.min_size}-{self.scaling.max_size})"
+        if not self.is_gpu:
+            return f"{size}, CPU only"
+        return f"{size} x {self.gpus_per_node} {self.gpu_model} = {self.gpu_capacity} GPUs"

@@ -12,7 +12,14 @@ from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
-from trainstack.config.teams import RESERVED_NAMESPACES, Amounts, Team, nominal, reach
+from trainstack.config.teams import (
+    RESERVED_NAMESPACES,
+    Amounts,
+    Team,
+    model_share,
+    nominal,
+    reach,
+)
 from trainstack.operators import family as operator_family
 
 
@@ -20,7 +27,11 @@ class StackConfig(StrictModel):
     """Everything a stack declares under the `trainstack:` config namespace."""
 
     cluster: Cluster = Field(description="The Kubernetes cluster the stack deploys to.")
-    node_pool: NodePool = Field(description="The GPU node pool training runs on.")
+    node_pools: list[NodePool] = Field(
+        min_length=1,
+        description="The node pools: GPU pools that train and, optionally, CPU pools for "
+        "launchers, parameter servers and CPU-only jobs.",
+    )
     datasets: list[Dataset] = Field(
         default_factory=list, description="Shared datasets, each exposed as a PV + PVC."
     )
@@ -46,25 +57,27 @@ class StackConfig(StrictModel):
     )
 
     @model_validator(mode="after")
+    def _pool_rules(self) -> StackConfig:
+        on_ack = isinstance(self.cluster, AlicloudCluster)
+        names: dict[str, int] = {}
+        for index, pool in enumerate(self.node_pools):
+            key = f"nodePools[{index}]"
+            if pool.name in names:
+                raise constraint(
+                    f"{key}.name",
+                    pool.name,
+                    f"a name no other pool uses (nodePools[{names[pool.name]}] has it)",
+                )
+            names[pool.name] = index
+            if on_ack:
+                _ack_pool_rules(key, pool)
+            else:
+                _existing_pool_rules(key, pool)
+        return self
+
+    @model_validator(mode="after")
     def _provider_rules(self) -> StackConfig:
         on_ack = isinstance(self.cluster, AlicloudCluster)
-        if on_ack and not self.node_pool.instance_types:
-            raise constraint(
-                "nodePool.instanceTypes", [], "at least one ECS GPU instance type on alicloud"
-            )
-        if not on_ack and self.node_pool.instance_types:
-            raise constraint(
-                "nodePool.instanceTypes",
-                self.node_pool.instance_types,
-                "nothing on an existing cluster (nodes are not created); list them in "
-                "nodePool.nodes to label and taint them",
-            )
-        if on_ack and self.node_pool.nodes:
-            raise constraint(
-                "nodePool.nodes",
-                self.node_pool.nodes,
-                "nothing on alicloud (ACK creates and names the nodes)",
-            )
         if not on_ack:
             for operator in self.operators.enabled():
                 if operator_family(operator.key).ack_only:
@@ -149,27 +162,31 @@ class StackConfig(StrictModel):
                 raise constraint(
                     "queueing.enabled", True, "false, or at least one team in trainstack:teams"
                 )
-            pool = self.node_pool
+            self._flavor_rules()
+        return self
+
+    def _flavor_rules(self) -> None:
+        for index, pool in enumerate(self.node_pools):
             # A ResourceFlavor carries at most 8 node labels and 8 tolerations (Kueue's CRD).
-            for key, items in (("nodePool.labels", pool.labels), ("nodePool.taints", pool.taints)):
+            for field, items in (("labels", pool.labels), ("taints", pool.taints)):
                 if len(items) > 8:
                     raise constraint(
-                        key,
+                        f"nodePools[{index}].{field}",
                         f"{len(items)} entries",
                         "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
                     )
-            total = sum(nominal(team, pool.gpu_model).gpu for team in self.teams)
-            if total > pool.gpu_capacity:
-                shares = ", ".join(
-                    f"{team.name} {nominal(team, pool.gpu_model).gpu}" for team in self.teams
-                )
+        for model, capacity in sorted(self.gpu_capacity_by_model().items()):
+            shares = [(team.name, model_share(team, model)) for team in self.teams]
+            total = sum(count for _, count in shares)
+            if total > capacity:
+                listed = ", ".join(f"{name} {count}" for name, count in shares)
                 raise constraint(
                     "teams",
-                    f"{total} GPUs of quota ({shares})",
-                    f"at most the pool's {pool.gpu_capacity} GPUs with queueing: Kueue would "
-                    "admit jobs for GPUs that do not exist (use a cohort to share idle GPUs)",
+                    f"{total} {model} GPUs of quota ({listed})",
+                    f"at most the {capacity} {model} GPUs of the stack's pools with queueing: "
+                    "Kueue would admit jobs for GPUs that do not exist (use a cohort to share "
+                    "idle GPUs)",
                 )
-        return self
 
     def _queueing_rules(self, index: int, team: Team) -> None:
         queueing = self.queueing
@@ -182,11 +199,25 @@ class StackConfig(StrictModel):
                     "nothing without queueing (a ResourceQuota cannot tell GPU models apart); "
                     "set trainstack:queueing.enabled: true",
                 )
-            if model != self.node_pool.gpu_model:
+            models = self.gpu_models()
+            if model not in models:
                 raise constraint(
                     f"{key}.{model}",
                     model,
-                    f"a GPU model of the stack's node pools: {self.node_pool.gpu_model}",
+                    f"a GPU model of the stack's node pools: {', '.join(models) or 'none'}",
+                )
+        models = self.gpu_models()
+        if queueing.enabled and len(models) > 1:
+            # One flavor per GPU model: their quotas must not add up to more than the
+            # team's total, or Kueue admits jobs its ResourceQuota then refuses.
+            caps = {model: model_share(team, model) for model in models}
+            if sum(caps.values()) > team.quota.gpu:
+                raise constraint(
+                    f"teams[{index}].quota.gpuModels",
+                    caps,
+                    f"per-model GPU quotas adding up to at most quota.gpu ({team.quota.gpu}) "
+                    f"with several GPU models ({', '.join(models)}): Kueue admits by model, the "
+                    "ResourceQuota counts all GPUs together",
                 )
         if team.borrowing_limit is not None and (not queueing.enabled or queueing.cohort is None):
             raise constraint(
@@ -223,16 +254,84 @@ class StackConfig(StrictModel):
         """The team working in ``namespace`` (its quota applies to every pod there)."""
         return next((team for team in self.teams if team.namespace_name == namespace), None)
 
-    def ceiling(self, team: Team) -> Amounts:
-        """The most ``team``'s pods may hold at once: its ResourceQuota.
+    def share(self, team: Team) -> Amounts:
+        """``team``'s own share on this stack's pools (its per-model caps applied)."""
+        return nominal(team, self.gpu_models())
 
-        Its quota; with queueing in a cohort also what it may borrow, since Kueue admits
-        borrowed quota and the ResourceQuota must then not refuse the admitted pods.
-        """
+    def borrowing_ceiling(self, team: Team) -> Amounts:
+        """The most ``team``'s pods may hold when Kueue lends it idle quota of the cohort."""
         queueing = self.queueing
         cohort = queueing.enabled and queueing.cohort is not None
-        return reach(team, self.teams, self.node_pool.gpu_model, cohort)
+        return reach(team, self.teams, self.gpu_models(), cohort)
+
+    def gpu_models(self) -> list[str]:
+        """The GPU models of the stack's GPU pools, in pool order, each once."""
+        return list(dict.fromkeys(p.gpu_model for p in self.node_pools if p.gpu_model))
+
+    def gpu_capacity_by_model(self) -> dict[str, int]:
+        """GPUs of the stack's pools at their largest, per GPU model."""
+        capacity: dict[str, int] = {}
+        for pool in self.node_pools:
+            if pool.gpu_model:
+                capacity[pool.gpu_model] = capacity.get(pool.gpu_model, 0) + pool.gpu_capacity
+        return capacity
+
+    @property
+    def gpu_pools(self) -> list[NodePool]:
+        """The GPU pools, in declaration order (the first is the default for training)."""
+        return [pool for pool in self.node_pools if pool.is_gpu]
+
+    @property
+    def cpu_pool(self) -> NodePool | None:
+        """The first CPU pool: where roles without GPUs go (none: they are left unpinned)."""
+        return next((pool for pool in self.node_pools if not pool.is_gpu), None)
+
+    def pool(self, name: str) -> NodePool | None:
+        """The pool called ``name``, if any."""
+        return next((pool for pool in self.node_pools if pool.name == name), None)
+
+    def pool_key(self, pool: NodePool) -> str:
+        """``nodePools[<index>]``: where ``pool`` is declared."""
+        return f"nodePools[{self.node_pools.index(pool)}]"
 
     def team_key(self, team: Team) -> str:
         """``teams[<index>]``: where ``team`` is declared."""
         return f"teams[{self.teams.index(team)}]"
+
+
+def _ack_pool_rules(key: str, pool: NodePool) -> None:
+    """What ACK's node pool API requires (see trainstack.config.alicloud_rules)."""
+    if not pool.instance_types:
+        raise constraint(f"{key}.instanceTypes", [], "at least one ECS instance type on alicloud")
+    if pool.nodes:
+        raise constraint(
+            f"{key}.nodes", pool.nodes, "nothing on alicloud (ACK creates and names the nodes)"
+        )
+    if pool.login is None:
+        raise constraint(
+            f"{key}.login",
+            None,
+            "a login method ACK requires: `{keyName: <ECS key pair>}` or "
+            "`{passwordSecret: trainstack:<key>}` naming a secret config key",
+        )
+    if "taint_policy" in pool.model_fields_set:
+        raise constraint(
+            f"{key}.taintPolicy", pool.taint_policy, "nothing on alicloud (ACK taints the nodes)"
+        )
+
+
+def _existing_pool_rules(key: str, pool: NodePool) -> None:
+    """An existing cluster's nodes exist already: nothing about creating them applies."""
+    for field, attribute in (
+        ("instanceTypes", "instance_types"),
+        ("systemDisk", "system_disk"),
+        ("login", "login"),
+        ("autoscaling", "autoscaling"),
+    ):
+        if attribute in pool.model_fields_set:
+            raise constraint(
+                f"{key}.{field}",
+                getattr(pool, attribute) if attribute != "system_disk" else "a disk",
+                "nothing on an existing cluster (nodes are not created); list them in "
+                f"{key}.nodes to label and taint them",
+            )

@@ -209,23 +209,30 @@ class Amounts:
     pods: int | None = None
 
 
-def nominal(team: Team, gpu_model: str) -> Amounts:
-    """The team's own share on the pool of ``gpu_model`` (its per-model cap applied)."""
+def model_share(team: Team, gpu_model: str) -> int:
+    """The most GPUs of ``gpu_model`` the team may use: its per-model cap, else its quota."""
     quota = team.quota
-    gpu = min(quota.gpu, quota.gpu_models.get(gpu_model, quota.gpu))
+    return min(quota.gpu, quota.gpu_models.get(gpu_model, quota.gpu))
+
+
+def nominal(team: Team, gpu_models: Sequence[str]) -> Amounts:
+    """The team's own share on pools of ``gpu_models`` (its per-model caps applied)."""
+    quota = team.quota
+    capped = sum(model_share(team, model) for model in gpu_models)
+    gpu = min(quota.gpu, capped) if gpu_models else quota.gpu
     return Amounts(gpu, parse_quantity(quota.cpu), parse_quantity(quota.memory), quota.pods)
 
 
-def reach(team: Team, teams: Sequence[Team], gpu_model: str, cohort: bool) -> Amounts:
+def reach(team: Team, teams: Sequence[Team], gpu_models: Sequence[str], cohort: bool) -> Amounts:
     """The most the team's pods can hold at once: its share, plus what it may borrow.
 
     Without a cohort that is the share. In a cohort a team may borrow what the others
     leave idle, up to its borrowing limit (unset: all of theirs).
     """
-    own = nominal(team, gpu_model)
+    own = nominal(team, gpu_models)
     if not cohort:
         return own
-    others = [nominal(other, gpu_model) for other in teams if other.name != team.name]
+    others = [nominal(other, gpu_models) for other in teams if other.name != team.name]
     limit = team.borrowing_limit or BorrowingLimit()
     idle_gpu = sum(other.gpu for other in others)
     idle_cpu = sum((other.cpu for other in others), Decimal(0))

@@ -2,11 +2,14 @@
 
 Exit status: 0 no changes (with ``--fairness``: the stacks compare fairly), 1 changes
 (with ``--fairness``: a difference that is neither acceleration nor cluster identity),
-2 an error (one line on stderr, printed by ``trainstack.cli``).
+2 an error (one line on stderr, printed by ``trainstack.cli``), 3 changes that delete or
+replace a data-bearing resource (see :mod:`trainstack.diff.data_loss`): a pipeline can
+require an approval for them.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -15,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
+from trainstack.diff.data_loss import DATA_LOSS
 from trainstack.errors import DiffError
 from trainstack.project import Project
 
@@ -22,6 +26,11 @@ if TYPE_CHECKING:
     from trainstack.diff.sources import Compared
 
 NO_CHANGES, CHANGES = 0, 1
+
+
+def colour_wanted() -> bool:
+    """Colours only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 class OutputFormat(StrEnum):
@@ -113,7 +122,9 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
     if output_format is OutputFormat.markdown:
         sys.stdout.write(markdown(diffs, max_chars))
     else:
-        write_lines(text_lines(diffs), sys.stdout, colour=sys.stdout.isatty())
+        write_lines(text_lines(diffs), sys.stdout, colour=colour_wanted())
+    if any(item.data_risks for item in diffs):
+        return DATA_LOSS
     return CHANGES if any(item.has_changes for item in diffs) else NO_CHANGES
 
 
@@ -126,5 +137,5 @@ def _report_fairness(compared: Compared, output_format: OutputFormat, max_chars:
     if output_format is OutputFormat.markdown:
         sys.stdout.write(fairness_markdown(report, max_chars))
     else:
-        write_lines(fairness_lines(report), sys.stdout, colour=sys.stdout.isatty())
+        write_lines(fairness_lines(report), sys.stdout, colour=colour_wanted())
     return NO_CHANGES if report.fair else CHANGES

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+from trainstack.diff.data_loss import data_risk
 from trainstack.diff.model import (
     ConfigChange,
     ObjectDiff,
@@ -48,12 +49,14 @@ def compare(
         objects.append(item)
         uncomparable += unknown
     extra = (UNCOMPARABLE_NOTE.format(count=uncomparable),) if uncomparable else ()
+    risks = (data_risk(item) for item in objects)
     return StackDiff(
         before_label=before_label,
         after_label=after_label,
         objects=tuple(objects),
         config_changes=_config_changes(before.config_digests, after.config_digests),
         notes=(*notes, *extra),
+        data_risks=tuple(risk for risk in risks if risk is not None),
     )
 
 

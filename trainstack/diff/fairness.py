@@ -18,6 +18,12 @@ what the comparison is about. Each difference is classified:
 - ``other``: everything else (node pool shape, datasets, operator versions, an
   experiment's shape, an object on one side only...). Any ``other`` difference makes the
   report unfair.
+
+Datasets are also compared by what they *resolve to* (``datasets.json`` of each plan):
+file system (or NFS server), path, zone, storage type, protocol and mount options. Two
+stacks whose PVs look alike but point at two file systems (each cluster its own NAS,
+or one in another zone) read different data: each differing fact is an ``other``
+finding naming the key, in each stack file, that it comes from.
 """
 
 from __future__ import annotations
@@ -77,6 +83,7 @@ def classify(stack_diff: StackDiff, before: Snapshot, after: Snapshot) -> Fairne
     for item in stack_diff.shown:
         findings += _object_findings(item, before, after, stack_diff)
     findings += [_config_finding(change) for change in stack_diff.config_changes]
+    findings += _dataset_findings(before, after, stack_diff)
     return FairnessReport(
         before_label=stack_diff.before_label,
         after_label=stack_diff.after_label,
@@ -106,6 +113,46 @@ def _object_findings(
     if identity:
         found.append(Finding("cluster identity", subject, _describe(identity)))
     return found
+
+
+def _dataset_findings(before: Snapshot, after: Snapshot, stack_diff: StackDiff) -> list[Finding]:
+    """Datasets that resolve to different data on the two sides, fact by fact."""
+    old_label, new_label = stack_diff.before_label, stack_diff.after_label
+    found = []
+    for name in sorted(set(before.datasets) | set(after.datasets)):
+        subject = f"dataset {name}"
+        old, new = before.datasets.get(name), after.datasets.get(name)
+        if old is None or new is None:
+            where = old_label if new is None else new_label
+            found.append(Finding("other", subject, f"only in {where}"))
+            continue
+        for fact in sorted(set(old) | set(new), key=_fact_order):
+            was, now = _fact(old.get(fact)), _fact(new.get(fact))
+            if was[0] != now[0]:
+                found.append(
+                    Finding(
+                        "other",
+                        subject,
+                        f"reads different data: {fact} {describe_value(was[0])} "
+                        f"({old_label}: {was[1]}) -> {describe_value(now[0])} "
+                        f"({new_label}: {now[1]})",
+                    )
+                )
+    return found
+
+
+_FACT_ORDER = ("fileSystem", "path", "zoneId", "storageType", "protocolType", "mountOptions")
+
+
+def _fact_order(fact: str) -> tuple[int, str]:
+    return (_FACT_ORDER.index(fact) if fact in _FACT_ORDER else len(_FACT_ORDER), fact)
+
+
+def _fact(entry: Any) -> tuple[Any, str]:
+    """(value, key) of one fact of ``datasets.json``; a missing fact is ``(absent)``."""
+    if not isinstance(entry, dict):
+        return MISSING, "not set"
+    return entry.get("value"), str(entry.get("key", "?"))
 
 
 def _is_credential(sides: Sequence[PlanObject]) -> bool:

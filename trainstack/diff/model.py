@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from trainstack.diff.paths import Location
+
+if TYPE_CHECKING:
+    from trainstack.diff.data_loss import DataRisk
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -41,6 +44,8 @@ class PlanObject:
     """The acceleration component or one of its descendants."""
     experiment: str | None = None
     """``namespace/name`` of the experiment whose release this object is or belongs to."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The resource's Pulumi options in the plan (``protect``, ``retainOnDelete``...)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,8 @@ class Snapshot:
     """Digests of the stack file's ``secure:`` values, by config key."""
     exists: bool = True
     """False for a stack that does not exist on this side (every object then added/removed)."""
+    datasets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """What each dataset resolves to (``datasets.json``): name -> fact -> {value, key}."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,8 @@ class StackDiff:
     objects: tuple[ObjectDiff, ...]
     config_changes: tuple[ConfigChange, ...] = ()
     notes: tuple[str, ...] = ()
+    data_risks: tuple[DataRisk, ...] = ()
+    """Data-bearing resources this change deletes or replaces (shown first, exit 3)."""
 
     def count(self, status: Status) -> int:
         """How many objects have ``status``."""

@@ -23,8 +23,8 @@ TRUNCATED_NOTE = (
 
 
 def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> str:
-    """The whole comment, at most ``limit`` characters."""
-    required = [_summary(diffs)]
+    """The whole comment, at most ``limit`` characters (data at risk first, never cut)."""
+    required = [_data_loss(diffs), _summary(diffs)]
     rows = [_row(stack_diff, item) for stack_diff in diffs for item in stack_diff.shown]
     if rows:
         required.append("| compared | change | object |\n|---|---|---|\n")
@@ -40,6 +40,24 @@ def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> s
         return TRUNCATED_NOTE.format(omitted=hidden, limit=limit)
 
     return fit(required, optional, limit, note, _shrink_section)
+
+
+def _data_loss(diffs: Sequence[StackDiff]) -> str:
+    """A caution block listing every data-bearing resource deleted or replaced."""
+    risks = [(d, risk) for d in diffs for risk in d.data_risks]
+    if not risks:
+        return ""
+    lines = [
+        "> [!CAUTION]",
+        f"> **Data at risk:** {len(risks)} data-bearing resource(s) deleted or replaced. "
+        "Approve deliberately (`trainstack diff` exit status 3).",
+        ">",
+    ]
+    lines += [
+        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {html.escape(risk.reason)}"
+        for d, risk in risks
+    ]
+    return "\n".join(lines) + "\n\n"
 
 
 def _summary(diffs: Sequence[StackDiff]) -> str:

@@ -20,13 +20,35 @@ StyledLine = tuple[str, str]
 _DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
 
 
+DATA_LOSS_TITLE = (
+    "DATA AT RISK: {count} data-bearing resource(s) deleted or replaced; approve "
+    "deliberately (exit status 3)"
+)
+
+
 def text_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
-    """Every line of the report with the style it gets in a terminal."""
-    lines: list[StyledLine] = []
+    """Every line of the report with the style it gets in a terminal.
+
+    Deletions and replacements of data-bearing resources come first, in a section of
+    their own (red in a terminal), before any stack's summary.
+    """
+    lines = data_loss_lines(diffs)
+    if lines:
+        lines.append(("", ""))
     for index, stack_diff in enumerate(diffs):
         if index:
             lines.append(("", ""))
         lines.extend(_stack_lines(stack_diff))
+    return lines
+
+
+def data_loss_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
+    """The data-at-risk section (empty when nothing holding data is deleted or replaced)."""
+    risks = [(d, risk) for d in diffs for risk in d.data_risks]
+    if not risks:
+        return []
+    lines: list[StyledLine] = [(DATA_LOSS_TITLE.format(count=len(risks)), "bold red")]
+    lines += [(f"  {d.title}: {risk}", "red") for d, risk in risks]
     return lines
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from trainstack.errors import DiffError
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.masking import COMPUTED, SECRET, Masker
 from trainstack.plan.writer import (
+    DATASETS_JSON,
     EXPERIMENTS_JSON,
     OBJECTS_JSON,
     PROVIDER_CONFIG_JSON,
@@ -49,6 +50,7 @@ class _Entry:
     pulumi_type: str
     acceleration: bool
     experiment: str | None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
@@ -70,11 +72,16 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
     ]
     entries += _config_entries(_read_json(directory / PROVIDER_CONFIG_JSON, default={}))
     config = {str(k): str(v) for k, v in sorted(_mapping(digests.get("config", {})).items())}
+    datasets = {
+        _text(item, "name", directory / DATASETS_JSON, index): _mapping(item.get("facts"))
+        for index, item in _read_list(directory, DATASETS_JSON)
+    }
     return Snapshot(
         stack=stack or directory.name,
         objects=_unique(entries),
         experiments=experiments,
         config_digests=config,
+        datasets=datasets,
     )
 
 
@@ -109,13 +116,26 @@ def _resource_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan)
         raise DiffError(f"{source}: item [{index}] ({urn}): 'inputs' is not an object")
     masked = plan.masked("resources", urn, inputs)
     accel, experiment = urn in plan.accelerated, plan.releases.get(urn)
+    options = _mapping(item.get("options"))
+    lifecycle = _lifecycle(options)
     identity = _kubernetes_identity(inputs) if type_token.startswith("kubernetes:") else None
     if identity is not None and type_token != HELM_RELEASE:
         parts, label = identity
+        shown = {**inputs, "options": lifecycle} if lifecycle else inputs
         return _Entry(
-            parts, label, f"{type_token}::{name}", inputs, masked, type_token, accel, experiment
+            parts,
+            label,
+            f"{type_token}::{name}",
+            shown,
+            masked,
+            type_token,
+            accel,
+            experiment,
+            options,
         )
     document: dict[str, Any] = {"inputs": inputs}
+    if lifecycle:
+        document["options"] = lifecycle
     parent = str(item.get("parent") or "")
     if parent:
         # The parent says which component owns the resource; its URN names the stack.
@@ -127,8 +147,32 @@ def _resource_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan)
         parts, label = ("pulumi", type_token, name), f"{type_token} {name}"
     located = {("inputs", *loc): digest for loc, digest in masked.items()}
     return _Entry(
-        parts, label, f"{type_token}::{name}", document, located, type_token, accel, experiment
+        parts,
+        label,
+        f"{type_token}::{name}",
+        document,
+        located,
+        type_token,
+        accel,
+        experiment,
+        options,
     )
+
+
+# The options that decide what happens to a resource when it changes or goes away
+# (dependsOn and provider only order and route the calls: not shown in diffs).
+_LIFECYCLE = (
+    "protect",
+    "retainOnDelete",
+    "deleteBeforeReplace",
+    "replaceOnChanges",
+    "ignoreChanges",
+)
+
+
+def _lifecycle(options: dict[str, Any]) -> dict[str, Any]:
+    """The lifecycle options a resource sets (defaults left out, to keep diffs short)."""
+    return {key: options[key] for key in _LIFECYCLE if options.get(key)}
 
 
 def _chart_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) -> _Entry:
@@ -245,6 +289,7 @@ def _unique(entries: list[_Entry]) -> dict[ObjectKey, PlanObject]:
                 pulumi_type=entry.pulumi_type,
                 acceleration=entry.acceleration,
                 experiment=entry.experiment,
+                options=entry.options,
             )
     return objects
 

@@ -14,6 +14,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.names import DnsLabel
+from trainstack.metrics.spec import MetricSpec
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
 RELEASE_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -108,7 +109,29 @@ class ExperimentFile(StrictModel):
         description="Namespace the job runs in (where its claims are); unset: the team's "
         "namespace, or `default` without a team.",
     )
+    node_pool: DnsLabel | None = Field(
+        default=None,
+        description="The GPU node pool its GPU pods run on (a name of the stack's "
+        "trainstack:nodePools); unset: the stack's first GPU pool. A stack can override it "
+        "(trainstack:experiments.nodePools).",
+    )
     matrix: Matrix | None = Field(default=None, description="Expand into one experiment per point.")
+    metrics: list[MetricSpec] = Field(
+        default_factory=list,
+        description="What the job's log reports (`trainstack results`): recognised formats "
+        "need no entry; declare a pattern for others, or a unit and direction.",
+    )
     job: dict[str, Any] = Field(
         description="The training job: values of charts/training-job (see its README)."
     )
+
+    @model_validator(mode="after")
+    def _unique_metrics(self) -> ExperimentFile:
+        seen: set[str] = set()
+        for index, metric in enumerate(self.metrics):
+            if metric.name in seen:
+                raise constraint(
+                    f"metrics[{index}].name", metric.name, "a name not declared above it"
+                )
+            seen.add(metric.name)
+        return self

@@ -7,6 +7,7 @@ validate the job after each step so that an error names the file that caused it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,15 +29,21 @@ from trainstack.errors import (
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.merge import merged, set_path
+from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
+from trainstack.metrics.spec import MetricSpec
+from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
 
 
 @dataclass(frozen=True)
 class Experiment:
-    """One experiment as deployed on one stack."""
+    """One run of an experiment as deployed on one stack (one Helm release)."""
 
     name: str
+    """The release and job name: the experiment's name for run 1, ``<name>-r<N>`` after."""
+    experiment_name: str
+    """The experiment (a matrix point's own name), the same for all its runs."""
     base_name: str
     source: str
     namespace: str
@@ -49,6 +56,16 @@ class Experiment:
     """The team whose namespace the experiment runs in (named in the file, or by namespace)."""
     queued: bool = False
     """Whether Kueue holds the job until its team's queue admits it (it has the queue label)."""
+    run: int = 1
+    metrics: tuple[MetricSpec, ...] = ()
+    """What the experiment file declares its log reports (``metrics:``)."""
+    pool: str | None = None
+    """The GPU node pool its GPU pods run on (``None``: the stack has no GPU pool)."""
+
+    @functools.cached_property
+    def base_digest(self) -> str:
+        """The digest of :attr:`base_values` (the job's base-values annotation)."""
+        return base_values_digest(self.base_values)
 
     @functools.cached_property
     def values(self) -> dict[str, Any]:
@@ -78,13 +95,13 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
     catalog = read_catalog(project_root / settings.directory, project_root)
     candidates = [candidate for source in catalog for candidate in _expand(source)]
     selected = _select(candidates, stack)
-    _check_override_names(candidates, stack)
+    _check_per_experiment_names(candidates, stack)
     _check_teams(selected, stack)
     errors: list[InvalidInputError] = []
     resolved: list[Experiment] = []
     for candidate in selected:
         try:
-            resolved.append(_resolve(candidate, stack))
+            resolved += _runs(_resolve(candidate, stack), candidate, stack)
         except InvalidInputError as error:
             errors.append(error)
     if len(errors) == 1:
@@ -126,15 +143,22 @@ def _select(candidates: list[_Candidate], stack: LoadedStack) -> list[_Candidate
     return [c for c in candidates if c.name in wanted or c.source.spec.name in wanted]
 
 
-def _check_override_names(candidates: list[_Candidate], stack: LoadedStack) -> None:
+def _check_per_experiment_names(candidates: list[_Candidate], stack: LoadedStack) -> None:
+    """``overrides`` and ``runs`` may only name experiments (or matrices) that exist."""
     known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
+    settings = stack.config.experiments
     problems = [
         Problem(
-            f"trainstack:experiments.overrides.{name}",
-            "overrides of an unknown experiment",
+            f"trainstack:experiments.{section}.{name}",
+            f"{section} of an unknown experiment",
             f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
         )
-        for name in sorted(stack.config.experiments.overrides)
+        for section, names in (
+            ("overrides", settings.overrides),
+            ("runs", settings.runs),
+            ("nodePools", settings.node_pools),
+        )
+        for name in sorted(names)
         if name not in known
     ]
     if problems:
@@ -213,7 +237,9 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
                 lambda problems: ConfigError(stack.source, problems),
                 f"trainstack:experiments.overrides.{key}",
             )
-    job = _with_pool_scheduling(job, stack.config.node_pool)
+    pool = _gpu_pool(candidate, stack)
+    current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
+    job = with_placement(job, current, stack.config, pool)
     job = _in_operator_api(job, stack, where)
     namespace, team = _placement(spec, stack)
     queued = _queueable(job, team, stack)
@@ -234,6 +260,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         )
     return Experiment(
         name=candidate.name,
+        experiment_name=candidate.name,
         base_name=spec.name,
         source=candidate.source.display,
         namespace=namespace,
@@ -243,6 +270,8 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         point=candidate.point,
         team=team,
         queued=queued,
+        metrics=tuple(spec.metrics),
+        pool=None if pool is None else pool.name,
     )
 
 
@@ -260,6 +289,33 @@ def _in_operator_api(job: dict[str, Any], stack: LoadedStack, where: str) -> dic
     return values
 
 
+def _runs(experiment: Experiment, candidate: _Candidate, stack: LoadedStack) -> list[Experiment]:
+    """One release per run the stack deploys, each job labelled and annotated with its run.
+
+    The metadata goes on the deployed job only, not in ``base_values``: the digest is of the
+    base values, and the same runs on two stacks render the same metadata.
+    """
+    settings = stack.config.experiments.runs
+    runs = settings.get(candidate.name) or settings.get(candidate.source.spec.name)
+    numbers = runs.numbers() if runs is not None else range(1, 2)
+    job = experiment.job
+    deployed = []
+    for run in numbers:
+        labels, annotations = run_metadata(experiment.name, run, experiment.base_digest)
+        with_metadata = job.model_copy(
+            update={
+                "labels": {**job.labels, **labels},
+                "annotations": {**job.annotations, **annotations},
+            }
+        )
+        deployed.append(
+            dataclasses.replace(
+                experiment, name=release_name(experiment.name, run), job=with_metadata, run=run
+            )
+        )
+    return deployed
+
+
 def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
     try:
         return TrainingJob.model_validate(job)
@@ -267,20 +323,36 @@ def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
         raise error(problems_from(failure, TrainingJob, prefix + ".")) from failure
 
 
-def _with_pool_scheduling(job: dict[str, Any], pool: NodePool) -> dict[str, Any]:
-    """Send the job to the GPU pool: its labels and tolerations, unless the job sets them.
-
-    The same pool on both stacks gives the same scheduling, so this never makes the
-    accelerated and baseline jobs differ.
-    """
-    scheduling = dict(job.get("scheduling") or {})
-    if not scheduling.get("nodeSelector") and pool.labels:
-        scheduling["nodeSelector"] = dict(sorted(pool.labels.items()))
-    if not scheduling.get("tolerations") and pool.taints:
-        scheduling["tolerations"] = [
-            {"key": taint.key, "operator": "Equal", "value": taint.value, "effect": taint.effect}
-            if taint.value
-            else {"key": taint.key, "operator": "Exists", "effect": taint.effect}
-            for taint in pool.taints
-        ]
-    return {**job, "scheduling": scheduling} if scheduling else job
+def _gpu_pool(candidate: _Candidate, stack: LoadedStack) -> NodePool | None:
+    """The experiment's GPU pool: the stack's choice, the file's, else the first GPU pool."""
+    config = stack.config
+    spec = candidate.source.spec
+    chosen = config.experiments.node_pools
+    for key in (candidate.name, spec.name):
+        if key in chosen:
+            where, name = f"trainstack:experiments.nodePools.{key}", chosen[key]
+            error: type[InvalidInputError] = ConfigError
+            source = stack.source
+            break
+    else:
+        if spec.node_pool is None:
+            return config.gpu_pools[0] if config.gpu_pools else None
+        where, name, error, source = (
+            "nodePool",
+            spec.node_pool,
+            ExperimentError,
+            candidate.source.display,
+        )
+    pool = config.pool(name)
+    if pool is None or not pool.is_gpu:
+        names = ", ".join(p.name for p in config.gpu_pools) or "none"
+        found = repr(name) if pool is None else f"{name!r} (a CPU pool)"
+        raise error(
+            source,
+            [
+                Problem(
+                    where, found, f"a GPU pool of trainstack:nodePools in {stack.source}: {names}"
+                )
+            ],
+        )
+    return pool

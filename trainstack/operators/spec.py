@@ -104,6 +104,13 @@ class PodLabels:
     role: str
     """Label whose value is the pod's role, lower case (``launcher``, ``worker``, ``master``)."""
 
+    def selector(self, job: str, role: str | None = None) -> dict[str, str]:
+        """Labels selecting the pods of ``job`` (of one ``role`` when given)."""
+        labels = {self.job: job}
+        if role is not None:
+            labels[self.role] = role
+        return labels
+
 
 @dataclass(frozen=True)
 class ServedApi:

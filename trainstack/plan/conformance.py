@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
 from trainstack.conformance import CrdSchemas, SchemaFiles, violations
 from trainstack.errors import PlanError
@@ -28,9 +29,11 @@ def crd_dir_from(option: Path | None) -> Path | None:
     return Path(value) if value else None
 
 
-def schema_files(config: StackConfig) -> SchemaFiles:
+def schema_files(config: StackConfig | DataStackConfig) -> SchemaFiles:
     """(apiVersion, kind) -> schema file, for every custom kind the stack's operators serve."""
     files: dict[tuple[str, str], str] = {}
+    if isinstance(config, DataStackConfig):
+        return files  # a data stack creates no custom resources
     for operator in config.operators.enabled():
         files.update(operator.release.schemas)
     if config.queueing.enabled:
@@ -41,7 +44,7 @@ def schema_files(config: StackConfig) -> SchemaFiles:
 
 
 def check_conformance(
-    config: StackConfig,
+    config: StackConfig | DataStackConfig,
     resources: tuple[PlannedResource, ...] | list[PlannedResource],
     objects: tuple[RenderedObject, ...] | list[RenderedObject],
     crd_dir: Path | None,

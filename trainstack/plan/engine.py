@@ -12,14 +12,16 @@ import os
 import runpy
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pulumi
 from google.protobuf import json_format
-from pulumi.runtime import mocks, settings, stack, sync_await
+from pulumi.runtime import mocks, rpc, settings, stack, sync_await
 from pulumi.runtime.config import set_all_config
 
+from trainstack.errors import PlanError
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
 
@@ -38,10 +40,28 @@ _QUIET.addHandler(logging.NullHandler())
 _QUIET.propagate = False
 
 
+STACK_REFERENCE = "pulumi:pulumi:StackReference"
+
+
 class _PreviewMocks(pulumi.runtime.Mocks):
-    """Resources echo their inputs (as a preview does); their IDs are unknown."""
+    """Resources echo their inputs (as a preview does); their IDs are unknown.
+
+    A StackReference is answered with the outputs of the referenced stack's own offline
+    plan (``stack_outputs``, by stack name): values that stack computes in the cloud
+    arrive as ``[computed]``, exactly as a plan shows them.
+    """
+
+    def __init__(self, stack_outputs: dict[str, dict[str, Any]]) -> None:
+        super().__init__()
+        self._stack_outputs = stack_outputs
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
+        if args.typ == STACK_REFERENCE:
+            name = str(args.inputs.get("name") or args.resource_id or "")
+            outputs = self._stack_outputs.get(name.rsplit("/", 1)[-1])
+            if outputs is None:
+                raise PlanError(f"stack reference {name!r}: that stack was not planned first")
+            return name, {"name": name, "outputs": dict(outputs), "secretOutputNames": []}
         return "", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
@@ -51,13 +71,31 @@ class _PreviewMocks(pulumi.runtime.Mocks):
 class _RecordingMonitor(mocks.MockMonitor):
     """A mock monitor that keeps each registration as the program sent it."""
 
-    def __init__(self, digest_key: bytes | None) -> None:
-        super().__init__(_PreviewMocks())
+    def __init__(self, digest_key: bytes | None, stack_outputs: dict[str, dict[str, Any]]) -> None:
+        super().__init__(_PreviewMocks(stack_outputs))
         self.recorded: list[PlannedResource] = []
+        self.outputs: dict[str, Any] = {}
         self._digest_key = digest_key
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         inputs = _inputs(request.object)
+        self._record(request, inputs, resource_options(request))
+        return super().RegisterResource(request)
+
+    def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        # A read (e.g. a StackReference) changes nothing, but a reviewer sees what it reads.
+        inputs = rpc.deserialize_properties(request.properties, keep_unknowns=True)
+        options = {"read": True, "provider": _provider_urn(request.provider)}
+        self._record(request, inputs, options)
+        return super().ReadResource(request)
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        if request.urn.endswith("::pulumi:pulumi:Stack::" + request.urn.split("::")[-1]):
+            outputs = rpc.deserialize_properties(request.outputs, keep_unknowns=True)
+            self.outputs = Masker(self._digest_key).mask(outputs)
+        return super().RegisterResourceOutputs(request)
+
+    def _record(self, request: Any, inputs: Any, options: dict[str, Any]) -> None:
         masker = Masker(self._digest_key)
         self.recorded.append(
             PlannedResource(
@@ -67,9 +105,40 @@ class _RecordingMonitor(mocks.MockMonitor):
                 parent=request.parent,
                 inputs=masker.mask(inputs),
                 secret_digests=masker.digests,
+                options=options,
             )
         )
-        return super().RegisterResource(request)
+
+
+def resource_options(request: Any) -> dict[str, Any]:
+    """The resource options of a registration, as the engine would apply them.
+
+    ``dependsOn`` lists the explicit dependencies only: the request's dependencies less
+    those that come from inputs (the engine orders by both).
+    """
+    implicit = {urn for deps in request.propertyDependencies.values() for urn in deps.urns}
+    return {
+        "protect": bool(request.protect),
+        "retainOnDelete": bool(request.retainOnDelete),
+        "deleteBeforeReplace": bool(request.deleteBeforeReplace),
+        "dependsOn": sorted(set(request.dependencies) - implicit),
+        "provider": _provider_urn(request.provider),
+        "replaceOnChanges": sorted(request.replaceOnChanges),
+        "ignoreChanges": sorted(request.ignoreChanges),
+    }
+
+
+def _provider_urn(reference: str) -> str | None:
+    """The provider's URN from a ``<urn>::<id>`` reference (its ID is unknown in a preview)."""
+    return reference.rsplit("::", 1)[0] if reference else None
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """What the program registered, sorted by URN, and the stack's outputs (masked)."""
+
+    resources: list[PlannedResource]
+    outputs: dict[str, Any]
 
 
 def _inputs(struct: Any) -> dict[str, Any]:
@@ -90,26 +159,43 @@ def run_program(
     config: dict[str, str],
     secret_keys: set[str],
     digest_key: bytes | None = None,
-) -> list[PlannedResource]:
-    """Run ``program`` for ``stack_name`` with ``config``; return what it registered."""
-    monitor = _RecordingMonitor(digest_key)
+    stack_outputs: dict[str, dict[str, Any]] | None = None,
+    preview: bool = True,
+) -> ProgramRun:
+    """Run ``program`` for ``stack_name`` with ``config``; return what it registered.
+
+    ``stack_outputs``: the outputs of the stacks the program reads through
+    StackReferences, by stack name (their own offline plans). ``preview``: the engine
+    plays ``pulumi preview`` (outputs the cloud computes stay unknown), else ``pulumi up``
+    (they resolve, so what waits for them runs: tests of the deployment path use it).
+    """
+    monitor = _RecordingMonitor(digest_key, stack_outputs or {})
     _reset_runtime()
     set_all_config(dict(config), sorted(secret_keys))
     pulumi.runtime.set_mocks(
         monitor.mocks,
         project=project,
         stack=stack_name,
-        preview=True,
+        preview=preview,
         monitor=monitor,
+        # What `pulumi login --local` (and a personal Pulumi Cloud account) calls it.
+        organization="organization",
         logger=_QUIET,
     )
 
     def run() -> None:
         runpy.run_path(str(program), run_name="__main__")
+        # `pulumi up` registers the stack's outputs after the program; under the mocks the
+        # root stack registered its (empty) outputs when it was made, so the plan
+        # registers the exports again (they reach RegisterResourceOutputs as in a real run).
+        root = settings.get_root_resource()
+        if isinstance(root, pulumi.ComponentResource):
+            root.register_outputs(dict(getattr(root, "outputs", {}) or {}))
 
     with _inside(program.parent):
         sync_await._sync_await(stack.run_pulumi_func(run))
-    return sorted(monitor.recorded, key=lambda resource: resource.urn)
+    resources = sorted(monitor.recorded, key=lambda resource: resource.urn)
+    return ProgramRun(resources, monitor.outputs)
 
 
 def _reset_runtime() -> None:

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainstack.checks import Finding
-from trainstack.config.loader import LoadedStack
+from trainstack.config.loader import AnyStack
+from trainstack.data_sources import ResolvedDataset
+from trainstack.enforcement import Enforcement
 from trainstack.experiments.resolve import Experiment
 
 
@@ -21,6 +23,9 @@ class PlannedResource:
     inputs: dict[str, Any]
     secret_digests: dict[str, str] = field(default_factory=dict, compare=False)
     """Keyed digests of the masked secrets, by location (only when planning for a diff)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Resource options: protect, retainOnDelete, deleteBeforeReplace, dependsOn (URNs),
+    provider (URN), replaceOnChanges, ignoreChanges; ``read: true`` for a read."""
 
     def as_json(self) -> dict[str, Any]:
         """The ``resources.json`` item."""
@@ -30,6 +35,7 @@ class PlannedResource:
             "name": self.name,
             "parent": self.parent,
             "inputs": self.inputs,
+            "options": self.options,
         }
 
 
@@ -70,7 +76,7 @@ class RenderedObject:
 class Plan:
     """The resources of one stack, sorted by URN, and notes for the reader."""
 
-    stack: LoadedStack
+    stack: AnyStack
     resources: tuple[PlannedResource, ...]
     notes: tuple[str, ...] = field(default=())
     config_digests: dict[str, str] = field(default_factory=dict)
@@ -81,6 +87,12 @@ class Plan:
     objects: tuple[RenderedObject, ...] = field(default=())
     experiments: tuple[Experiment, ...] = field(default=())
     warnings: tuple[Finding, ...] = field(default=())
+    outputs: dict[str, Any] = field(default_factory=dict)
+    """The stack's outputs (``pulumi.export``), masked like inputs."""
+    datasets: tuple[ResolvedDataset, ...] = field(default=())
+    """What each dataset resolves to (``datasets.json``, read by the fairness report)."""
+    enforcement: dict[str, Enforcement] = field(default_factory=dict)
+    """How each team's share is enforced, by team name."""
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

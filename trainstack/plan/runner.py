@@ -52,7 +52,11 @@ def plan_stack(
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
-    deployment = prepare(project.root, stack)
+    deployment = prepare(project.root, stack, project.stack_config_dir)
+    # The data stacks it reads: their own plans answer its StackReferences offline.
+    references = {
+        name: plan_stack(project, name, digest_key).outputs for name in deployment.referenced_stacks
+    }
     early = EarlyRenders(
         [
             RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
@@ -60,9 +64,16 @@ def plan_stack(
         ]
     )
     with reusing(deployment):
-        resources = run_program(
-            project.main_program, project.name, stack_name, config, secret_keys, digest_key
+        run = run_program(
+            project.main_program,
+            project.name,
+            stack_name,
+            config,
+            secret_keys,
+            digest_key,
+            references,
         )
+    resources = run.resources
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = {}
@@ -80,6 +91,9 @@ def plan_stack(
         objects=tuple(objects),
         experiments=deployment.experiments,
         warnings=deployment.warnings,
+        outputs=run.outputs,
+        datasets=deployment.datasets,
+        enforcement=deployment.enforcement,
     )
 
 

@@ -8,14 +8,13 @@ from rich.console import Console
 from rich.table import Table
 
 from trainstack.checks.pods import role_pods, total_gpus
-from trainstack.config.datasets import AlicloudNasSource
+from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 
 
 def print_summary(plan: Plan, console: Console, written_to: str) -> None:
-    """Counts by type, the pool's GPU capacity, the datasets, and notes."""
-    config = plan.stack.config
+    """Counts by type, the pools, the datasets, the teams' quotas, experiments and notes."""
     counts = Counter(r.type for r in plan.resources if r.type != "pulumi:pulumi:Stack")
     table = Table(title=f"stack {plan.stack.name}: {sum(counts.values())} resources")
     table.add_column("type")
@@ -23,26 +22,49 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
     for type_token, count in sorted(counts.items()):
         table.add_row(type_token, str(count))
     console.print(table)
+    stack = plan.stack
+    if isinstance(stack, LoadedDataStack):
+        for file_system in stack.config.data_store.file_systems:
+            console.print(
+                f"file system {file_system.name}: {file_system.file_system_type} NAS, "
+                f"{file_system.storage_type}, {file_system.protocol_type}, zone "
+                f"{file_system.zone_id}, mount target in {file_system.vswitch_id}, "
+                f"protected: {'yes' if file_system.protection.enabled else 'no'}",
+                markup=False,
+            )
+    else:
+        _cluster_summary(plan, stack, console)
+    for note in plan.notes:
+        console.print(f"note: {note}")
+    placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
+    if placeholders:
+        console.print(f"set before deploying ({len(placeholders)}):", markup=False)
+        for key, value in placeholders:
+            console.print(f"  {key}: {value}", markup=False)
+    console.print(f"plan written to {written_to}")
 
-    pool = config.node_pool
-    console.print(
-        f"GPU pool {pool.name}: {pool.max_nodes} node(s) x {pool.gpus_per_node} "
-        f"{pool.gpu_model} = {pool.gpu_capacity} GPUs"
-        + (
-            f" (autoscaling {pool.autoscaling.min_size}-{pool.autoscaling.max_size})"
-            if pool.autoscaling and pool.autoscaling.enabled
-            else ""
+
+def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
+    config = stack.config
+    for pool in config.node_pools:
+        console.print(f"pool {pool.name}: {pool.describe()}", markup=False)
+    for resolved in plan.datasets:
+        dataset = next(d for d in config.datasets if d.name == resolved.name)
+        facts = resolved.facts
+        where = ", ".join(
+            f"{name} {facts[name].value}" for name in ("zoneId", "storageType") if name in facts
         )
-    )
-    for dataset in config.datasets:
-        source = dataset.source
-        if isinstance(source, AlicloudNasSource):
-            origin = "new NAS file system" if source.create else source.mount_target_domain
-        else:
-            origin = f"nfs {source.server}"
         console.print(
             f"dataset {dataset.name}: {dataset.capacity} {','.join(dataset.access_modes)} "
-            f"in {', '.join(dataset.namespaces)}, {origin}:{dataset.export_path}"
+            f"in {', '.join(dataset.namespaces)}, {facts['fileSystem'].value}:"
+            f"{facts['path'].value}" + (f" ({where})" if where else ""),
+            markup=False,
+        )
+    for name, enforced in plan.enforcement.items():
+        console.print(
+            f"team {name}: share {enforced.share.gpu} GPUs enforced by {enforced.by}; "
+            f"ResourceQuota {enforced.ceiling.gpu} GPUs ({enforced.reason})",
+            markup=False,
         )
     for operator in config.operators.enabled():
         install = operator.release.install
@@ -73,11 +95,3 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
         console.print(experiments)
     for warning in plan.warnings:
         console.print(f"warning: {warning}", markup=False)
-    for note in plan.notes:
-        console.print(f"note: {note}")
-    placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
-    if placeholders:
-        console.print(f"set before deploying ({len(placeholders)}):", markup=False)
-        for key, value in placeholders:
-            console.print(f"  {key}: {value}", markup=False)
-    console.print(f"plan written to {written_to}")

@@ -26,6 +26,8 @@ OBJECTS_JSON = "objects.json"
 OBJECTS_DIR = "objects"
 EXPERIMENTS_JSON = "experiments.json"
 PROVIDER_CONFIG_JSON = "provider-config.json"
+OUTPUTS_JSON = "outputs.json"
+DATASETS_JSON = "datasets.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -67,6 +69,11 @@ def _write_into(plan: Plan, directory: Path) -> None:
             for experiment in plan.experiments
         ]
         (directory / EXPERIMENTS_JSON).write_text(canonical_json(experiments), encoding="utf-8")
+    if plan.outputs:
+        (directory / OUTPUTS_JSON).write_text(canonical_json(plan.outputs), encoding="utf-8")
+    if plan.datasets:
+        datasets = [dataset.as_json() for dataset in plan.datasets]
+        (directory / DATASETS_JSON).write_text(canonical_json(datasets), encoding="utf-8")
     if plan.provider_config:
         (directory / PROVIDER_CONFIG_JSON).write_text(
             canonical_json(plan.provider_config), encoding="utf-8"
@@ -120,6 +127,7 @@ def resource_yaml(resource: PlannedResource) -> str:
             "type": resource.type,
             "name": resource.name,
             "parent": resource.parent,
+            "options": sorted_keys(resource.options),
             "inputs": sorted_keys(resource.inputs),
         }
     )

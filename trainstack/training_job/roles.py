@@ -2,9 +2,9 @@
 
 Every framework has ``worker`` (top level); the other roles live in their framework's
 section: ``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``.
-The per-role overrides (image, resources, node selector, env, restart policy, probes,
-security, port) are declared by one function each so that every role documents them with
-the same words.
+The per-role overrides (image, resources, node selector, tolerations, env, restart
+policy, probes, security, port) are declared by one function each so that every role
+documents them with the same words.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from trainstack.base_model import StrictModel
 from trainstack.training_job.env import EnvMap
 from trainstack.training_job.pod import PortNumber, Probe, RoleSecurity
 from trainstack.training_job.run_policy import RestartPolicy
+from trainstack.training_job.scheduling import Toleration
 from trainstack.training_job.types import LabelMap, Quantity
 
 
@@ -62,8 +63,19 @@ def _resources() -> Any:
 def _node_selector() -> Any:
     return Field(
         default_factory=dict,
-        description="Node labels this role's pods require, merged over scheduling.nodeSelector.",
+        description="Node labels this role's pods require, merged over "
+        "scheduling.nodeSelector. trainstack puts the labels of the role's node pool here "
+        "unless the role (or scheduling) sets its own.",
         examples=[{"aliyun.accelerator/nvidia_name": "Tesla-V100-SXM2-32GB"}],
+    )
+
+
+def _tolerations() -> Any:
+    return Field(
+        default_factory=list,
+        description="Taints this role's pods tolerate, added to scheduling.tolerations "
+        "(trainstack adds those of the role's node pool).",
+        examples=[[{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]],
     )
 
 
@@ -119,6 +131,7 @@ class Worker(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy(
         "runPolicy.restartPolicy; MPI workers: Never"
@@ -135,6 +148,7 @@ class Launcher(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy()
     readiness_probe: Probe | None = _probe(*READINESS)
@@ -157,6 +171,7 @@ class Chief(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy()
     readiness_probe: Probe | None = _probe(*READINESS)
@@ -173,6 +188,7 @@ class ParameterServers(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy()
     readiness_probe: Probe | None = _probe(*READINESS)
@@ -191,6 +207,7 @@ class Evaluator(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy()
     readiness_probe: Probe | None = _probe(*READINESS)
@@ -214,6 +231,7 @@ class Master(StrictModel):
     image: str | None = _image()
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
+    tolerations: list[Toleration] = _tolerations()
     env: EnvMap = _env()
     restart_policy: RestartPolicy | None = _restart_policy()
     readiness_probe: Probe | None = _probe(*READINESS)

@@ -461,6 +461,8 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
 {{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
+{{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
+{{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
 {{- $command := .command | fromJson -}}
 {{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
@@ -501,7 +503,7 @@ spec:
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $v.scheduling.tolerations }}
+  {{- with $tolerations }}
   tolerations:
     {{- range . }}
     - operator: {{ .operator | default "Equal" | toJson }}

@@ -1,0 +1,79 @@
+"""AckNodePool, through the real program under the mock engine."""
+
+from __future__ import annotations
+
+from tests.conftest import StackWriter
+from tests.stack_helpers import ACK_STACKS, example_config
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+
+NODE_POOL = "alicloud:cs/nodePool:NodePool"
+
+
+def _pools(plan: Plan) -> dict[str, dict]:
+    return {pool.name: pool.inputs for pool in plan.of_type(NODE_POOL)}
+
+
+def test_ack_pools_match_workload_one_plus_a_cpu_pool(example_plans: dict[str, Plan]) -> None:
+    for plan in (example_plans[stack] for stack in ACK_STACKS):
+        pools = _pools(plan)
+        assert sorted(pools) == ["cpu-pool", "gpu-v100-pool"]
+        gpu, cpu = pools["gpu-v100-pool"], pools["cpu-pool"]
+        assert gpu["instanceTypes"] == ["ecs.gn6e-c12g1.12xlarge"]
+        assert gpu["desiredSize"] == "4"
+        assert "scalingConfig" not in gpu
+        assert gpu["taints"] == [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}]
+        assert gpu["labels"] == [{"key": "trainstack.io/pool", "value": "gpu-v100"}]
+        assert gpu["clusterId"] == plan.stack.config.cluster.cluster_id  # type: ignore[union-attr]
+        assert (gpu["systemDiskCategory"], gpu["systemDiskSize"]) == ("cloud_essd", 200)
+        assert (
+            gpu["keyName"] == "<ECS key pair the nodes accept (create it in cn-beijing)>"
+            and "password" not in gpu
+        )
+        # The CPU pool: a general-purpose instance type, no GPU taint.
+        assert cpu["instanceTypes"] == ["ecs.g7.2xlarge"]
+        assert (cpu["desiredSize"], cpu["taints"]) == ("2", [])
+        assert cpu["labels"] == [{"key": "trainstack.io/pool", "value": "cpu"}]
+
+
+def test_autoscaling_pool_leaves_the_size_to_the_autoscaler(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0]["autoscaling"] = {
+        "enabled": True,
+        "minSize": 1,
+        "maxSize": 8,
+    }
+    config["trainstack:nodePools"][1]["autoscaling"] = {
+        "enabled": True,
+        "minSize": 1,
+        "maxSize": 3,
+    }
+    pools = _pools(plan_stack(write_stack(config), "test"))
+    assert "desiredSize" not in pools["gpu-v100-pool"]
+    assert pools["gpu-v100-pool"]["scalingConfig"] == {
+        "enable": True,
+        "minSize": 1,
+        "maxSize": 8,
+        "type": "gpu",
+    }
+    assert pools["cpu-pool"]["scalingConfig"]["type"] == "cpu"
+
+
+def test_a_password_login_stays_a_secret(write_stack: StackWriter) -> None:
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0]["login"] = {"passwordSecret": "trainstack:nodePassword"}
+    config["trainstack:nodePassword"] = {"secure": "v1:ciphertext"}
+    pool = _pools(plan_stack(write_stack(config), "test"))["gpu-v100-pool"]
+    assert pool["password"] == "[secret]"
+    assert "keyName" not in pool
+
+
+def test_the_first_gpu_pool_takes_over_the_former_pools_urns(
+    example_plans: dict[str, Plan],
+) -> None:
+    # Stacks made with one `nodePool` had GpuNodePool "gpu" / NodePool "gpu-pool": the
+    # aliases keep `pulumi up` from replacing those nodes. The mock engine records the
+    # registration, not the alias, so the names are what a reader can check here.
+    plan = example_plans["aiacc"]
+    components = {r.name for r in plan.of_type("trainstack:infra:AckNodePool")}
+    assert components == {"gpu-v100", "cpu"}

@@ -1,0 +1,141 @@
+"""A loopback HTTP server answering the Kubernetes API paths trainstack calls with recorded
+responses (``tests/live/data``), so the real lightkube client code runs end to end.
+
+Routes match a path and the query parameters that select what is returned
+(``labelSelector``, ``container``, ``tailLines``...); anything else is answered 404 with a
+``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass
+class Route:
+    """What one request gets: a JSON document (or a list's items), or a log's text."""
+
+    path: str
+    query: dict[str, str]
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+
+
+@dataclass
+class RecordedApi:
+    """The routes, and every request seen (path?query), for assertions."""
+
+    replacements: dict[str, str] = field(default_factory=dict)
+    routes: list[Route] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+
+    def _text(self, name: str) -> str:
+        text = (DATA / name).read_text(encoding="utf-8")
+        for old, new in self.replacements.items():
+            text = text.replace(old, new)
+        return text
+
+    def items(self, name: str) -> list[Any]:
+        """The objects of a data file (one object, or a list of them)."""
+        loaded = json.loads(self._text(name))
+        return loaded if isinstance(loaded, list) else [loaded]
+
+    def list(self, path: str, selector: str, kind: str, api_version: str, *files: str) -> None:
+        """``GET path?labelSelector=selector`` answers a ``kind`` list of the files' objects."""
+        items = [item for name in files for item in self.items(name)]
+        self.list_of(path, selector, kind, api_version, items)
+
+    def list_of(
+        self, path: str, selector: str, kind: str, api_version: str, items: list[Any]
+    ) -> None:
+        """``GET path?labelSelector=selector`` answers a ``kind`` list of ``items``."""
+        document = {
+            "apiVersion": api_version,
+            "kind": kind,
+            "metadata": {"resourceVersion": "183200"},
+            "items": items,
+        }
+        route = Route(path, {"labelSelector": selector}, body=json.dumps(document).encode())
+        self.routes.append(route)
+
+    def log(self, path: str, container: str, text_file: str | Path, status: int = 200) -> None:
+        """``GET .../pods/NAME/log?container=...``: the log's text (or a JSON Status)."""
+        body = (
+            Path(text_file).read_bytes()
+            if isinstance(text_file, Path)
+            else self._text(text_file).encode()
+        )
+        content_type = "text/plain" if status == 200 else "application/json"
+        self.routes.append(Route(path, {"container": container}, status, body, content_type))
+
+    def answer(self, raw_path: str) -> Route:
+        url = urlsplit(raw_path)
+        query = dict(parse_qsl(url.query, keep_blank_values=True))
+        self.seen.append(raw_path)
+        for route in self.routes:
+            if route.path == url.path and all(query.get(k) == v for k, v in route.query.items()):
+                return route
+        self.unmatched.append(raw_path)
+        status = {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "status": "Failure",
+            "reason": "NotFound",
+            "message": "the server could not find the requested resource",
+            "code": 404,
+        }
+        return Route(url.path, {}, 404, json.dumps(status).encode())
+
+
+def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            route = api.answer(self.path)
+            self.send_response(route.status)
+            self.send_header("Content-Type", route.content_type)
+            self.send_header("Content-Length", str(len(route.body)))
+            self.end_headers()
+            self.wfile.write(route.body)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            return
+
+    return Handler
+
+
+def serve(api: RecordedApi) -> Iterator[str]:
+    """Serve ``api`` on 127.0.0.1 (a free port) while the generator is open; yield its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def kubeconfig(path: Path, server: str, context: str = "aiacc-admin") -> Path:
+    """A kubeconfig whose one context points at ``server`` (token auth, like ACK's)."""
+    document = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": context,
+        "clusters": [{"name": "aiacc", "cluster": {"server": server}}],
+        "users": [{"name": "aiacc-admin", "user": {"token": "test-token-not-a-secret"}}],
+        "contexts": [{"name": context, "context": {"cluster": "aiacc", "user": "aiacc-admin"}}],
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path

@@ -1,0 +1,66 @@
+"""Results records built in memory for the compare, scaling and store tests."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from trainstack.results.record import RunRecord
+from trainstack.results.store import StoredRun
+
+DIGEST_A = "sha256:" + "a" * 64
+DIGEST_B = "sha256:" + "b" * 64
+
+
+def record(
+    stack: str,
+    experiment: str,
+    run: int,
+    metrics: dict[str, tuple[float, str, bool]],
+    digest: str = DIGEST_A,
+    shape: tuple[int, int, int] = (16, 4, 4),
+    log: str = "",
+) -> RunRecord:
+    """One run; ``metrics`` maps a name to (value, unit, higher is better)."""
+    document: dict[str, Any] = {
+        "format": "trainstack-results/1",
+        "stack": stack,
+        "experiment": experiment,
+        "run": run,
+        "source": "log file",
+        "baseValuesDigest": digest,
+        "shape": {"gpus": shape[0], "workers": shape[1], "gpusPerWorker": shape[2]},
+        "log": {
+            "file": f"run-{run:03d}.log",
+            "sha256": hashlib.sha256((log or f"{stack}{experiment}{run}").encode()).hexdigest(),
+            "bytes": 1,
+            "truncated": False,
+        },
+        "metrics": {
+            name: {"value": value, "unit": unit, "higherIsBetter": higher, "parser": "test"}
+            for name, (value, unit, higher) in metrics.items()
+        },
+    }
+    return RunRecord.model_validate(document)
+
+
+def stored(*records: RunRecord) -> list[StoredRun]:
+    """Records as if read from ``results/``."""
+    return [StoredRun(Path(f"run-{r.run:03d}.json"), r) for r in records]
+
+
+def images(stack: str, values: list[float], digest: str = DIGEST_A) -> list[StoredRun]:
+    """Runs 1..N of imagenet-tensorflow with these images/sec."""
+    return stored(
+        *(
+            record(
+                stack,
+                "imagenet-tensorflow",
+                run,
+                {"images_per_sec": (v, "images/sec", True)},
+                digest,
+            )
+            for run, v in enumerate(values, start=1)
+        )
+    )

@@ -1,0 +1,87 @@
+"""Results files: atomic, never overwritten, validated when read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.results.records import record
+from trainstack.errors import ResultsFileError
+from trainstack.results.store import (
+    PendingRun,
+    read_experiment_runs,
+    read_record,
+    record_json,
+    write_runs,
+)
+
+
+def _pending(log: str, wanted: int | None = None) -> PendingRun:
+    rec = record(
+        "aiacc", "imagenet-tensorflow", 1, {"images_per_sec": (1344.0, "images/sec", True)}, log=log
+    )
+    return PendingRun(rec, log.encode(), wanted)
+
+
+def _display(path: Path) -> str:
+    return path.name
+
+
+def test_runs_get_their_own_numbers_and_files(tmp_path: Path) -> None:
+    written = write_runs(tmp_path, [_pending("one"), _pending("two", wanted=5)], _display)
+    assert [w.record.run for w in written] == [1, 5]
+    directory = tmp_path / "results" / "aiacc" / "imagenet-tensorflow"
+    assert sorted(p.name for p in directory.iterdir()) == [
+        "run-001.json",
+        "run-001.log",
+        "run-005.json",
+        "run-005.log",
+    ]
+    assert (directory / "run-005.log").read_bytes() == b"two"
+    assert json.loads((directory / "run-005.json").read_text())["log"]["file"] == "run-005.log"
+
+
+def test_a_taken_run_number_gets_a_new_one_and_the_same_log_is_skipped(tmp_path: Path) -> None:
+    write_runs(tmp_path, [_pending("one", wanted=1)], _display)
+    again = write_runs(tmp_path, [_pending("one", wanted=1), _pending("other", wanted=1)], _display)
+    assert again[0].path is None and again[0].note == "the same log is already recorded as run 1"
+    assert again[1].record.run == 2
+    assert "run 1 is already recorded with another log" in again[1].note
+    directory = tmp_path / "results" / "aiacc" / "imagenet-tensorflow"
+    assert (directory / "run-001.log").read_bytes() == b"one"  # untouched
+    assert not [p for p in directory.iterdir() if p.name.startswith(".")]  # no temporary files
+
+
+def test_same_record_same_bytes() -> None:
+    first = record_json(_pending("log").record)
+    assert first == record_json(_pending("log").record)
+    assert first.endswith("}\n") and '  "baseValuesDigest"' in first
+
+
+def test_invalid_json_names_the_file_and_where(tmp_path: Path) -> None:
+    write_runs(tmp_path, [_pending("one")], _display)
+    path = tmp_path / "results" / "aiacc" / "imagenet-tensorflow" / "run-001.json"
+    path.write_text(path.read_text().replace('"run": 1,', '"run": 1'))
+    with pytest.raises(
+        ResultsFileError,
+        match=r"invalid results file in run-001\.json: \(document\): found invalid JSON "
+        r"\(Expecting ',' delimiter at line \d+ column \d+\); allowed: a results file",
+    ):
+        read_experiment_runs(path.parent, _display)
+
+
+def test_a_bad_value_names_the_key(tmp_path: Path) -> None:
+    write_runs(tmp_path, [_pending("one")], _display)
+    path = tmp_path / "results" / "aiacc" / "imagenet-tensorflow" / "run-001.json"
+    document = json.loads(path.read_text())
+    document["metrics"]["images_per_sec"]["value"] = "fast"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ResultsFileError, match=r"metrics\.images_per_sec\.value: found \"fast\""):
+        read_record(path, _display)
+    document["metrics"]["images_per_sec"]["value"] = 1.0
+    document["run"] = 2
+    path.write_text(json.dumps(document))
+    with pytest.raises(ResultsFileError, match=r"run: found 2; allowed: 1, as in the file's path"):
+        read_record(path, _display)

@@ -1,0 +1,26 @@
+"""What the stack does to existing nodes that a reviewer should hear about."""
+
+from __future__ import annotations
+
+from trainstack.checks.findings import Finding
+from trainstack.config.loader import LoadedStack
+
+
+def pool_findings(stack: LoadedStack) -> list[Finding]:
+    """A warning for each pool whose taint policy replaces other managers' taints."""
+    config = stack.config
+    findings = []
+    for pool in config.node_pools:
+        if pool.nodes and pool.taint_policy == "force":
+            findings.append(
+                Finding(
+                    stack.source,
+                    f"(pool {pool.name})",
+                    f"trainstack:{config.pool_key(pool)}.taintPolicy",
+                    f"force: `pulumi up` replaces the whole taint list of {', '.join(pool.nodes)} "
+                    "(Kubernetes keeps spec.taints as one atomic list): taints another manager "
+                    "set there (kubectl taint, a cloud controller) are removed",
+                    "warning",
+                )
+            )
+    return findings

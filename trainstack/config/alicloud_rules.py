@@ -1,0 +1,113 @@
+"""What the Alibaba Cloud provider refuses, written down so that a plan refuses it first.
+
+``pulumi-alicloud`` bridges ``terraform-provider-alicloud``: its ``Check`` runs the
+Terraform schema's validations at ``pulumi preview``/``up`` (after the program already
+ran), and the API refuses more at create time. The numbers below are those rules, taken
+from the provider's own sources so that ``trainstack plan`` can name the stack file and
+key instead of failing half-way through a deployment:
+
+- ``TF``: terraform-provider-alicloud at commit 81c43b6727a09e9da37b3d88818c3ba5fa17fa14
+  (``alicloud/resource_alicloud_cs_kubernetes_node_pool.go``,
+  ``alicloud/resource_alicloud_nas_file_system.go``,
+  ``alicloud/resource_alicloud_nas_mount_target.go``): ``ValidateFunc``/``ConflictsWith``.
+- ``DOC``: the argument documentation of pulumi-alicloud 4.0.0 (``cs.NodePool``,
+  ``nas.FileSystem``), for rules the API enforces that the Terraform schema does not.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- cs.NodePool -------------------------------------------------------------------------
+
+# TF scaling_config.min_size: IntBetween(0, 1000); max_size: IntBetween(0, 2000).
+# DOC scaling_config.max_size: "`max_size` has to be greater than `min_size`".
+SCALING_MIN_SIZE_MAX = 1000
+SCALING_MAX_SIZE_MAX = 2000
+
+# TF scaling_config.type: StringInSlice(cpu, gpu, gpushare, spot).
+SCALING_TYPES = ("cpu", "gpu", "gpushare", "spot")
+
+# TF system_disk_category: StringInSlice(...).
+SYSTEM_DISK_CATEGORIES = (
+    "cloud_efficiency",
+    "cloud_ssd",
+    "cloud_essd",
+    "cloud_auto",
+    "cloud_essd_entry",
+    "cloud",
+)
+
+# DOC system_disk_size (GiB): basic disk (`cloud`) 20-500; ESSD at its default
+# performance level PL1 20-2048 (trainstack sets no performance level); ESSD AutoPL
+# (`cloud_auto`) 1-2048; other categories 20-2048.
+SYSTEM_DISK_SIZES: dict[str, tuple[int, int]] = {
+    "cloud": (20, 500),
+    "cloud_essd": (20, 2048),
+    "cloud_auto": (1, 2048),
+    "cloud_efficiency": (20, 2048),
+    "cloud_ssd": (20, 2048),
+    "cloud_essd_entry": (20, 2048),
+}
+
+# TF key_name ConflictsWith(password, kms_encrypted_password); DOC password: "You have to
+# specify one of `password` and `key_name`"; 8 to 30 characters with at least three of
+# upper case, lower case, digits and special characters.
+PASSWORD_LENGTH = (8, 30)
+_PASSWORD_CLASSES = (r"[A-Z]", r"[a-z]", r"[0-9]", r"[^A-Za-z0-9]")
+
+
+def password_problem(password: str) -> str | None:
+    """What the provider refuses in a node login password (never the password itself)."""
+    low, high = PASSWORD_LENGTH
+    if not low <= len(password) <= high:
+        return f"{low} to {high} characters"
+    classes = sum(1 for pattern in _PASSWORD_CLASSES if re.search(pattern, password))
+    if classes < 3:
+        return "at least three of: upper-case letters, lower-case letters, digits, symbols"
+    return None
+
+
+# --- nas.FileSystem ----------------------------------------------------------------------
+
+# TF file_system_type: StringInSlice(standard, extreme, cpfs, cpfsse). trainstack mounts
+# NAS with the NFS CSI plug-in, which serves General Purpose (standard) and Extreme NAS.
+FILE_SYSTEM_TYPES = ("standard", "extreme")
+
+# TF storage_type: StringInSlice(Performance, Capacity, standard, advance, advance_100,
+# advance_200, Premium); DOC: standard -> Performance, Capacity, Premium; extreme ->
+# standard, advance; cpfs -> advance_100, advance_200.
+STORAGE_TYPES: dict[str, tuple[str, ...]] = {
+    "standard": ("Performance", "Capacity", "Premium"),
+    "extreme": ("standard", "advance"),
+}
+
+# TF protocol_type: StringInSlice(NFS, SMB, cpfs), required; DOC: standard -> NFS, SMB;
+# extreme -> NFS. The CSI plug-in mounts NFS only.
+PROTOCOL_TYPES = ("NFS",)
+
+# TF encrypt_type: IntInSlice(0, 1, 2); DOC: 1 (NAS-managed key) for standard or extreme,
+# 2 (a KMS key of your own, kms_key_id) for extreme only.
+ENCRYPT_TYPES = (0, 1, 2)
+
+# DOC description: 2 to 128 characters, starting with a letter (or a Chinese character),
+# not with http:// or https://; letters, digits, colons, underscores and hyphens (the
+# pattern has no "/", so no URL passes).
+DESCRIPTION_PATTERN = r"^[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff:_\- .]{1,127}$"
+
+
+# TF: the inputs of nas.FileSystem and nas.MountTarget whose change replaces the
+# resource (ForceNew): a new, empty file system, or a new mount target domain.
+FILE_SYSTEM_REPLACED_BY = (
+    "protocolType",
+    "storageType",
+    "fileSystemType",
+    "zoneId",
+    "encryptType",
+    "kmsKeyId",
+    "redundancyType",
+    "redundancyVswitchIds",
+    "vpcId",
+    "vswitchId",
+)
+MOUNT_TARGET_REPLACED_BY = ("fileSystemId", "networkType", "vpcId", "vswitchId")

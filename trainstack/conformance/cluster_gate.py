@@ -1,0 +1,101 @@
+"""The gate every experiment release waits for in a real preview/up: the jobs, rendered as
+Helm will, checked against the CRDs the cluster serves (see ``live.py``).
+
+The kubeconfig is the one the program's Kubernetes provider uses (the
+``trainstack:kubeconfig`` secret, ACK's credential, or the deployer's own kubeconfig with
+the stack's context); it is only ever parsed in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trainstack.chart.render import render_training_job
+from trainstack.conformance.live import check_on_cluster
+from trainstack.deployment import Deployment
+from trainstack.errors import ClusterError
+from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import framework
+from trainstack.live.cluster import Cluster
+from trainstack.live.kubeconfig import Target, default_kubeconfig_path
+
+TIMEOUT_SECONDS = 20.0
+
+
+def check_experiments_on_cluster(
+    experiments: Sequence[Experiment],
+    chart_dir: Path,
+    kubeconfig: str | None,
+    context: str | None,
+) -> None:
+    """Raise :class:`ClusterError` unless every job conforms to the cluster's own CRDs."""
+    cluster = Cluster(_target(kubeconfig, context), TIMEOUT_SECONDS)
+    crds: dict[str, Any] = {}
+    for experiment in experiments:
+        name = framework(experiment.job.framework).crd
+        if name not in crds:
+            crds[name] = cluster.get_crd(name)
+    objects = [
+        obj
+        for experiment in experiments
+        for obj in render_training_job(
+            experiment.values,
+            release=experiment.name,
+            namespace=experiment.namespace,
+            chart_dir=chart_dir,
+        )
+        if obj.get("kind") == framework(experiment.job.framework).kind
+    ]
+    check_on_cluster(objects, crds, cluster.where())
+
+
+def _target(kubeconfig: str | None, context: str | None) -> Target:
+    if kubeconfig is None:
+        path = default_kubeconfig_path()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise ClusterError(f"cannot read kubeconfig {path}: {error.strerror}") from None
+    else:
+        path, text = Path("(trainstack:kubeconfig)"), kubeconfig
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise ClusterError(f"kubeconfig {path} is not valid YAML") from None
+    if not isinstance(document, dict):
+        raise ClusterError(f"kubeconfig {path} is not a kubeconfig")
+    return Target(path, context, document)
+
+
+def crd_gate(
+    deployment: Deployment,
+    chart_dir: Path,
+    kubeconfig: Any,
+    context: str | None,
+    operators_ready: Any,
+) -> Any:
+    """An output known once the jobs passed the cluster's CRDs (checked after the operators
+    are in); a failed check ends ``pulumi preview``/``up`` with its message, no traceback.
+    ``None`` offline (nothing is read from a cluster) or without experiments.
+
+    In a preview of a first deployment the operators' outputs are unknown, so the check
+    runs at ``up``; once they exist it runs at every preview too.
+    """
+    import pulumi
+
+    if deployment.offline or not deployment.experiments:
+        return None
+    experiments = deployment.experiments
+
+    def check(args: list[Any]) -> bool:
+        try:
+            check_experiments_on_cluster(experiments, chart_dir, args[0], context)
+        except ClusterError as error:
+            raise pulumi.RunError(str(error)) from None
+        return True
+
+    return pulumi.Output.all(kubeconfig, operators_ready).apply(check)

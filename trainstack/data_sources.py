@@ -1,0 +1,217 @@
+"""What each dataset of a cluster stack resolves to: which data, where, read how.
+
+A ``stack-reference`` dataset is looked up in its data stack's file (same stack
+directory): the data stack must exist, hold that file system, and share the cluster's
+region and VPC (NAS mount targets serve their VPC only). Every dataset gets its *facts*
+(file system, path, zone, storage type, protocol, mount options), each with the key it
+comes from, so that the fairness report can name the key when two clusters would read
+different data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.data_stack import StoredFileSystem
+from trainstack.config.datasets import (
+    AlicloudNasSource,
+    Dataset,
+    NfsSource,
+    StackReferenceSource,
+)
+from trainstack.config.loader import (
+    LoadedDataStack,
+    LoadedStack,
+    load_stack_config,
+    read_stack_file,
+)
+from trainstack.errors import ConfigError, Problem, TrainstackError
+from trainstack.project import Project
+
+FACTS = ("fileSystem", "path", "zoneId", "storageType", "protocolType", "mountOptions")
+"""What two clusters must agree on to read the same data, in report order."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact of a dataset and the key (in its stack file) it comes from."""
+
+    value: Any
+    key: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A file system of a data stack that a dataset mounts."""
+
+    stack: LoadedDataStack
+    index: int
+    file_system: StoredFileSystem
+
+    @property
+    def key(self) -> str:
+        """Where the file system is declared, in the data stack's spelling."""
+        return f"trainstack:dataStore.fileSystems[{self.index}]"
+
+
+@dataclass(frozen=True)
+class ResolvedDataset:
+    """A dataset of a cluster stack and what it resolves to."""
+
+    name: str
+    facts: dict[str, Fact]
+    reference: Reference | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``datasets.json`` item."""
+        return {
+            "name": self.name,
+            "facts": {
+                name: {"value": fact.value, "key": fact.key} for name, fact in self.facts.items()
+            },
+        }
+
+
+def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDataset, ...]:
+    """Every dataset of ``stack`` with its facts; data stacks are read from ``stack_dir``."""
+    problems: list[Problem] = []
+    loaded: dict[str, LoadedDataStack | None] = {}
+    resolved = []
+    for index, dataset in enumerate(stack.config.datasets):
+        key = f"trainstack:datasets[{index}]"
+        source = dataset.source
+        if isinstance(source, StackReferenceSource):
+            reference = _reference(stack, key, source, stack_dir, loaded, problems)
+            if reference is not None:
+                resolved.append(_referenced(dataset, key, reference))
+            continue
+        resolved.append(_local(stack, dataset, key))
+    if problems:
+        raise ConfigError(stack.source, problems)
+    return tuple(resolved)
+
+
+def _reference(
+    stack: LoadedStack,
+    key: str,
+    source: StackReferenceSource,
+    stack_dir: Path,
+    loaded: dict[str, LoadedDataStack | None],
+    problems: list[Problem],
+) -> Reference | None:
+    cluster = stack.config.cluster
+    if not isinstance(cluster, AlicloudCluster):
+        problems.append(
+            Problem(
+                f"{key}.source.type",
+                '"stack-reference"',
+                "`nfs` or an existing `alicloud-nas` mount target on an existing cluster (a "
+                "data stack's NAS serves the VPC of alicloud clusters)",
+            )
+        )
+        return None
+    if source.stack not in loaded:
+        loaded[source.stack] = _load_data_stack(stack, key, source.stack, stack_dir, problems)
+    data = loaded[source.stack]
+    if data is None:
+        return None
+    store = data.config.data_store
+    found = store.file_system(source.dataset)
+    if found is None:
+        names = ", ".join(fs.name for fs in store.file_systems)
+        problems.append(
+            Problem(
+                f"{key}.source.dataset",
+                repr(source.dataset),
+                f"a file system of data stack {source.stack} ({data.source}): {names}",
+            )
+        )
+        return None
+    for field, mine, theirs in (
+        ("vpcId", cluster.vpc_id, store.vpc_id),
+        ("region", cluster.region, store.region),
+    ):
+        if mine != theirs:
+            problems.append(
+                Problem(
+                    f"trainstack:cluster.{field}",
+                    repr(mine),
+                    f"{theirs!r}, the {field} of data stack {source.stack} "
+                    f"(trainstack:dataStore.{field} in {data.source}) that {key} mounts: a NAS "
+                    "mount target serves its own VPC only",
+                )
+            )
+    return Reference(data, found[0], found[1])
+
+
+def _load_data_stack(
+    stack: LoadedStack, key: str, name: str, stack_dir: Path, problems: list[Problem]
+) -> LoadedDataStack | None:
+    project = Project(root=stack_dir.parent, name="", stack_config_dir=stack_dir)
+    try:
+        stack_file = read_stack_file(project, name)
+        other = load_stack_config(
+            name, stack_file.config, stack_file.secret_keys, stack_file.source
+        )
+    except TrainstackError as error:
+        problems.append(Problem(f"{key}.source.stack", repr(name), f"a valid data stack: {error}"))
+        return None
+    if not isinstance(other, LoadedDataStack):
+        problems.append(
+            Problem(
+                f"{key}.source.stack",
+                repr(name),
+                f"a data stack (one with trainstack:dataStore); {other.source} is a cluster stack",
+            )
+        )
+        return None
+    return other
+
+
+def _referenced(dataset: Dataset, key: str, reference: Reference) -> ResolvedDataset:
+    file_system, where = reference.file_system, reference.key
+    source = dataset.source
+    assert isinstance(source, StackReferenceSource)
+    in_file = f" in {reference.stack.source}"
+    path_key = f"{key}.source.path" if source.path else f"{where}.path{in_file}"
+    return ResolvedDataset(
+        dataset.name,
+        {
+            "fileSystem": Fact(
+                f"data stack {source.stack}, file system {source.dataset}", f"{key}.source"
+            ),
+            "path": Fact(dataset.export_path(source.path or file_system.path), path_key),
+            "zoneId": Fact(file_system.zone_id, f"{where}.zoneId{in_file}"),
+            "storageType": Fact(file_system.storage_type, f"{where}.storageType{in_file}"),
+            "protocolType": Fact(file_system.protocol_type, f"{where}.protocolType{in_file}"),
+            "mountOptions": Fact(list(dataset.mount_options), f"{key}.mountOptions"),
+        },
+        reference,
+    )
+
+
+def _local(stack: LoadedStack, dataset: Dataset, key: str) -> ResolvedDataset:
+    source = dataset.source
+    facts = {
+        "path": Fact(dataset.export_path(), f"{key}.source.path"),
+        "mountOptions": Fact(list(dataset.mount_options), f"{key}.mountOptions"),
+    }
+    if isinstance(source, NfsSource):
+        facts["fileSystem"] = Fact(f"nfs server {source.server}", f"{key}.source.server")
+    elif isinstance(source, AlicloudNasSource) and source.create is not None:
+        create = source.create
+        # A file system this stack creates is its own copy: another stack's never equals it.
+        facts["fileSystem"] = Fact(
+            f"a NAS file system created by stack {stack.name}", f"{key}.source.create"
+        )
+        facts["zoneId"] = Fact(create.zone_id, f"{key}.source.create.zoneId")
+        facts["storageType"] = Fact(create.storage_type, f"{key}.source.create.storageType")
+        facts["protocolType"] = Fact(create.protocol_type, f"{key}.source.create.protocolType")
+    elif isinstance(source, AlicloudNasSource):
+        facts["fileSystem"] = Fact(
+            f"NAS mount target {source.mount_target_domain}", f"{key}.source.mountTargetDomain"
+        )
+    return ResolvedDataset(dataset.name, {name: facts[name] for name in FACTS if name in facts})

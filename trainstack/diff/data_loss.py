@@ -1,0 +1,105 @@
+"""Deletions and replacements of resources that hold data: what a reviewer must approve.
+
+A resource is *data-bearing* when its plan protects or retains it (``protect``,
+``retainOnDelete``) or when its type holds data whatever its options say: a NAS file
+system (the data), its mount target (every cluster's way to it) and a PersistentVolume
+(a claim's binding to it). Such a resource is
+
+- **deleted** when it is on the *before* side only: removed from the stack, renamed
+  (a new name is a new resource), or its stack is gone;
+- **replaced** when an input that forces a new resource changed. For the Alibaba Cloud
+  resources those are the Terraform schema's ``ForceNew`` inputs (see
+  :mod:`trainstack.config.alicloud_rules`); for a PersistentVolume, Kubernetes keeps
+  ``spec.persistentvolumesource`` (``csi``, ``nfs``...), ``volumeMode`` and
+  ``nodeAffinity`` immutable after creation (``ValidatePersistentVolumeUpdate``), so
+  pulumi-kubernetes must replace the PV to change them.
+
+``trainstack diff`` lists these first, in red on a terminal, at the top of the markdown
+comment, and exits with status 3 (:data:`DATA_LOSS`) so that a pipeline can require an
+approval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from trainstack.config.alicloud_rules import FILE_SYSTEM_REPLACED_BY, MOUNT_TARGET_REPLACED_BY
+from trainstack.diff.model import ObjectDiff, PlanObject
+from trainstack.diff.paths import Location, dotted, leaf_changes
+from trainstack.errors import describe_value
+
+DATA_LOSS = 3
+"""Exit status of ``trainstack diff`` when a data-bearing resource is deleted or replaced."""
+
+FILE_SYSTEM = "alicloud:nas/fileSystem:FileSystem"
+MOUNT_TARGET = "alicloud:nas/mountTarget:MountTarget"
+PERSISTENT_VOLUME = "kubernetes:core/v1:PersistentVolume"
+
+# Where each data type's replace-forcing inputs live in its diff document.
+REPLACED_BY: dict[str, tuple[Location, ...]] = {
+    FILE_SYSTEM: tuple(("inputs", name) for name in FILE_SYSTEM_REPLACED_BY),
+    MOUNT_TARGET: tuple(("inputs", name) for name in MOUNT_TARGET_REPLACED_BY),
+    # A PV's document is the object itself. Every volume source is immutable; these are
+    # the ones trainstack writes, plus the other immutable fields.
+    PERSISTENT_VOLUME: (
+        ("spec", "csi"),
+        ("spec", "nfs"),
+        ("spec", "volumeMode"),
+        ("spec", "nodeAffinity"),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class DataRisk:
+    """A data-bearing resource that the change deletes or replaces, and why."""
+
+    label: str
+    kind: Literal["deleted", "replaced"]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.label} ({self.reason})"
+
+
+def data_bearing(side: PlanObject) -> bool:
+    """Protected or retained by the plan, or of a type that holds data."""
+    options = side.options
+    return side.pulumi_type in REPLACED_BY or bool(
+        options.get("protect") or options.get("retainOnDelete")
+    )
+
+
+def data_risk(item: ObjectDiff) -> DataRisk | None:
+    """The risk of one object's change, if it deletes or replaces data."""
+    before = item.before
+    if before is None or not data_bearing(before):
+        return None
+    guarded = _guards(before)
+    if item.status == "removed":
+        return DataRisk(item.key.label, "deleted", f"not in the new plan; {guarded}")
+    if item.status != "changed" or item.after is None:
+        return None
+    forcing = REPLACED_BY.get(before.pulumi_type, ())
+    changes = [
+        change
+        for change in leaf_changes(item.before_document, item.after_document)
+        if any(change.location[: len(path)] == path for path in forcing)
+    ]
+    if not changes:
+        return None
+    shown = "; ".join(
+        f"{dotted(c.location)}: {describe_value(c.before)} -> {describe_value(c.after)}"
+        for c in changes[:3]
+    )
+    return DataRisk(item.key.label, "replaced", f"{shown} forces a new resource; {guarded}")
+
+
+def _guards(side: PlanObject) -> str:
+    options = side.options
+    if options.get("protect"):
+        return "protected: `pulumi up` fails until `pulumi state unprotect`"
+    if options.get("retainOnDelete"):
+        return "retained: it stays in the cloud, outside the stack"
+    return "NOT protected: the data goes with it"

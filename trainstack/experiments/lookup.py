@@ -1,0 +1,57 @@
+"""A stack's experiments by name, for the commands that work after deployment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
+from trainstack.errors import DataStackError, UnknownExperimentError
+from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.project import Project
+
+
+@dataclass(frozen=True)
+class StackRuns:
+    """A validated stack and the runs of its experiments (offline: from the files)."""
+
+    project: Project
+    stack: LoadedStack
+    runs: tuple[Experiment, ...]
+
+    def names(self) -> list[str]:
+        """The experiments' names (matrix points by their own name), sorted."""
+        return sorted({run.experiment_name for run in self.runs})
+
+    def runs_of(self, experiment: str) -> list[Experiment]:
+        """The deployed runs of ``experiment``; an error lists the stack's experiments."""
+        found = [run for run in self.runs if run.experiment_name == experiment]
+        if not found:
+            raise UnknownExperimentError(
+                experiment, self.stack.name, self.stack.source, self.names()
+            )
+        return found
+
+    def matrix_points(self, matrix: str) -> list[Experiment]:
+        """The first run of each point of ``matrix``; an error lists the stack's matrices."""
+        points = {
+            run.experiment_name: run
+            for run in self.runs
+            if run.point is not None and run.base_name == matrix
+        }
+        if not points:
+            matrices = sorted({run.base_name for run in self.runs if run.point is not None})
+            raise UnknownExperimentError(
+                matrix, self.stack.name, self.stack.source, matrices, what="matrix"
+            )
+        return [points[name] for name in sorted(points)]
+
+
+def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
+    """Read and validate ``stack_name``'s file and resolve its experiments (no checks run)."""
+    stack_file = read_stack_file(project, stack_name)
+    stack = load_stack_config(
+        stack_name, stack_file.config, stack_file.secret_keys, stack_file.source
+    )
+    if not isinstance(stack, LoadedStack):
+        raise DataStackError(stack.name, stack.source)
+    return StackRuns(project, stack, tuple(resolve_experiments(project.root, stack)))

@@ -1,0 +1,1 @@
+"""The cluster after ``pulumi up``: jobs, pods and logs, read with lightkube."""

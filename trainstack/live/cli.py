@@ -1,0 +1,93 @@
+"""``trainstack status STACK`` and ``trainstack logs STACK EXPERIMENT``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from trainstack.errors import JobNotFoundError, TrainstackError
+from trainstack.live import options
+from trainstack.live.options import ClusterOptions
+from trainstack.project import Project
+
+
+def status(
+    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    timeout: options.Timeout = options.DEFAULT_TIMEOUT,
+) -> None:
+    """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""
+    from trainstack.experiments.lookup import load_stack_experiments
+    from trainstack.live.connect import connect
+    from trainstack.live.status import status_rows, status_text
+
+    resolved = load_stack_experiments(Project.find(), stack)
+    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout))
+    sys.stdout.write(status_text(status_rows(resolved, cluster), stack, cluster.where()))
+
+
+def logs(
+    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
+    experiment: Annotated[str, typer.Argument(help="Experiment (or matrix point) name.")],
+    role: Annotated[
+        str | None,
+        typer.Option(
+            "--role",
+            help="launcher, worker, chief, master...; default: the role "
+            "that reports results (MPI launcher, TF chief, PyTorch master).",
+        ),
+    ] = None,
+    run: Annotated[
+        int | None, typer.Option("--run", min=1, help="Run number; default: the latest.")
+    ] = None,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Stream new lines.")] = False,
+    tail: Annotated[
+        int | None, typer.Option("--tail", min=0, help="Only the last N lines.")
+    ] = None,
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    timeout: options.Timeout = options.DEFAULT_TIMEOUT,
+) -> None:
+    """Print the logs of an experiment's job (the role that reports results by default)."""
+    from trainstack.experiments.lookup import load_stack_experiments
+    from trainstack.frameworks import framework
+    from trainstack.live.connect import connect, operator_of
+    from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container
+
+    resolved = load_stack_experiments(Project.find(), stack)
+    first = resolved.runs_of(experiment)[0]
+    spec = framework(first.job.framework)
+    chosen = role or spec.reporting_role
+    if chosen not in {r.name for r in spec.roles}:
+        known = ", ".join(r.name for r in spec.roles)
+        raise TrainstackError(f"--role: found {chosen!r}; allowed: a role of {spec.kind}: {known}")
+    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout))
+    job = pick_run(experiment_jobs(cluster, first), first, run, cluster.where())
+    pods = role_pods(cluster, job, chosen, operator_of(resolved.stack, spec))
+    if not pods:
+        raise JobNotFoundError(
+            f"job {job.name} ({job.phase}) has no {chosen} pod ({cluster.where()}): not "
+            "started yet, or deleted with its logs (cleanPodPolicy, ttlSecondsAfterFinished)"
+        )
+    if follow and len(pods) > 1:
+        print(
+            f"following {pods[0]['metadata']['name']}, the first of {len(pods)} {chosen} pods",
+            file=sys.stderr,
+        )
+        pods = pods[:1]
+    try:
+        for pod in pods:
+            name = pod["metadata"]["name"]
+            if len(pods) > 1:
+                sys.stdout.write(f"==> {name} <==\n")
+            for line in cluster.log_lines(
+                job.namespace, name, training_container(pod), follow=follow, tail=tail
+            ):
+                sys.stdout.write(line)
+                if follow:
+                    sys.stdout.flush()
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None

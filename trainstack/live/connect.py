@@ -1,0 +1,21 @@
+"""Open the cluster of a stack, and name the operator that serves a kind there."""
+
+from __future__ import annotations
+
+from trainstack.config.loader import LoadedStack
+from trainstack.frameworks import FrameworkSpec
+from trainstack.live.cluster import Cluster
+from trainstack.live.kubeconfig import resolve_target
+from trainstack.live.options import ClusterOptions
+from trainstack.operators import PodLabels
+
+
+def connect(stack: LoadedStack, options: ClusterOptions) -> Cluster:
+    """A read-only client for the stack's cluster (no request made yet)."""
+    return Cluster(resolve_target(stack, options), options.timeout)
+
+
+def operator_of(stack: LoadedStack, spec: FrameworkSpec) -> PodLabels | None:
+    """The pod labels of the operator serving ``spec``'s kind on the stack, if any."""
+    serving = stack.config.operators.serving(spec.crd)
+    return serving[1].pod_labels if serving else None

@@ -1,0 +1,122 @@
+"""A training job on the cluster as trainstack sees it: run, digest, phase, timing, pods."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trainstack.errors import JobNotFoundError
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.runs import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION
+from trainstack.frameworks import FrameworkSpec, framework
+from trainstack.live.cluster import Cluster
+from trainstack.live.pod_labels import pod_label_choices
+from trainstack.operators import PodLabels
+
+# Kubeflow job conditions (JobConditionType), most telling first.
+_PHASES = ("Succeeded", "Failed", "Suspended", "Restarting", "Running", "Created")
+
+
+@dataclass(frozen=True)
+class LiveJob:
+    """One job object read from the cluster."""
+
+    spec: FrameworkSpec
+    name: str
+    namespace: str
+    experiment: str
+    run: int | None
+    digest: str | None
+    phase: str
+    start_time: str | None
+    completion_time: str | None
+    status: Mapping[str, Any]
+    pods_expected: int
+
+
+def phase_of(status: Mapping[str, Any]) -> str:
+    """The job's phase from its conditions (``Pending`` before the operator sets any)."""
+    true = {
+        c.get("type")
+        for c in status.get("conditions") or []
+        if isinstance(c, dict) and c.get("status") == "True"
+    }
+    return next((phase for phase in _PHASES if phase in true), "Pending")
+
+
+def _run(annotations: Mapping[str, Any]) -> int | None:
+    value = annotations.get(RUN_ANNOTATION)
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
+    """A job object (as the API returns it) read into :class:`LiveJob`."""
+    metadata = item.get("metadata") or {}
+    annotations = metadata.get("annotations") or {}
+    status = item.get("status") or {}
+    replica_specs = (item.get("spec") or {}).get(spec.replica_specs_key) or {}
+    return LiveJob(
+        spec=spec,
+        name=str(metadata.get("name")),
+        namespace=str(metadata.get("namespace")),
+        experiment=str((metadata.get("labels") or {}).get(EXPERIMENT_LABEL, "")),
+        run=_run(annotations),
+        digest=annotations.get(DIGEST_ANNOTATION),
+        phase=phase_of(status),
+        start_time=status.get("startTime"),
+        completion_time=status.get("completionTime"),
+        status=status,
+        pods_expected=sum(
+            int((role or {}).get("replicas") or 0) for role in replica_specs.values()
+        ),
+    )
+
+
+def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
+    """Every job of ``experiment`` on the cluster (all its runs), by run number."""
+    spec = framework(experiment.job.framework)
+    items = cluster.list_jobs(
+        spec, experiment.namespace, {EXPERIMENT_LABEL: experiment.experiment_name}
+    )
+    jobs = [live_job(spec, item) for item in items]
+    return sorted(jobs, key=lambda job: (job.run or 0, job.name))
+
+
+def pick_run(
+    jobs: Sequence[LiveJob], experiment: Experiment, run: int | None, where: str
+) -> LiveJob:
+    """The job of ``run`` (default: the latest run on the cluster); an error when missing."""
+    if run is not None:
+        jobs = [job for job in jobs if job.run == run]
+    if not jobs:
+        which = f"run {run} of " if run is not None else ""
+        raise JobNotFoundError(
+            f"no {framework(experiment.job.framework).kind} of {which}experiment "
+            f"{experiment.experiment_name} in namespace {experiment.namespace} ({where}); "
+            "is it deployed (`pulumi up`)? `trainstack status` lists what is there"
+        )
+    return jobs[-1]
+
+
+def role_pods(
+    cluster: Cluster, job: LiveJob, role: str | None, operator: PodLabels | None
+) -> list[dict[str, Any]]:
+    """The pods of ``job`` (of one ``role``): by the operator's labels, else the chart's."""
+    for labels in pod_label_choices(operator):
+        pods = cluster.list_pods(job.namespace, labels.selector(job.name, role))
+        if pods:
+            return pods
+    return []
+
+
+def pod_ready(pod: Mapping[str, Any]) -> bool:
+    """Whether the pod's Ready condition is true."""
+    conditions = (pod.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+
+
+def training_container(pod: Mapping[str, Any]) -> str:
+    """The pod's first container: the chart's training container (sidecars come after it)."""
+    containers = (pod.get("spec") or {}).get("containers") or [{}]
+    return str(containers[0].get("name") or "")

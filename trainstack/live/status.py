@@ -1,0 +1,97 @@
+"""``trainstack status STACK``: each experiment's jobs on the cluster, one row per run."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from lightkube.operators import exists
+
+from trainstack.experiments.lookup import StackRuns
+from trainstack.experiments.runs import EXPERIMENT_LABEL
+from trainstack.frameworks import framework
+from trainstack.live.cluster import Cluster
+from trainstack.live.connect import operator_of
+from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
+from trainstack.metrics import job_duration
+from trainstack.results.table import text_table
+
+
+@dataclass(frozen=True)
+class StatusRow:
+    """One run of one experiment: its job on the cluster, or that there is none."""
+
+    experiment: str
+    run: str
+    job: str
+    kind: str
+    phase: str
+    pods: str
+    started: str
+    completed: str
+    duration: str
+
+
+def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
+    """A row per job found and per configured run not found, sorted by experiment and run."""
+    groups: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for run in resolved.runs:
+        groups[(run.namespace, run.job.framework)].add(run.experiment_name)
+    found: dict[str, LiveJob] = {}
+    for (namespace, name), experiments in sorted(groups.items()):
+        spec = framework(name)
+        for item in cluster.list_jobs(spec, namespace, {EXPERIMENT_LABEL: exists()}):
+            job = live_job(spec, item)
+            if job.experiment in experiments:
+                found[job.name] = job
+    rows = [_row(job, resolved, cluster) for job in found.values()]
+    for run in resolved.runs:
+        if run.name not in found:
+            kind = framework(run.job.framework).kind
+            rows.append(
+                StatusRow(run.experiment_name, str(run.run), run.name, kind, "not found", *"----")
+            )
+    return sorted(rows, key=lambda row: (row.experiment, _number(row.run), row.job))
+
+
+def _number(run: str) -> int:
+    return int(run) if run.isdigit() else 0
+
+
+def _row(job: LiveJob, resolved: StackRuns, cluster: Cluster) -> StatusRow:
+    pods = role_pods(cluster, job, None, operator_of(resolved.stack, job.spec))
+    ready = sum(1 for pod in pods if pod_ready(pod))
+    duration = job_duration(job.status)
+    return StatusRow(
+        experiment=job.experiment,
+        run="-" if job.run is None else str(job.run),
+        job=job.name,
+        kind=job.spec.kind,
+        phase=job.phase,
+        pods=f"{ready}/{job.pods_expected}",
+        started=job.start_time or "-",
+        completed=job.completion_time or "-",
+        duration="-" if duration is None else f"{duration.value:g} s",
+    )
+
+
+HEADERS = [
+    "experiment",
+    "run",
+    "job",
+    "kind",
+    "phase",
+    "pods ready",
+    "started",
+    "completed",
+    "duration",
+]
+
+
+def status_text(rows: list[StatusRow], stack: str, where: str) -> str:
+    """The rows as an aligned table under one line naming the stack and cluster."""
+    cells = [
+        [r.experiment, r.run, r.job, r.kind, r.phase, r.pods, r.started, r.completed, r.duration]
+        for r in rows
+    ]
+    return f"stack {stack}, {where}\n\n" + text_table(HEADERS, cells, {1, 5, 8})

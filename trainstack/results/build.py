@@ -1,0 +1,125 @@
+"""From a run's log (and job) to the record to write: shared by ``add`` and ``collect``."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from trainstack.errors import LogError, Problem, ResultsError
+from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import framework
+from trainstack.metrics import FORMATS, Measurement, extract
+from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
+from trainstack.results.store import PendingRun
+
+MAX_LOG_BYTES = 64 * 1024 * 1024
+"""Logs are kept (and read) up to this size; beyond it only the end is: results come last."""
+
+
+def read_log_file(path: Path) -> tuple[bytes, bool]:
+    """The end of a saved log file (at most :data:`MAX_LOG_BYTES`) and whether it was cut."""
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, 2)
+            handle.seek(max(0, size - MAX_LOG_BYTES))
+            return handle.read(), size > MAX_LOG_BYTES
+    except OSError as error:
+        raise ResultsError(f"cannot read log {path}: {error.strerror}") from error
+
+
+def shape_of(experiment: Experiment) -> Shape:
+    """GPUs and workers of the experiment's job, as the framework registry counts them."""
+    spec = framework(experiment.job.framework)
+    pods = spec.pods(experiment.job)
+    workers = [role for role in pods if role.role == "worker"]
+    return Shape.model_validate(
+        {
+            "gpus": sum(role.replicas * role.gpus for role in pods),
+            "workers": sum(role.replicas for role in workers),
+            "gpusPerWorker": workers[0].gpus if workers else 0,
+        }
+    )
+
+
+def matrix_of(experiment: Experiment) -> MatrixPoint | None:
+    """The experiment's matrix point, if it is one."""
+    if experiment.point is None:
+        return None
+    return MatrixPoint(name=experiment.base_name, point=dict(experiment.point))
+
+
+def measurements(
+    log: bytes, experiment: Experiment, log_display: str, extra: Sequence[Measurement] = ()
+) -> dict[str, MetricValue]:
+    """Every metric of a run; an error when the log lacks a declared metric or has none."""
+    found = extract(log.decode("utf-8", errors="replace"), experiment.metrics, extra)
+    problems = [
+        Problem(
+            f"metrics[{index}] ({spec.name}) of {experiment.source}",
+            "no line matching its pattern" if spec.pattern else "no value in any recognised format",
+            f"a log that reports {spec.name}, or a `pattern` matching the line that does",
+        )
+        for index, spec in found.missing
+    ]
+    if not found.measurements and not problems:
+        formats = "; ".join(f"{f.name}: `{f.example}`" for f in FORMATS)
+        problems.append(
+            Problem(
+                "(metrics)",
+                "no line in a recognised format",
+                f"one of {formats}; or declare `metrics:` with a `pattern` in {experiment.source}",
+            )
+        )
+    if problems:
+        raise LogError(log_display, problems)
+    return {
+        m.name: MetricValue.model_validate(
+            {
+                "value": m.value,
+                "unit": m.unit,
+                "higherIsBetter": m.higher_is_better,
+                "parser": m.parser,
+            }
+        )
+        for m in found.measurements
+    }
+
+
+def pending_run(
+    stack: str,
+    experiment: Experiment,
+    log: bytes,
+    truncated: bool,
+    metrics: dict[str, MetricValue],
+    *,
+    digest: str,
+    job: JobInfo | None = None,
+    pod: str | None = None,
+    container: str | None = None,
+    wanted_run: int | None = None,
+) -> PendingRun:
+    """The record of one run (run number and log file name are set when written)."""
+    record = RunRecord.model_validate(
+        {
+            "format": FORMAT,
+            "stack": stack,
+            "experiment": experiment.experiment_name,
+            "run": 1,
+            "source": "log file" if job is None else "cluster",
+            "baseValuesDigest": digest,
+            "shape": shape_of(experiment),
+            "matrix": matrix_of(experiment),
+            "job": job,
+            "log": {
+                "file": "",
+                "sha256": hashlib.sha256(log).hexdigest(),
+                "bytes": len(log),
+                "truncated": truncated,
+                "pod": pod,
+                "container": container,
+            },
+            "metrics": metrics,
+        }
+    )
+    return PendingRun(record, log, wanted_run)

@@ -1,0 +1,114 @@
+"""``trainstack results collect STACK [EXPERIMENT...]``: record finished runs from the cluster.
+
+For each experiment, every job labelled with it is read: its run and base-values digest
+(annotations), status and the log of the role that reports results. Running jobs and
+jobs whose pods are gone are reported and skipped; every log is parsed before anything is
+written, so a log without its metrics stops the command with nothing recorded.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from trainstack.errors import JobNotFoundError
+from trainstack.experiments.lookup import StackRuns, load_stack_experiments
+from trainstack.frameworks import framework
+from trainstack.live.cluster import Cluster
+from trainstack.live.connect import connect, operator_of
+from trainstack.live.jobs import LiveJob, experiment_jobs, role_pods, training_container
+from trainstack.live.options import ClusterOptions
+from trainstack.metrics import job_duration
+from trainstack.project import Project
+from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run
+from trainstack.results.record import JobInfo
+from trainstack.results.store import PendingRun, Written, write_runs
+
+
+def collect_runs(
+    project: Project, stack: str, experiments: Sequence[str], options: ClusterOptions
+) -> tuple[list[Written], list[str]]:
+    """Record what finished; return what was written and notes on what was skipped."""
+    resolved = load_stack_experiments(project, stack)
+    names = list(dict.fromkeys(experiments)) or resolved.names()
+    firsts = [resolved.runs_of(name)[0] for name in names]
+    cluster = connect(resolved.stack, options)
+    pending: list[PendingRun] = []
+    notes: list[str] = []
+    for experiment in firsts:
+        for job in experiment_jobs(cluster, experiment):
+            item = _pending(resolved, cluster, experiment.experiment_name, job, notes)
+            if item is not None:
+                pending.append(item)
+        if not any(p.record.experiment == experiment.experiment_name for p in pending):
+            if not any(note.startswith(f"{experiment.experiment_name}:") for note in notes):
+                notes.append(f"{experiment.experiment_name}: no job on the cluster")
+    return write_runs(project.root, pending, project.display), notes
+
+
+def _pending(
+    resolved: StackRuns, cluster: Cluster, name: str, job: LiveJob, notes: list[str]
+) -> PendingRun | None:
+    label = f"{name}: {job.name}"
+    if job.phase != "Succeeded":
+        notes.append(f"{label}: {job.phase}, not collected (only succeeded jobs are)")
+        return None
+    experiment = resolved.runs_of(name)[0]
+    spec = framework(experiment.job.framework)
+    pods = role_pods(cluster, job, spec.reporting_role, operator_of(resolved.stack, spec))
+    if not pods:
+        notes.append(
+            f"{label}: its {spec.reporting_role} pod is gone, and its log with it; not collected"
+        )
+        return None
+    pod = pods[0]
+    pod_name, container = str(pod["metadata"]["name"]), training_container(pod)
+    try:
+        log, truncated = _keep_end(cluster.log_lines(job.namespace, pod_name, container))
+    except JobNotFoundError as gone:  # deleted between the listing and the read
+        notes.append(f"{label}: {str(gone).split(' (', 1)[0]}; not collected")
+        return None
+    duration = job_duration(job.status)
+    where = f"log of {pod_name} ({cluster.where()})"
+    metrics = measurements(log, experiment, where, [duration] if duration else [])
+    if job.digest is None:
+        notes.append(f"{label}: no base-values digest annotation; the stack's current one used")
+    elif job.digest != experiment.base_digest:
+        notes.append(f"{label}: ran with other base values than the stack declares now")
+    info = JobInfo.model_validate(
+        {
+            "kind": spec.kind,
+            "name": job.name,
+            "namespace": job.namespace,
+            "phase": job.phase,
+            "startTime": job.start_time,
+            "completionTime": job.completion_time,
+        }
+    )
+    return pending_run(
+        resolved.stack.name,
+        experiment,
+        log,
+        truncated,
+        metrics,
+        digest=job.digest or experiment.base_digest,
+        job=info,
+        pod=pod_name,
+        container=container,
+        wanted_run=job.run,
+    )
+
+
+def _keep_end(lines: Iterable[str]) -> tuple[bytes, bool]:
+    """The log's last :data:`MAX_LOG_BYTES` (whole lines), and whether earlier ones were cut."""
+    kept: deque[bytes] = deque()
+    size = 0
+    truncated = False
+    for line in lines:
+        data = line.encode("utf-8")
+        kept.append(data)
+        size += len(data)
+        while size > MAX_LOG_BYTES and kept:
+            size -= len(kept.popleft())
+            truncated = True
+    return b"".join(kept), truncated

@@ -1,0 +1,84 @@
+"""One run's results file: ``results/STACK/EXPERIMENT/run-NNN.json`` (format 1).
+
+The file records what ran (the experiment's base-values digest, GPUs, the job and its
+timing), the log it was read from (kept beside it as ``run-NNN.log``, with its sha256) and
+every metric found, so that a reviewer can check each number against the raw log.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from trainstack.base_model import StrictModel
+
+FORMAT = "trainstack-results/1"
+Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class MetricValue(StrictModel):
+    """A metric's value in this run."""
+
+    value: float = Field(description="The value (the last one the log printed).")
+    unit: str = Field(description="Its unit, e.g. images/sec or s.")
+    higher_is_better: bool = Field(description="Whether a higher value is better.")
+    parser: str = Field(description="The format (or `declared` pattern) that read it.")
+
+
+class Shape(StrictModel):
+    """How many GPUs the run trained on."""
+
+    gpus: int = Field(ge=0, description="GPUs of all the job's pods.")
+    workers: int = Field(ge=0, description="Worker pods.")
+    gpus_per_worker: int = Field(ge=0, description="GPUs of each worker pod.")
+
+
+class MatrixPoint(StrictModel):
+    """The matrix and point the experiment is, when it is one."""
+
+    name: str = Field(description="The matrix (experiment file) name.")
+    point: dict[str, int | str | bool] = Field(description="The point's value per axis.")
+
+
+class JobInfo(StrictModel):
+    """The job the results were read from (``results collect``)."""
+
+    kind: str = Field(description="MPIJob, TFJob, PyTorchJob.")
+    name: str = Field(description="The job's name (the run's release).")
+    namespace: str = Field(description="Its namespace.")
+    phase: str = Field(description="Its phase when collected.")
+    start_time: str | None = Field(default=None, description="status.startTime.")
+    completion_time: str | None = Field(default=None, description="status.completionTime.")
+
+
+class LogInfo(StrictModel):
+    """The raw log kept beside the record."""
+
+    file: str = Field(description="File name of the log, beside this file.")
+    sha256: Sha256 = Field(description="sha256 of the log file's bytes.")
+    bytes: int = Field(ge=0, description="Its size.")
+    truncated: bool = Field(description="Whether only the log's end was kept (size cap).")
+    pod: str | None = Field(default=None, description="The pod it was read from.")
+    container: str | None = Field(default=None, description="The container it was read from.")
+
+
+class RunRecord(StrictModel):
+    """Everything recorded about one run of one experiment on one stack."""
+
+    format: Literal["trainstack-results/1"] = Field(description="File format and version.")
+    stack: str = Field(description="The stack (cluster) it ran on.")
+    experiment: str = Field(description="The experiment (a matrix point's own name).")
+    run: int = Field(ge=1, description="The run number (as in the file name).")
+    source: Literal["cluster", "log file"] = Field(
+        description="`cluster`: read by `results collect`; `log file`: by `results add`."
+    )
+    base_values_digest: Digest = Field(
+        description="Digest of the experiment's base values: runs compare only when equal."
+    )
+    shape: Shape = Field(description="GPUs and workers.")
+    matrix: MatrixPoint | None = Field(default=None, description="Its matrix point, if any.")
+    job: JobInfo | None = Field(default=None, description="The job (collected runs only).")
+    log: LogInfo = Field(description="The raw log.")
+    metrics: dict[str, MetricValue] = Field(description="Every metric found, by name.")

@@ -1,0 +1,131 @@
+"""``results scaling STACK MATRIX``: a matrix's points against total GPUs (workload 4).
+
+Each point's metric (mean of its current runs) is set against the point with the fewest
+GPUs: speed-up is ``x(N) / x(base)`` for a throughput, ``t(base) / t(N)`` for a time, and
+scaling efficiency is the speed-up over the linear one (``GPUs(N) / GPUs(base)``).
+Scale-up points keep the fewest workers (more GPUs per worker: 1 node x 1, 2, 4 GPUs),
+scale-out points the fewest GPUs per worker (more workers: 1, 2, 4 nodes x 1 GPU); the
+point with both (1 x 1) is the start of both series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from trainstack.errors import ResultsError
+from trainstack.results.compare import current_runs
+from trainstack.results.record import RunRecord
+from trainstack.results.stats import summarize
+from trainstack.results.store import StoredRun
+
+PREFERRED_METRICS = ("images_per_sec", "train_time", "duration", "time_to_train")
+SCALE_UP, SCALE_OUT, MIXED = "scale-up", "scale-out", "mixed"
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of the matrix with its metric and how it scales."""
+
+    experiment: str
+    series: tuple[str, ...]
+    gpus: int
+    workers: int
+    gpus_per_worker: int
+    runs: int
+    mean: float
+    stdev: float | None
+    speedup: float
+    efficiency: float
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """A matrix's scaling on one stack."""
+
+    stack: str
+    matrix: str
+    metric: str
+    unit: str
+    higher_is_better: bool
+    base: str
+    points: tuple[Point, ...]
+    missing: tuple[str, ...]
+    """Points of the matrix with no results for the metric."""
+
+    def series(self, name: str) -> list[Point]:
+        """The points of one series, by GPUs."""
+        return [point for point in self.points if name in point.series]
+
+
+def scaling(
+    stack: str,
+    matrix: str,
+    point_names: Sequence[str],
+    runs: Mapping[str, Sequence[StoredRun]],
+    metric: str | None = None,
+) -> Scaling:
+    """The scaling of ``matrix``'s points (``point_names``) from their recorded runs."""
+    current = {name: current_runs(runs.get(name, ()))[0] for name in point_names}
+    available = sorted({m for records in current.values() for r in records for m in r.metrics})
+    chosen = metric or next((m for m in PREFERRED_METRICS if m in available), None)
+    chosen = chosen or (available[0] if available else None)
+    if chosen is None or chosen not in available:
+        found = ", ".join(available) or "none (no results recorded for its points)"
+        raise ResultsError(
+            f"matrix {matrix} on {stack}: no point reports metric {chosen or '(any)'}; "
+            f"metrics recorded: {found}"
+        )
+    measured = {
+        name: [r for r in records if chosen in r.metrics] for name, records in current.items()
+    }
+    present = {name: records for name, records in measured.items() if records}
+    sample = next(iter(present.values()))[0].metrics[chosen]
+    shapes = {name: records[-1].shape for name, records in present.items()}
+    base = min(present, key=lambda name: (shapes[name].gpus, name))
+    means = {name: _mean(records, chosen) for name, records in present.items()}
+    fewest_workers = min(shape.workers for shape in shapes.values())
+    fewest_gpus = min(shape.gpus_per_worker for shape in shapes.values())
+    points = []
+    for name in sorted(present, key=lambda n: (shapes[n].gpus, shapes[n].workers, n)):
+        shape = shapes[name]
+        values = [r.metrics[chosen].value for r in present[name]]
+        summary = summarize(values)
+        ratio = means[name] / means[base] if sample.higher_is_better else means[base] / means[name]
+        linear = shape.gpus / shapes[base].gpus if shapes[base].gpus else 1.0
+        series = tuple(
+            label
+            for label, member in (
+                (SCALE_UP, shape.workers == fewest_workers),
+                (SCALE_OUT, shape.gpus_per_worker == fewest_gpus),
+            )
+            if member
+        ) or (MIXED,)
+        points.append(
+            Point(
+                experiment=name,
+                series=series,
+                gpus=shape.gpus,
+                workers=shape.workers,
+                gpus_per_worker=shape.gpus_per_worker,
+                runs=summary.runs,
+                mean=summary.mean,
+                stdev=summary.stdev,
+                speedup=ratio,
+                efficiency=ratio / linear if linear else 0.0,
+            )
+        )
+    return Scaling(
+        stack=stack,
+        matrix=matrix,
+        metric=chosen,
+        unit=sample.unit,
+        higher_is_better=sample.higher_is_better,
+        base=base,
+        points=tuple(points),
+        missing=tuple(name for name in point_names if name not in present),
+    )
+
+
+def _mean(records: Sequence[RunRecord], metric: str) -> float:
+    return summarize([record.metrics[metric].value for record in records]).mean

@@ -1,0 +1,170 @@
+"""Read and write results files: validated on read, atomic and never overwritten on write."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from trainstack.errors import Problem, ResultsError, ResultsFileError
+from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
+from trainstack.results.record import RunRecord
+from trainstack.validation import problems_from
+
+Display = Callable[[Path], str]
+_RESTORE = (
+    "a results file as `trainstack results` writes it: restore it with `git checkout -- FILE`, "
+    "or delete it and the log beside it"
+)
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A results file read back, and where it is."""
+
+    path: Path
+    record: RunRecord
+
+
+@dataclass(frozen=True)
+class PendingRun:
+    """A run to record: its record (run number and log file name still to be set) and log."""
+
+    record: RunRecord
+    log: bytes
+    wanted_run: int | None = None
+    """The run number to use when free (the job's run annotation); otherwise the next one."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_runs` did with one pending run."""
+
+    pending: PendingRun
+    path: Path | None
+    """The new results file, or ``None`` when an identical log was already recorded."""
+    record: RunRecord
+    note: str = ""
+
+
+def read_record(path: Path, display: Display) -> RunRecord:
+    """One results file, validated; an error names the file, the key and what is allowed."""
+    where = display(path)
+    try:
+        document = json.loads(path.read_bytes())
+    except json.JSONDecodeError as error:
+        found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResultsFileError(where, [Problem("(document)", str(error), _RESTORE)]) from error
+    try:
+        record = RunRecord.model_validate(document)
+    except ValidationError as error:
+        raise ResultsFileError(where, problems_from(error, RunRecord)) from error
+    checks: tuple[tuple[str, object, object], ...] = (
+        ("run", run_number(path), record.run),
+        ("experiment", path.parent.name, record.experiment),
+        ("stack", path.parent.parent.name, record.stack),
+    )
+    for key, wanted, actual in checks:
+        if wanted != actual:
+            raise ResultsFileError(
+                where,
+                [Problem(key, json.dumps(actual), f"{json.dumps(wanted)}, as in the file's path")],
+            )
+    return record
+
+
+def read_experiment_runs(directory: Path, display: Display) -> list[StoredRun]:
+    """The runs recorded in one experiment's directory, by run number."""
+    if not directory.is_dir():
+        return []
+    files = sorted(
+        (number, path) for path in directory.iterdir() if (number := run_number(path)) is not None
+    )
+    return [StoredRun(path, read_record(path, display)) for _, path in files]
+
+
+def read_stack_runs(root: Path, stack: str, display: Display) -> dict[str, list[StoredRun]]:
+    """Every recorded run of ``stack``, by experiment name (sorted)."""
+    directory = stack_dir(root, stack)
+    if not directory.is_dir():
+        return {}
+    found = {}
+    for child in sorted(directory.iterdir()):
+        if child.is_dir():
+            runs = read_experiment_runs(child, display)
+            if runs:
+                found[child.name] = runs
+    return found
+
+
+def write_runs(root: Path, pending: Sequence[PendingRun], display: Display) -> list[Written]:
+    """Record each pending run under a run number of its own; skip logs already recorded."""
+    written: list[Written] = []
+    taken: dict[Path, tuple[set[int], dict[str, int]]] = {}
+    for item in pending:
+        directory = experiment_dir(root, item.record.stack, item.record.experiment)
+        if directory not in taken:
+            runs = read_experiment_runs(directory, display)
+            taken[directory] = (
+                {run.record.run for run in runs},
+                {run.record.log.sha256: run.record.run for run in runs},
+            )
+        numbers, logs = taken[directory]
+        earlier = logs.get(item.record.log.sha256)
+        if earlier is not None:
+            note = f"the same log is already recorded as run {earlier}"
+            written.append(Written(item, None, item.record, note))
+            continue
+        run = item.wanted_run
+        note = ""
+        if run is None or run in numbers:
+            if run is not None:
+                note = f"run {run} is already recorded with another log; recorded as a new run"
+            run = max(numbers, default=0) + 1
+        record = item.record.model_copy(
+            update={"run": run, "log": item.record.log.model_copy(update={"file": log_name(run)})}
+        )
+        path = _write_run(directory, record, item.log)
+        numbers.add(run)
+        logs[record.log.sha256] = run
+        written.append(Written(item, path, record, note))
+    return written
+
+
+def record_json(record: RunRecord) -> str:
+    """The file's text: keys sorted, two-space indent, final newline (same run, same bytes)."""
+    document = record.model_dump(mode="json", by_alias=True)
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _write_run(directory: Path, record: RunRecord, log: bytes) -> Path:
+    """Write the log, then the record; each appears whole or not at all, never over a file."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        log_path = _create(directory / log_name(record.run), log)
+        try:
+            return _create(directory / record_name(record.run), record_json(record).encode())
+        except BaseException:
+            log_path.unlink(missing_ok=True)
+            raise
+    except FileExistsError as error:
+        raise ResultsError(f"{error.filename} appeared while recording: not overwritten") from error
+    except OSError as error:
+        raise ResultsError(f"cannot write results in {directory}: {error.strerror}") from error
+
+
+def _create(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a temporary file, then link it to ``path`` (fails if it exists)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
