@@ -80,7 +80,12 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
             JobQueueing(
                 "queueing",
                 JobQueueingArgs(
-                    config.queueing, config.node_pools, config.teams, list(teams.values()), cluster
+                    config.queueing,
+                    config.node_pools,
+                    config.teams,
+                    list(teams.values()),
+                    cluster,
+                    config.operators,
                 ),
             )
         ]

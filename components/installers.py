@@ -21,6 +21,7 @@ from pulumi.output import UNKNOWN
 from trainstack.config.charts import ChartRef
 from trainstack.config.cluster import AlicloudCluster, Cluster
 from trainstack.config.operators import EnabledOperator
+from trainstack.experiments.merge import merged
 from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
 from trainstack.operators.fetch import fetch_manifest
 
@@ -86,7 +87,7 @@ def install_kustomize(
 def install_chart(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
 ) -> pulumi.Output[Any]:
-    """The project's chart at the pinned version."""
+    """The project's chart at the pinned version, with the catalog's values under the stack's."""
     install = operator.release.install
     assert isinstance(install, ChartInstall)
     release = helm_release(
@@ -95,7 +96,7 @@ def install_chart(
             {"repo": install.repo, "name": install.name, "version": install.version}
         ),
         namespace=install.namespace,
-        values=operator.settings.values,
+        values=merged(install.values, operator.settings.values),
         release_name=install.name,
         opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
     )

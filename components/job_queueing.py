@@ -16,6 +16,7 @@ import pulumi_kubernetes as k8s
 
 from components.installers import helm_release
 from trainstack.config.node_pool import GPU_RESOURCE, NodePool
+from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
 from trainstack.experiments.merge import merged
@@ -29,6 +30,21 @@ KUEUE_API = "kueue.x-k8s.io/v1beta2"
 # Only the kinds the training-job chart renders: each enabled integration makes Kueue
 # watch (and webhook) that kind, and the `pod` integration would gate the jobs' own pods.
 INTEGRATIONS = [spec.kueue_integration for spec in frameworks()]
+
+
+def integrations(operators: Operators | None) -> list[str]:
+    """Kueue's integrations for the kinds the stack's operators serve (every kind the chart
+    renders when ``operators`` is not given): an integration whose CRD is missing only
+    makes Kueue wait for it."""
+    if operators is None:
+        return list(INTEGRATIONS)
+    return [
+        spec.kueue_integration
+        for spec in frameworks()
+        if (served := operators.serving(spec.crd)) is not None and served[1].suspend
+    ]
+
+
 COVERED_RESOURCES = ["cpu", "memory", GPU_RESOURCE]
 
 
@@ -42,6 +58,8 @@ class JobQueueingArgs:
     team_resources: Sequence[pulumi.Resource]
     """The teams' components: each LocalQueue lives in a team namespace."""
     kubernetes: k8s.Provider
+    operators: Operators | None = None
+    """The stack's operators: Kueue integrates the kinds they serve and can suspend."""
 
 
 class JobQueueing(pulumi.ComponentResource):
@@ -70,7 +88,7 @@ class JobQueueing(pulumi.ComponentResource):
             f"{name}-release",
             chart=queueing.chart,
             namespace=queueing.namespace,
-            values=chart_values(queueing),
+            values=chart_values(queueing, args.operators),
             release_name=queueing.release_name,
             opts=in_cluster,
         )
@@ -121,7 +139,7 @@ class JobQueueing(pulumi.ComponentResource):
         self.register_outputs({"release_name": self.release_name})
 
 
-def chart_values(queueing: Queueing) -> dict[str, Any]:
+def chart_values(queueing: Queueing, operators: Operators | None = None) -> dict[str, Any]:
     """The user's chart values with Kueue's Configuration written by trainstack."""
     configuration = {
         "apiVersion": "config.kueue.x-k8s.io/v1beta2",
@@ -138,7 +156,7 @@ def chart_values(queueing: Queueing) -> dict[str, Any]:
             # otherwise hold each other's GPUs.
             "blockAdmission": True,
         },
-        "integrations": {"frameworks": list(INTEGRATIONS)},
+        "integrations": {"frameworks": integrations(operators)},
     }
     ours = {"managerConfig": {"controllerManagerConfigYaml": dump_yaml(configuration)}}
     return merged(queueing.values, ours)

@@ -13,8 +13,10 @@ from trainstack.config.teams import Team as TeamConfig
 from trainstack.frameworks import frameworks
 from trainstack.quantity import exact_quantity
 
-# The resources of the jobs the training-job chart renders (one per framework).
-TRAINING_JOBS = [spec.plural for spec in frameworks() if spec.group == "kubeflow.org"]
+# The resources of the jobs the training-job chart renders (one per framework), by API group.
+TRAINING_JOBS: dict[str, list[str]] = {}
+for _spec in frameworks():
+    TRAINING_JOBS.setdefault(_spec.group, []).append(_spec.plural)
 PSA_LABEL = "pod-security.kubernetes.io"
 
 
@@ -181,18 +183,20 @@ def _subjects(team: TeamConfig) -> list[k8s.rbac.v1.SubjectArgs]:
 
 
 def _training_rules(queueing: bool) -> list[k8s.rbac.v1.PolicyRuleArgs]:
-    rules = [
-        k8s.rbac.v1.PolicyRuleArgs(
-            api_groups=["kubeflow.org"],
-            resources=TRAINING_JOBS,
-            verbs=["get", "list", "watch", "create", "update", "patch", "delete"],
-        ),
-        k8s.rbac.v1.PolicyRuleArgs(
-            api_groups=["kubeflow.org"],
-            resources=[f"{resource}/status" for resource in TRAINING_JOBS],
-            verbs=["get"],
-        ),
-    ]
+    rules = []
+    for group, resources in sorted(TRAINING_JOBS.items()):
+        rules += [
+            k8s.rbac.v1.PolicyRuleArgs(
+                api_groups=[group],
+                resources=resources,
+                verbs=["get", "list", "watch", "create", "update", "patch", "delete"],
+            ),
+            k8s.rbac.v1.PolicyRuleArgs(
+                api_groups=[group],
+                resources=[f"{resource}/status" for resource in resources],
+                verbs=["get"],
+            ),
+        ]
     if queueing:
         # Members see their queue and their jobs' place in it, and change nothing of Kueue's.
         rules.append(

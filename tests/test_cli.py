@@ -67,6 +67,17 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     assert (tmp_path / "baseline" / "resources.json").is_file()
     assert "16 GPUs" in result.stdout
     assert "cannot be fetched offline" in " ".join(result.stdout.split())
+    # the placeholder of an experiment is listed with the stack's
+    words = " ".join(result.stdout.split())
+    assert (
+        "set before deploying (7): trainstack:cluster.clusterId: <ACK cluster ID of the "
+        "baseline cluster>"
+    ) in words
+    assert words.endswith(
+        "experiments/keras-lstm-scaling.yaml: job.image.name: <image with "
+        f"/opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1> plan written to "
+        f"{tmp_path}/baseline"
+    )
 
 
 def test_each_problem_is_its_own_error_line(tmp_path: Path) -> None:
@@ -126,6 +137,18 @@ def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
         "scheduling.gang.enabled, security.seccompProfile"
     ) in lines
     assert "    MPIJob kubeflow.org/v1alpha1: not rendered by the chart" in lines
+    assert "trainer: Kubeflow Trainer v2 (TrainJob trainer.kubeflow.org/v1alpha1 on " in (
+        "\n".join(lines)
+    )
+    assert (
+        "    TrainJob trainer.kubeflow.org/v1alpha1: operatorApi kubeflow, Kueue can hold it"
+    ) in lines
+    # ack-arena's PyTorchJob: no elastic policy, and no job without a Master
+    assert any(
+        line.startswith("    PyTorchJob kubeflow.org/v1: operatorApi arena")
+        and "pytorch.elasticPolicy, pytorch.master.replicas" in line
+        for line in lines
+    )
 
 
 def _plan_bad_operators(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
+from trainstack.config.placeholders import placeholders
 from trainstack.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.enforcement import Enforcement, enforcement
 from trainstack.errors import PlaceholderError, TrainstackError
@@ -52,6 +53,21 @@ class Deployment:
         """The data stacks this stack reads through StackReferences, each once."""
         names = (d.reference.stack.name for d in self.datasets if d.reference is not None)
         return list(dict.fromkeys(names))
+
+    def placeholders(self) -> list[tuple[str, str]]:
+        """(key, placeholder) of every value still to set: the stack's, then its experiments'."""
+        return self.stack.placeholders() + experiment_placeholders(self.experiments)
+
+
+def experiment_placeholders(experiments: tuple[Experiment, ...]) -> list[tuple[str, str]]:
+    """(``<file>: job.<key>``, placeholder) of the experiments' values still to set, once per
+    file (the points of a matrix share theirs), sorted."""
+    found = {
+        (f"{experiment.source}: {key}", value)
+        for experiment in experiments
+        for key, value in placeholders(experiment.values, "job")
+    }
+    return sorted(found)
 
 
 def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) -> Deployment:
@@ -92,10 +108,10 @@ def prepare_for_program() -> Deployment:
             if earlier.stack.config == stack.config:
                 return earlier
             return dataclasses.replace(prepare(Path.cwd(), stack, stack_dir), offline=True)
-        found = stack.placeholders()
+        deployment = prepare(Path.cwd(), stack, stack_dir)
+        found = deployment.placeholders()
         if found:
             raise PlaceholderError(stack.source, found)
-        deployment = prepare(Path.cwd(), stack, stack_dir)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:

@@ -62,7 +62,7 @@ def role_pools(
     spec = framework(job.framework)
     found: list[tuple[RolePods, NodePool | None]] = []
     for pods in spec.pods(job):
-        values = _role_values(job, spec.role(pods.role).values_key)
+        values = spec.role_settings(job, pods.role)
         selector = {**job.scheduling.node_selector, **values.node_selector}
         matching = [
             pool
@@ -76,17 +76,6 @@ def role_pools(
         else:
             found.append((pods, gpu_pool if pods.gpus else None))
     return found
-
-
-def _role_values(job: TrainingJob, values_key: str) -> Any:
-    current: Any = job
-    for part in values_key.split("."):
-        current = getattr(current, _attribute(part))
-    return current
-
-
-def _attribute(key: str) -> str:
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
 
 
 def _lookup(values: dict[str, Any], dotted: str) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Discriminator, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
 from trainstack.base_model import CONSTRAINT_ERROR, PATTERN_WORDS
@@ -136,6 +136,8 @@ def _locate(model: type[BaseModel], loc: Sequence[int | str]) -> _Located:
     branched = False
     for part in loc:
         tagged = _union_member_by_tag(current, part)
+        if tagged is None:
+            tagged = _union_member_by_discriminator_tag(current, part)
         if tagged is not None:
             current = tagged
             continue
@@ -187,6 +189,20 @@ def _union_member_by_tag(annotation: Any, part: int | str) -> Any:
         for field in member.model_fields.values():
             if get_origin(field.annotation) is Literal and part in get_args(field.annotation):
                 return member
+    return None
+
+
+def _union_member_by_discriminator_tag(annotation: Any, part: int | str) -> Any:
+    """The member tagged ``part`` of a union told apart by a callable discriminator."""
+    while hasattr(annotation, "__metadata__"):
+        if not any(isinstance(meta, Discriminator) for meta in annotation.__metadata__):
+            annotation = get_args(annotation)[0]
+            continue
+        for member in get_args(get_args(annotation)[0]):
+            tags = [meta for meta in getattr(member, "__metadata__", ()) if isinstance(meta, Tag)]
+            if tags and tags[0].tag == part:
+                return get_args(member)[0]
+        return None
     return None
 
 

@@ -41,4 +41,71 @@ BAD_FIELD_VALUES: dict[str, dict[str, Any]] = {
     "image with a space": job_values("mpi", worker={"image": "registry/a b"}),
     "evaluator twice": job_values("tensorflow", tensorflow={"evaluator": {"replicas": 2}}),
     "cleanup policy typo": job_values("mpi", runPolicy={"cleanPodPolicy": "running"}),
+    "an empty exec command": job_values("mpi", command=[]),
+    "env from two sources at once": job_values(
+        "pytorch",
+        env={
+            "A": {
+                "valueFrom": {
+                    "fieldRef": {"fieldPath": "metadata.name"},
+                    "secretKeyRef": {"name": "s", "key": "k"},
+                }
+            }
+        },
+    ),
+    "env from nowhere": job_values("pytorch", env={"A": {"valueFrom": {}}}),
+    "envFrom naming neither a Secret nor a ConfigMap": job_values(
+        "pytorch", envFrom=[{"prefix": "P_"}]
+    ),
+    "a probe with two actions": job_values(
+        "mpi",
+        worker={"readinessProbe": {"tcpSocket": {"port": 22}, "exec": {"command": ["true"]}}},
+    ),
+    "a negative user": job_values("mpi", security={"runAsUser": -1}),
+    "an unknown restart policy of a role": job_values(
+        "tensorflow", worker={"restartPolicy": "Always"}
+    ),
+    "two pytorch masters": job_values("pytorch", pytorch={"master": {"replicas": 2}}),
+    "an elastic target without its value": job_values(
+        "pytorch",
+        pytorch={
+            "elasticPolicy": {
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {"name": "cpu", "target": {"type": "Utilization"}},
+                    }
+                ]
+            }
+        },
+    ),
+    "an elastic target with the other type's value": job_values(
+        "pytorch",
+        pytorch={
+            "elasticPolicy": {
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {
+                            "name": "cpu",
+                            "target": {"type": "Utilization", "averageValue": "2"},
+                        },
+                    }
+                ]
+            }
+        },
+    ),
+    "an unknown rendezvous backend": job_values(
+        "pytorch", pytorch={"elasticPolicy": {"rdzvBackend": "zookeeper"}}
+    ),
+    "an unknown runtime kind": job_values("trainjob", trainjob={"runtimeKind": "JobSet"}),
+    "a runtime name with capitals": job_values("trainjob", trainjob={"runtime": "Torch"}),
+    "an unknown sync mode": job_values("pytorch", codeSync={"mode": "hdfs"}),
+    "git sync without a repository": job_values("pytorch", codeSync={"mode": "git"}),
+    "a git repository that is not a URL": job_values(
+        "pytorch", codeSync={"mode": "git", "git": {"repository": "models"}}
+    ),
+    "an unknown TensorBoard service type": job_values(
+        "pytorch", tensorboard={"serviceType": "Ingress"}
+    ),
 }

@@ -32,6 +32,14 @@ def render_job(values: dict[str, Any], release: str = "job", chart_dir: Path = C
     return objects[0]
 
 
+def render_kinds(values: dict[str, Any], release: str = "job") -> dict[str, dict[str, Any]]:
+    """Kind -> the object of that kind the chart renders (each kind once)."""
+    objects = render_training_job(values, release=release, namespace="team", chart_dir=CHART_DIR)
+    kinds = {obj["kind"]: obj for obj in objects}
+    assert len(kinds) == len(objects), [obj["kind"] for obj in objects]
+    return kinds
+
+
 def replica_specs(job: dict[str, Any]) -> dict[str, Any]:
     """Replica type -> replica spec (``Launcher``, ``Worker``, ``Chief``...)."""
     specs: dict[str, Any] = job["spec"][REPLICA_SPECS[job["kind"]]]

@@ -22,22 +22,48 @@ from tests.conformance import (
     validate_objects,
 )
 from trainstack.chart.render import render_training_job
+from trainstack.frameworks import frameworks
 from trainstack.training_job import read_values_file
 
 EVERYTHING = {
     "image": {"pullPolicy": "Always", "pullSecrets": ["acr"]},
     "args": ["--epochs", "1"],
     "workingDir": "/workspace",
-    "env": {"NCCL_DEBUG": "INFO"},
+    "env": {
+        "NCCL_DEBUG": "INFO",
+        "POD_IP": {"valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}},
+        "TOKEN": {"valueFrom": {"secretKeyRef": {"name": "wandb", "key": "token"}}},
+        "BATCH": {"valueFrom": {"configMapKeyRef": {"name": "hp", "key": "batch"}}},
+        "MEMORY": {"valueFrom": {"resourceFieldRef": {"resource": "limits.memory"}}},
+    },
+    "envFrom": [{"secretRef": {"name": "s3"}}, {"configMapRef": {"name": "hp"}, "prefix": "HP_"}],
     "labels": {"team": "vision"},
     "annotations": {"example.com/note": "x"},
+    "podAnnotations": {"scheduling.k8s.io/group-name": "conformance"},
     "worker": {
         "replicas": 2,
         "gpus": 4,
         "image": "registry.example.com/w:1",
         "resources": {"requests": {"cpu": 8, "memory": "32Gi"}, "limits": {"memory": "64Gi"}},
         "nodeSelector": {"pool": "gpu"},
+        "env": {"ROLE": "worker"},
+        "restartPolicy": "OnFailure",
+        "readinessProbe": {"tcpSocket": {"port": 2222}, "initialDelaySeconds": 2},
+        "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"}},
+        "security": {"runAsUser": 1001, "capabilities": {"add": ["IPC_LOCK"]}},
     },
+    "codeSync": {
+        "mode": "git",
+        "git": {
+            "repository": "https://example.com/team/code.git",
+            "branch": "main",
+            "revision": "0123abc",
+            "depth": 1,
+            "credentialsSecret": "git-credentials",
+        },
+        "resources": {"requests": {"cpu": "100m"}},
+    },
+    "tensorboard": {"enabled": True, "logDir": "/results/logs", "serviceType": "NodePort"},
     "datasets": [
         {"claimName": "imagenet", "mountPath": "/data", "readOnly": True},
         {"claimName": "coco", "mountPath": "/coco", "subPath": "train"},
@@ -51,6 +77,10 @@ EVERYTHING = {
         "capabilities": {"add": ["SYS_PTRACE"]},
         "automountServiceAccountToken": True,
         "serviceAccountName": "trainer",
+        "runAsUser": 1000,
+        "runAsGroup": 1000,
+        "runAsNonRoot": True,
+        "fsGroup": 1000,
     },
     "scheduling": {
         "nodeSelector": {"zone": "a"},
@@ -83,7 +113,65 @@ KITCHEN_SINKS = {
         },
     ),
     "pytorch": job_values("pytorch", **EVERYTHING, pytorch={"nprocPerNode": "gpu"}),
+    "pytorch-elastic": job_values(
+        "pytorch",
+        **EVERYTHING,
+        pytorch={
+            "nprocPerNode": 4,
+            "master": {"replicas": 0},
+            "elasticPolicy": {
+                "minReplicas": 1,
+                "maxReplicas": 4,
+                "rdzvBackend": "etcd-v2",
+                "rdzvHost": "etcd",
+                "rdzvPort": 2379,
+                "rdzvId": "run-1",
+                "rdzvConf": {"timeout": "900"},
+                "standalone": False,
+                "maxRestarts": 10,
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {
+                            "name": "memory",
+                            "target": {"type": "AverageValue", "averageValue": "8Gi"},
+                        },
+                    }
+                ],
+            },
+        },
+    ),
+    # everything a TrainJob carries (the rules refuse the rest)
+    "trainjob": job_values(
+        "trainjob",
+        **{
+            key: value
+            for key, value in EVERYTHING.items()
+            if key not in ("workingDir", "envFrom", "codeSync", "network", "security", "image")
+        },
+        image={"pullSecrets": ["acr"]},
+        network={"rdma": {"enabled": True}},
+        security={
+            "capabilities": {"add": ["SYS_PTRACE"]},
+            "serviceAccountName": "trainer",
+            "runAsUser": 1000,
+            "fsGroup": 1000,
+        },
+        trainjob={"runtime": "deepspeed-distributed", "numProcPerNode": 4},
+    ),
 }
+# what a TrainJob cannot carry, taken out of the shared options
+KITCHEN_SINKS["trainjob"]["worker"] = {
+    key: value
+    for key, value in KITCHEN_SINKS["trainjob"]["worker"].items()
+    if key not in ("restartPolicy", "readinessProbe", "livenessProbe")
+}
+KITCHEN_SINKS["trainjob"]["scheduling"] = {
+    key: value
+    for key, value in KITCHEN_SINKS["trainjob"]["scheduling"].items()
+    if key not in ("priorityClassName", "schedulerName", "gang")
+}
+KITCHEN_SINKS["trainjob"]["runPolicy"] = {"activeDeadlineSeconds": 7200}
 
 
 def _render(values: dict[str, Any]) -> list[dict[str, Any]]:
@@ -95,14 +183,16 @@ def test_example_values_render_conforming_objects(path: Path) -> None:
     assert validate_objects(_render(read_values_file(path)), crd_dir()) == 1
 
 
-@pytest.mark.parametrize("framework", sorted(KITCHEN_SINKS))
-def test_every_option_at_once_renders_a_conforming_job(framework: str) -> None:
-    assert validate_objects(_render(KITCHEN_SINKS[framework]), crd_dir()) == 1
+@pytest.mark.parametrize("case", sorted(KITCHEN_SINKS))
+def test_every_option_at_once_renders_conforming_objects(case: str) -> None:
+    # the job, TensorBoard's Deployment and Service
+    assert validate_objects(_render(KITCHEN_SINKS[case]), crd_dir()) == 3
 
 
-def test_the_ci_values_cover_every_framework() -> None:
-    frameworks = {read_values_file(path)["framework"] for path in CI_VALUES}
-    assert frameworks == {"mpi", "tensorflow", "pytorch"}
+def test_the_ci_values_and_kitchen_sinks_cover_every_framework() -> None:
+    registered = {spec.name for spec in frameworks()}
+    assert {read_values_file(path)["framework"] for path in CI_VALUES} == registered
+    assert {values["framework"] for values in KITCHEN_SINKS.values()} == registered
 
 
 # The validator itself must catch what it is there for, or the tests above prove nothing.

@@ -40,6 +40,7 @@ def test_there_are_suites_for_every_job_kind() -> None:
         "templates/mpijob.yaml",
         "templates/tfjob.yaml",
         "templates/pytorchjob.yaml",
+        "templates/trainjob.yaml",
     } <= templates
     assert len(CASES) >= 20
 

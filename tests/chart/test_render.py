@@ -10,6 +10,7 @@ import pytest
 from tests.chart.jobs import CHART_DIR, job_values
 from trainstack.chart.render import load_chart, parse_manifests, render_training_job
 from trainstack.errors import ChartError, ValuesError
+from trainstack.frameworks import FrameworkSpec, frameworks
 
 
 def test_returns_parsed_objects_without_notes() -> None:
@@ -85,3 +86,16 @@ def test_two_hundred_experiments_render_well_under_ten_seconds() -> None:
     elapsed = time.perf_counter() - started
 
     assert elapsed < 5.0, f"200 renders took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("spec", frameworks(), ids=lambda spec: spec.name)
+def test_each_template_names_its_object_as_the_registry_does(spec: FrameworkSpec) -> None:
+    """The NOTES come from the template's own facts (training-job.<framework>.info)."""
+    chart = load_chart(CHART_DIR.resolve())
+    values = job_values(spec.name, worker={"replicas": 2})
+    notes = chart.render(values, name="job", namespace="team")["training-job/templates/NOTES.txt"]
+
+    assert f"({spec.name}: {spec.kind} {spec.api_version}) submitted" in notes
+    assert f"get {spec.plural} job" in notes
+    lead = spec.role(spec.reporting_role).name
+    assert f"app.kubernetes.io/component={lead}" in notes

@@ -61,3 +61,53 @@ def test_args_reach_the_command_as_positional_parameters() -> None:
         "--lr",
         "0.1",
     ]
+
+
+def test_a_worker_only_elastic_job_scales_its_workers() -> None:
+    values = job_values(
+        "pytorch",
+        worker={"replicas": 2},
+        pytorch={
+            "master": {"replicas": 0},
+            "elasticPolicy": {
+                "minReplicas": 1,
+                "maxReplicas": 3,
+                "rdzvBackend": "c10d",
+                "maxRestarts": 100,
+                "rdzvConf": {"timeout": "900", "join_timeout": "600"},
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {
+                            "name": "cpu",
+                            "target": {"type": "Utilization", "averageUtilization": 80},
+                        },
+                    }
+                ],
+            },
+        },
+    )
+    job = render_job(values)
+
+    assert sorted(replica_specs(job)) == ["Worker"]
+    assert job["spec"]["elasticPolicy"] == {
+        "minReplicas": 1,
+        "maxReplicas": 3,
+        "rdzvBackend": "c10d",
+        "maxRestarts": 100,
+        # sorted by key: the same list on every render
+        "rdzvConf": [{"key": "join_timeout", "value": "600"}, {"key": "timeout", "value": "900"}],
+        "metrics": [
+            {
+                "type": "Resource",
+                "resource": {
+                    "name": "cpu",
+                    "target": {"type": "Utilization", "averageUtilization": 80},
+                },
+            }
+        ],
+    }
+
+
+def test_a_fixed_size_job_has_no_elastic_policy() -> None:
+    assert "elasticPolicy" not in render_job(DDP)["spec"]

@@ -34,19 +34,18 @@ def test_helm_rejects_bad_values_with_its_own_message(chart: helm_python.Chart) 
         chart.validate_schema(job_values("mpi", workers=4))
     with pytest.raises(
         helm_python.HelmValuesError,
-        match=r"at '/framework': value must be one of 'mpi', 'tensorflow', 'pytorch'",
+        match=r"at '/framework': value must be one of 'mpi', 'tensorflow', 'pytorch', 'trainjob'",
     ):
         chart.validate_schema(job_values("jax"))
 
 
-def test_only_the_image_and_the_command_have_no_usable_default(
-    chart: helm_python.Chart,
-) -> None:
+def test_only_the_image_has_no_usable_default(chart: helm_python.Chart) -> None:
     with pytest.raises(helm_python.HelmValuesError, match="minLength: got 0, want 1") as raised:
         chart.validate_schema({})
     failing = {line.split("'")[1] for line in str(raised.value).splitlines() if "at '" in line}
-    assert failing == {"/command", "/image/name"}
-    chart.validate_schema({"image": {"name": "x"}, "command": "true"})
+    assert failing == {"/image/name"}
+    # no command: the image's ENTRYPOINT runs
+    chart.validate_schema({"image": {"name": "x"}})
 
 
 @pytest.mark.parametrize("case", sorted(BAD_FIELD_VALUES))
@@ -69,8 +68,9 @@ def _objects(node: Any) -> Iterator[dict[str, Any]]:
     if isinstance(node, dict):
         if node.get("type") == "object" or "properties" in node:
             yield node
-        for value in node.values():
-            yield from _objects(value)
+        for key, value in node.items():
+            if key not in ("if", "then", "not"):  # conditions between keys, not objects
+                yield from _objects(value)
     elif isinstance(node, list):
         for item in node:
             yield from _objects(item)
@@ -88,11 +88,24 @@ def test_every_object_is_closed_and_numbers_are_integers() -> None:
 
 def test_keys_with_a_default_in_values_yaml_are_required() -> None:
     worker = SCHEMA["properties"]["worker"]
-    assert worker["required"] == ["replicas", "gpus", "resources", "nodeSelector", "tolerations"]
+    assert worker["required"] == [
+        "replicas",
+        "gpus",
+        "resources",
+        "nodeSelector",
+        "tolerations",
+        "env",
+        "security",
+    ]
     # null defaults vanish when Helm merges values, so they cannot be required
     assert "image" not in worker["required"]
     assert SCHEMA["properties"]["mpi"]["properties"]["sshPort"]["minimum"] == 1
-    assert SCHEMA["properties"]["framework"]["enum"] == ["mpi", "tensorflow", "pytorch"]
+    assert SCHEMA["properties"]["framework"]["enum"] == [
+        "mpi",
+        "tensorflow",
+        "pytorch",
+        "trainjob",
+    ]
     # objects in lists are not merged: only what the model requires is required
     dataset = SCHEMA["properties"]["datasets"]["items"]
     assert dataset["required"] == ["claimName", "mountPath"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.chart.jobs import CHART_DIR, job_values
+from tests.chart.jobs import CHART_DIR, IMAGE, job_values
 from trainstack.chart.render import render_manifests
 from trainstack.errors import ChartError, ValuesError
 from trainstack.training_job import release_name_problems, validate_values
@@ -59,6 +59,91 @@ INCONSISTENT = {
         tensorflow={"ps": {"replicas": 1}},
         scheduling={"gang": {"enabled": True, "minAvailable": 5}},
     ),
+    "mpi workers without an sshd command on another port": job_values(
+        "mpi", mpi={"sshPort": 2222, "workerCommand": None}
+    ),
+    "ExitCode on the MPI launcher and workers": job_values(
+        "mpi",
+        worker={"restartPolicy": "ExitCode"},
+        mpi={"launcher": {"restartPolicy": "ExitCode"}},
+    ),
+    "a port on mpi workers": job_values("mpi", worker={"port": 2222}),
+    "a pytorch job without master or worker": job_values(
+        "pytorch", worker={"replicas": 0}, pytorch={"master": {"replicas": 0}}
+    ),
+    "an elastic job without workers": job_values(
+        "pytorch", worker={"replicas": 0}, pytorch={"elasticPolicy": {"maxReplicas": 2}}
+    ),
+    "an elastic range upside down": job_values(
+        "pytorch", pytorch={"elasticPolicy": {"minReplicas": 3, "maxReplicas": 2}}
+    ),
+    "workers below the elastic minimum": job_values(
+        "pytorch", worker={"replicas": 1}, pytorch={"elasticPolicy": {"minReplicas": 2}}
+    ),
+    "workers above the elastic maximum": job_values(
+        "pytorch", worker={"replicas": 5}, pytorch={"elasticPolicy": {"maxReplicas": 4}}
+    ),
+    "elastic and worker-only pytorch in Arena's dialect": job_values(
+        "pytorch",
+        operatorApi="arena",
+        security={"seccompProfile": None},
+        pytorch={"master": {"replicas": 0}, "elasticPolicy": {"maxReplicas": 2}},
+    ),
+    "a trainjob in Arena's dialect": job_values(
+        "trainjob", operatorApi="arena", security={"seccompProfile": None}
+    ),
+    "a trainjob without nodes": job_values("trainjob", worker={"replicas": 0}),
+    "a trainjob on a runtime of its own without replicated jobs": job_values(
+        "trainjob", trainjob={"runtime": "my-runtime"}
+    ),
+    "everything a trainjob cannot carry": job_values(
+        "trainjob",
+        workingDir="/workspace",
+        image={"name": IMAGE, "pullPolicy": "Always"},
+        envFrom=[{"secretRef": {"name": "s3"}}],
+        worker={
+            "restartPolicy": "Never",
+            "port": 29500,
+            "readinessProbe": {"tcpSocket": {"port": 22}},
+            "livenessProbe": {"exec": {"command": ["true"]}},
+        },
+        runPolicy={
+            "cleanPodPolicy": "All",
+            "backoffLimit": 3,
+            "ttlSecondsAfterFinished": 60,
+            "restartPolicy": "Never",
+        },
+        scheduling={
+            "gang": {"enabled": True},
+            "priorityClassName": "high",
+            "schedulerName": "volcano",
+        },
+        network={"hostNetwork": True},
+        security={"hostIPC": True, "hostPID": True},
+        codeSync={"mode": "git", "git": {"repository": "https://example.com/team/code.git"}},
+    ),
+    "a dataset over the MPI runtime's ssh keys": job_values(
+        "trainjob",
+        trainjob={"runtime": "deepspeed-distributed"},
+        datasets=[{"claimName": "d", "mountPath": "/home/mpiuser/.ssh"}],
+    ),
+    "a dataset over the synced code": job_values(
+        "pytorch",
+        codeSync={"mode": "rsync", "rsync": {"source": "rsync://files/code/"}},
+        datasets=[{"claimName": "d", "mountPath": "/code"}],
+    ),
+    "TensorBoard without a log directory": job_values(
+        "tensorflow", datasets=[DATA], tensorboard={"enabled": True}
+    ),
+    "TensorBoard reading a directory on no claim": job_values(
+        "pytorch",
+        datasets=[DATA],
+        results={"claimName": "out"},
+        tensorboard={"enabled": True, "logDir": "/tmp/logs"},
+    ),
+    "TensorBoard in a job without claims": job_values(
+        "mpi", tensorboard={"enabled": True, "logDir": "/logs"}
+    ),
     "everything at once": job_values(
         "mpi",
         worker={"replicas": 0},
@@ -100,6 +185,33 @@ CONSISTENT = {
     ),
     "ExitCode with pytorch": job_values("pytorch", runPolicy={"restartPolicy": "ExitCode"}),
     "Intel MPI on port 22": job_values("mpi", mpi={"implementation": "Intel"}),
+    "mpi workers with args on another port": job_values(
+        "mpi", mpi={"sshPort": 2222, "workerCommand": None, "workerArgs": ["/usr/sbin/sshd"]}
+    ),
+    "ports on tensorflow roles": job_values(
+        "tensorflow", worker={"port": 22222}, tensorflow={"ps": {"replicas": 1, "port": 22223}}
+    ),
+    "a worker-only elastic pytorch job": job_values(
+        "pytorch",
+        worker={"replicas": 2},
+        pytorch={"master": {"replicas": 0}, "elasticPolicy": {"minReplicas": 1, "maxReplicas": 4}},
+    ),
+    "a pytorch master alone with no elastic policy": job_values(
+        "pytorch", worker={"replicas": 0}, pytorch={"master": {"replicas": 1}}
+    ),
+    "a trainjob on the torch runtime": job_values("trainjob", worker={"replicas": 2, "gpus": 1}),
+    "a trainjob on a runtime of its own with its replicated jobs": job_values(
+        "trainjob", trainjob={"runtime": "my-runtime", "replicatedJobs": ["trainer"]}
+    ),
+    "/home/mpiuser/.ssh is only reserved for the MPI runtimes": job_values(
+        "trainjob", datasets=[{"claimName": "d", "mountPath": "/home/mpiuser/.ssh"}]
+    ),
+    "TensorBoard on the results claim": job_values(
+        "pytorch", results={"claimName": "out"}, tensorboard={"enabled": True, "logDir": "/results"}
+    ),
+    "TensorBoard under a dataset": job_values(
+        "mpi", datasets=[DATA], tensorboard={"enabled": True, "logDir": "/data/runs/1/"}
+    ),
 }
 
 

@@ -28,11 +28,10 @@ def _leaf_paths(model: type[BaseModel], prefix: str = "") -> list[str]:
 
 
 def _model_defaults() -> dict[str, Any]:
-    """The model's defaults, with the two required values left empty as in values.yaml."""
-    job = validate_values({"image": {"name": "placeholder"}, "command": "placeholder"}, "test")
+    """The model's defaults, with the required image left empty as in values.yaml."""
+    job = validate_values({"image": {"name": "placeholder"}}, "test")
     defaults = job.model_dump(mode="json", by_alias=True)
     defaults["image"]["name"] = ""
-    defaults["command"] = ""
     return defaults
 
 

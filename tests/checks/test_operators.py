@@ -113,3 +113,33 @@ def test_an_experiment_cannot_ask_for_another_dialect_than_its_operator_speaks(
         'job.operatorApi: found "arena"; allowed: kubeflow or unset: operators.trainingOperator '
         "(Kubeflow training-operator v1 1.9.4) serves tfjobs.kubeflow.org (TFJob kubeflow.org/v1)"
     )
+
+
+TRAINER = {"trainer": {"version": "2.3.0"}}
+
+
+def _trainjob(**changes: Any) -> dict[str, Any]:
+    """A TrainJob on the torch runtime: 2 nodes with 1 GPU each, team nlp's."""
+    experiment = _mnist(framework="trainjob", **changes)
+    experiment["name"] = "ddp"
+    return experiment
+
+
+def test_a_trainjob_without_the_trainer_names_the_catalog_release(deploy: Deployer) -> None:
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(_trainjob(), config=stack_config())
+    (failure,) = caught.value.failures
+    assert failure.endswith(
+        "job.framework: trainjob jobs are TrainJob trainer.kubeflow.org/v1alpha1 objects, but "
+        "no enabled operator of trainstack:operators in stacks/Pulumi.test.yaml installs "
+        "trainjobs.trainer.kubeflow.org; serve trainjobs.trainer.kubeflow.org with "
+        "operators.trainer (version 2.3.0)"
+    )
+
+
+def test_following_that_fix_plans_the_trainjob_beside_the_other_operators(
+    deploy: Deployer,
+) -> None:
+    operators = {**example_config("aiacc")["trainstack:operators"], **TRAINER}
+    (experiment,) = deploy(_trainjob(), config=stack_config(operators=operators)).experiments
+    assert (experiment.job.framework, experiment.job.operator_api) == ("trainjob", "kubeflow")

@@ -57,7 +57,12 @@ def _failures(
 
 def _own_warnings(deployment: Deployment) -> list[str]:
     """Warnings of this module's checks (not the generic ones of checks/warnings.py)."""
-    generic = ("without a memory limit", "the containers get full access", "share the node's")
+    generic = (
+        "without a memory limit",
+        "the containers get full access",
+        "share the node's",
+        "Open MPI ranks per pod",
+    )
     return [str(w) for w in deployment.warnings if not any(g in w.message for g in generic)]
 
 
@@ -155,6 +160,10 @@ def test_host_network_in_a_baseline_team(deploy: Deployer) -> None:
         ({"hostPaths": [{"path": "/mnt/cache", "mountPath": "/cache"}]}, "job.hostPaths"),
         ({"security": {"capabilities": {"add": ["SYS_ADMIN"]}}}, "job.security.capabilities.add"),
         ({"security": {"seccompProfile": "Unconfined"}}, "job.security.seccompProfile"),
+        (
+            {"mpi": {"launcher": {"security": {"capabilities": {"add": ["SYS_PTRACE"]}}}}},
+            "job.mpi.launcher.security.capabilities.add",
+        ),
     ],
 )
 def test_what_baseline_refuses(deploy: Deployer, changes: dict[str, Any], key: str) -> None:

@@ -42,6 +42,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
         release["values"]["managerConfig"]["controllerManagerConfigYaml"], "values"
     )
     assert configuration["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
+    # the kinds the stack's operators serve (mpi-operator, training-operator), not TrainJob
     assert configuration["integrations"] == {
         "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob"]
     }
@@ -185,6 +186,31 @@ def test_arena_jobs_are_not_queued(write_stack: StackWriter) -> None:
     plan = plan_stack(write_stack(config), "test")
     (job,) = plan.objects
     assert QUEUE_LABEL not in job.object["metadata"]["labels"]
+
+
+def test_trainjobs_are_queued_and_kueue_integrates_them_when_the_trainer_serves_them(
+    write_stack: StackWriter,
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"]["trainer"] = {"version": "2.3.0"}
+    config["trainstack:experiments"] = {
+        "select": ["pytorch-ddp-mnist"],
+        "overrides": {"pytorch-ddp-mnist": {"framework": "trainjob"}},
+    }
+    plan = plan_stack(write_stack(config), "test")
+    (job,) = plan.objects
+    assert job.object["kind"] == "TrainJob"
+    assert job.object["metadata"]["labels"][QUEUE_LABEL] == "nlp"
+    (release,) = [r.inputs for r in _queueing(plan) if r.type == RELEASE]
+    configuration = parse_yaml(
+        release["values"]["managerConfig"]["controllerManagerConfigYaml"], "values"
+    )
+    assert configuration["integrations"]["frameworks"] == [
+        "kubeflow.org/mpijob",
+        "kubeflow.org/pytorchjob",
+        "kubeflow.org/tfjob",
+        "trainer.kubeflow.org/trainjob",
+    ]
 
 
 def test_off_by_default(example_plans: dict[str, Plan], write_stack: StackWriter) -> None:

@@ -180,6 +180,16 @@ def test_members_get_edit_and_training_jobs_in_their_namespace(
             "verbs": ["get"],
         },
         {
+            "apiGroups": ["trainer.kubeflow.org"],
+            "resources": ["trainjobs"],
+            "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"],
+        },
+        {
+            "apiGroups": ["trainer.kubeflow.org"],
+            "resources": ["trainjobs/status"],
+            "verbs": ["get"],
+        },
+        {
             "apiGroups": ["kueue.x-k8s.io"],
             "resources": ["localqueues", "workloads"],
             "verbs": ["get", "list", "watch"],
@@ -198,7 +208,12 @@ def test_a_team_without_members_or_defaults_gets_no_bindings(write_stack: StackW
     assert Counter(r.type for r in _of_team(plan, "vision")) == {NAMESPACE: 1, QUOTA: 1}
     nlp = _of_team(plan, "nlp")
     role = _one(nlp, ROLE)
-    assert [rule["apiGroups"] for rule in role["rules"]] == [["kubeflow.org"], ["kubeflow.org"]]
+    assert [rule["apiGroups"] for rule in role["rules"]] == [
+        ["kubeflow.org"],
+        ["kubeflow.org"],
+        ["trainer.kubeflow.org"],
+        ["trainer.kubeflow.org"],
+    ]
     for binding in (r.inputs for r in nlp if r.type == BINDING):
         assert binding["subjects"] == [
             {"kind": "User", "name": "2701234567890123", "apiGroup": "rbac.authorization.k8s.io"}

@@ -13,6 +13,7 @@ from trainstack.plan.runner import plan_stack
 CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
 KUSTOMIZE = "kubernetes:kustomize/v2:Directory"
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
+RELEASE = "kubernetes:helm.sh/v3:Release"
 COMPONENT = "trainstack:operators:TrainingOperators"
 MPI_MANIFEST = (
     "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
@@ -93,6 +94,43 @@ def test_ack_arena_is_an_ack_add_on_at_its_exact_version(write_stack: StackWrite
     (addon,) = _children(plan, ADDON)
     assert (addon.inputs["name"], addon.inputs["version"]) == ("ack-arena", "0.14.2")
     assert addon.inputs["clusterId"] == "<ACK cluster ID of the accelerated cluster>"
+
+
+def test_the_trainer_installs_from_its_chart_with_its_runtimes_and_the_stacks_values(
+    write_stack: StackWriter,
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"]["trainer"] = {
+        "version": "2.3.0",
+        "values": {"runtimes": {"mlxDistributed": {"enabled": True}}},
+    }
+    config["trainstack:experiments"]["select"] = ["imagenet-tensorflow"]
+    plan = plan_stack(write_stack(config), "test")
+    (release,) = _children(plan, RELEASE)
+    assert (release.inputs["chart"], release.inputs["version"]) == (
+        "oci://ghcr.io/kubeflow/charts/kubeflow-trainer",
+        "2.3.0",
+    )
+    assert (release.inputs["name"], release.inputs["namespace"]) == (
+        "kubeflow-trainer",
+        "kubeflow-system",
+    )
+    # the catalog's runtimes, and the stack's on top
+    assert release.inputs["values"] == {
+        "runtimes": {
+            "torchDistributed": {"enabled": True},
+            "deepspeedDistributed": {"enabled": True},
+            "mlxDistributed": {"enabled": True},
+        }
+    }
+    component = only(plan, COMPONENT).inputs
+    assert component["trainer"] == {
+        "chart": "oci://ghcr.io/kubeflow/charts/kubeflow-trainer",
+        "chartVersion": "2.3.0",
+        "install": "chart",
+        "namespace": "kubeflow-system",
+        "version": "2.3.0",
+    }
 
 
 def test_operators_use_the_stack_cluster(example_plans: dict[str, Plan]) -> None:

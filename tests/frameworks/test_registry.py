@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.frameworks import by_crd, framework, frameworks
+from trainstack.frameworks import FrameworkSpec, Port, by_crd, framework, frameworks
 from trainstack.frameworks.registry import register
+from trainstack.operators import SETTINGS
 from trainstack.training_job import TrainingJob
 from trainstack.training_job.model import Framework
 
@@ -33,6 +34,7 @@ def test_a_second_entry_of_one_name_is_refused() -> None:
         ("mpi", "mpijobs.kubeflow.org", "kubeflow.org/v2beta1", "launcher"),
         ("tensorflow", "tfjobs.kubeflow.org", "kubeflow.org/v1", "chief"),
         ("pytorch", "pytorchjobs.kubeflow.org", "kubeflow.org/v1", "master"),
+        ("trainjob", "trainjobs.trainer.kubeflow.org", "trainer.kubeflow.org/v1alpha1", "worker"),
     ],
 )
 def test_each_entry_names_its_object_and_the_role_that_reports(
@@ -65,3 +67,50 @@ def test_pods_skip_roles_without_replicas_and_count_each_role() -> None:
 def test_an_unknown_role_names_the_framework_roles() -> None:
     with pytest.raises(KeyError, match=r"framework mpi has no role .chief. \(roles: launcher"):
         framework("mpi").role("chief")
+
+
+@pytest.mark.parametrize("spec", frameworks(), ids=lambda spec: spec.name)
+def test_each_entry_names_only_settings_of_the_catalog(spec: FrameworkSpec) -> None:
+    assert spec.settings <= {setting.key for setting in SETTINGS}
+    assert spec.settings >= {"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}
+
+
+@pytest.mark.parametrize(
+    ("name", "port", "containers"),
+    [
+        ("mpi", None, {"launcher", "worker"}),
+        ("tensorflow", Port("tfjob-port", 2222), {"tensorflow"}),
+        ("pytorch", Port("pytorchjob-port", 23456), {"pytorch"}),
+        ("trainjob", None, {"node"}),
+    ],
+)
+def test_each_entry_says_what_its_operator_injects_and_expects(
+    name: str, port: Port | None, containers: set[str]
+) -> None:
+    spec = framework(name)
+    assert spec.port == port
+    assert {role.container for role in spec.roles} == containers
+
+
+def test_reserved_paths_and_values_of_roles_come_from_the_entry() -> None:
+    job = TrainingJob.model_validate({**BASE, "mpi": {"sshAuthMountPath": "/home/mpiuser/.ssh"}})
+    assert framework("mpi").reserved_mounts(job) == [
+        ("mpi.sshAuthMountPath", "/home/mpiuser/.ssh"),
+        ("the mpi-operator's hostfile", "/etc/mpi"),
+    ]
+    assert framework("tensorflow").reserved_mounts(job) == []
+    assert framework("mpi").role_settings(job, "launcher") is job.mpi.launcher
+    assert framework("pytorch").role_settings(job, "master") is job.pytorch.master
+
+
+def test_a_worker_only_pytorch_job_has_no_master_pod() -> None:
+    job = TrainingJob.model_validate(
+        {
+            **BASE,
+            "framework": "pytorch",
+            "worker": {"replicas": 3},
+            "pytorch": {"master": {"replicas": 0}},
+        }
+    )
+    assert [(p.role, p.replicas) for p in framework("pytorch").pods(job)] == [("worker", 3)]
+    assert framework("pytorch").pod_suffixes(job) == ["-worker-2"]

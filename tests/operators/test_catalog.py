@@ -11,9 +11,10 @@ from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.frameworks import by_crd
+from trainstack.frameworks import by_crd, framework
 from trainstack.operators import (
     SETTINGS,
+    ChartInstall,
     KustomizeInstall,
     OperatorRelease,
     ServedApi,
@@ -33,6 +34,10 @@ USING: dict[str, dict[str, Any]] = {
     "scheduling.gang.enabled": {"scheduling": {"gang": {"enabled": True}}},
     "security.seccompProfile": {"security": {"seccompProfile": "RuntimeDefault"}},
     "pytorch.nprocPerNode": {"pytorch": {"nprocPerNode": "gpu"}},
+    "pytorch.elasticPolicy": {
+        "pytorch": {"elasticPolicy": {"minReplicas": 1, "maxReplicas": 4, "rdzvBackend": "c10d"}}
+    },
+    "pytorch.master.replicas": {"pytorch": {"master": {"replicas": 0}}},
     "tensorflow.successPolicy": {"tensorflow": {"successPolicy": "AllWorkers"}},
 }
 # What an unhonoured setting is set to so that the job does without it.
@@ -65,6 +70,45 @@ def test_each_release_names_its_source_and_serves_only_crds_it_installs(
     assert {(api.api_version, api.kind) for api in found.serves} <= set(found.schemas)
     for api in found.serves:
         assert api.honours <= {setting.key for setting in SETTINGS}
+
+
+def test_the_trainer_comes_from_its_official_chart_with_two_runtimes() -> None:
+    trainer = release("trainer", "2.3.0")
+    assert trainer is not None
+    install = trainer.install
+    assert isinstance(install, ChartInstall)
+    assert (install.repo, install.name, install.namespace) == (
+        "oci://ghcr.io/kubeflow/charts",
+        "kubeflow-trainer",
+        "kubeflow-system",
+    )
+    assert install.values == {
+        "runtimes": {
+            "torchDistributed": {"enabled": True},
+            "deepspeedDistributed": {"enabled": True},
+        }
+    }
+    (served,) = trainer.serves
+    assert (served.kind, served.api_version, served.suspend) == (
+        "TrainJob",
+        "trainer.kubeflow.org/v1alpha1",
+        True,
+    )
+    assert by_crd(served.crd) is framework("trainjob")
+    # its object has no run policy: only what it carries is honoured
+    assert served.honours == {"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}
+
+
+def test_the_trainjob_crd_really_lacks_the_run_policy() -> None:
+    """A TrainJob spelled with runPolicy is refused by the CRD at exactly that field."""
+    schemas = CrdSchemas(crd_dir())
+    trainer = release("trainer", "2.3.0")
+    assert trainer is not None
+    job = render_job(job_values("trainjob"))
+    assert object_violations(job, schemas, trainer.schemas) == []
+    job["spec"]["runPolicy"] = {"cleanPodPolicy": "Running"}
+    (violation,) = object_violations(job, schemas, trainer.schemas)
+    assert violation.path == "spec"
 
 
 def test_lookups_name_what_the_catalog_knows() -> None:

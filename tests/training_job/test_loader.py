@@ -62,9 +62,9 @@ def test_values_mean_what_they_mean_to_helm(tmp_path: Path) -> None:
 
 def test_an_empty_file_asks_for_the_required_keys(tmp_path: Path) -> None:
     path = write(tmp_path, "")
-    with pytest.raises(ValuesError, match="command: found nothing") as raised:
+    with pytest.raises(ValuesError, match="image: found nothing") as raised:
         load_values(path)
-    assert [p.path for p in raised.value.problems] == ["command", "image"]
+    assert [p.path for p in raised.value.problems] == ["image"]
 
 
 def test_a_missing_file(tmp_path: Path) -> None:

@@ -71,11 +71,11 @@ def test_defaults_are_a_small_safe_mpi_job() -> None:
     assert job.results.claim_name is None
 
 
-def test_missing_image_and_command_are_named() -> None:
+def test_a_missing_image_is_named_and_the_command_may_be_left_to_the_image() -> None:
     assert problems({}) == [
-        Problem("command", "nothing (the key is missing)", "a value: this key is required"),
         Problem("image", "nothing (the key is missing)", "a value: this key is required"),
     ]
+    assert TrainingJob.model_validate({"image": {"name": "x"}}).command is None
 
 
 def test_invalid_values_name_path_found_and_allowed() -> None:
@@ -91,7 +91,7 @@ def test_invalid_values_name_path_found_and_allowed() -> None:
 
     assert found == [
         Problem("datasets[0].mountPath", '"data"', "an absolute path (starting with /)"),
-        Problem("framework", '"jax"', "one of 'mpi', 'tensorflow' or 'pytorch'"),
+        Problem("framework", '"jax"', "one of 'mpi', 'tensorflow', 'pytorch' or 'trainjob'"),
         Problem("mpi.sshPort", "0", "a number >= 1"),
         Problem("worker.gpus", "-1", "a number >= 0"),
         Problem("worker.replicas", '"two"', "an integer"),
@@ -104,7 +104,8 @@ def test_unknown_keys_list_the_known_ones() -> None:
     assert found.path == "worker.replica"
     assert found.found == 'unknown key "replica"'
     assert found.allowed == (
-        "one of the known keys: gpus, image, nodeSelector, replicas, resources, tolerations"
+        "one of the known keys: env, gpus, image, livenessProbe, nodeSelector, port, "
+        "readinessProbe, replicas, resources, restartPolicy, security, tolerations"
     )
 
 

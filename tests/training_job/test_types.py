@@ -8,8 +8,9 @@ import pytest
 from pydantic import ValidationError
 
 from trainstack.base_model import StrictModel
+from trainstack.training_job.env import EnvMap
 from trainstack.training_job.frameworks import NprocPerNode
-from trainstack.training_job.types import EnvMap, LabelMap, Quantity
+from trainstack.training_job.types import LabelMap, Quantity
 from trainstack.validation import problems_from
 
 

@@ -9,9 +9,19 @@ CHART_VERSION = "0.1.0"
 APP_VERSION = CHART_VERSION
 CHART_DESCRIPTION = (
     "One distributed GPU training run on Kubernetes: an MPIJob (kubeflow.org/v2beta1), "
-    "a TFJob or a PyTorchJob (kubeflow.org/v1), from values validated by trainstack."
+    "a TFJob or a PyTorchJob (kubeflow.org/v1), or a Kubeflow Trainer TrainJob "
+    "(trainer.kubeflow.org/v1alpha1), from values validated by trainstack."
 )
-CHART_KEYWORDS = ("training", "gpu", "mpi", "horovod", "tensorflow", "pytorch", "kubeflow")
+CHART_KEYWORDS = (
+    "training",
+    "gpu",
+    "mpi",
+    "horovod",
+    "tensorflow",
+    "pytorch",
+    "kubeflow",
+    "trainer",
+)
 
 CHART_DIR = "charts/training-job"
 """The committed chart, relative to the project root."""

@@ -25,12 +25,25 @@ change the model and run the generator (`trainstack chart check` fails on drift)
 - `framework: tensorflow`: a `TFJob` (`kubeflow.org/v1`, training-operator) with `Chief`,
   `Worker`, `PS` and `Evaluator` replicas; roles with 0 replicas are left out.
 - `framework: pytorch`: a `PyTorchJob` (`kubeflow.org/v1`, training-operator) with one
-  `Master` and `worker.replicas` workers.
+  `Master` (or none: `pytorch.master.replicas: 0`) and `worker.replicas` workers, elastic
+  with `pytorch.elasticPolicy`.
+- `framework: trainjob`: a `TrainJob` (`trainer.kubeflow.org/v1alpha1`, Kubeflow Trainer
+  v2) on a training runtime (`trainjob.runtime`, default `torch-distributed`):
+  `worker.replicas` nodes; the data mounts, `/dev/shm`, security and placement reach the
+  runtime's pods through `runtimePatches`. What a TrainJob cannot say (probes, working
+  directory, host network, priority class, run policy beyond the deadline) is refused.
+- With `tensorboard.enabled`: a `Deployment` and a `Service` `<release>-tensorboard`
+  reading `tensorboard.logDir` from the claim it is on. With `codeSync.mode` `git` or
+  `rsync`: an init container fetching the code into every pod.
 
-The command runs as `<shell> -c <command>` and reaches the container as an exec-form
-list, so quotes, `key: value`, ` # ` and newlines arrive exactly as written. Values that
-each look valid but cannot run together (for example MPI with `network.hostNetwork` and
-`mpi.sshPort` 22) make the chart fail with one message that lists every key to change.
+A string command runs as `<shell> -c <command>` and reaches the container as an exec-form
+list, so quotes, `key: value`, ` # ` and newlines arrive exactly as written; a list runs
+as written; no command runs the image's ENTRYPOINT. Values that each look valid but
+cannot run together (for example MPI with `network.hostNetwork` and `mpi.sshPort` 22)
+make the chart fail with one message that lists every key to change.
+
+A null value means "unset", as it does to trainstack: `helm show values` passed back with
+`-f` (every null included) renders the chart's defaults.
 
 ## Installing
 
@@ -47,7 +60,10 @@ No privileged containers, no host network, IPC or PID namespace, no host paths a
 Kubernetes API token unless a value asks for them. Containers run with
 `allowPrivilegeEscalation: false`, the runtime's default seccomp profile and without
 `NET_RAW`; this keeps sshd (MPI workers) working, which the `restricted` Pod Security
-profile (non-root, all capabilities dropped) would not.
+profile (non-root, all capabilities dropped) would not. Non-root users, groups and
+capabilities are set per job (`security`) and per role (`<role>.security`); credentials
+come from Secrets (`env.<name>.valueFrom.secretKeyRef`, `envFrom`). A TrainJob cannot
+turn off the API token of its runtime's pods.
 
 ## Parameters
 """

@@ -2,14 +2,16 @@
 
 Nested objects are written out in full (no ``$ref``) so that any Helm version and any
 editor reads it. Objects Helm fills from values.yaml require every key that has a
-non-null default there; Helm drops null values, so those keys stay optional. Objects
-inside lists are not filled by Helm, so they require only what the model requires.
+non-null default there; Helm drops null values, so those keys stay optional, and so do
+keys a user may set to null (``security.seccompProfile: null``: Helm deletes a key given
+as null, and the templates read a missing key as unset). Objects inside lists are not
+filled by Helm, so they require only what the model requires.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -37,7 +39,9 @@ def _object(model: type[BaseModel], nodes: tuple[Group | Param, ...]) -> dict[st
     required = [
         node.key
         for node in nodes
-        if isinstance(node, Group) or node.required or node.default is not None
+        if isinstance(node, Group)
+        or node.required
+        or (node.default is not None and not _nullable(node))
     ]
     schema: dict[str, Any] = {
         "type": "object",
@@ -47,7 +51,16 @@ def _object(model: type[BaseModel], nodes: tuple[Group | Param, ...]) -> dict[st
     }
     if required:
         schema["required"] = required
+    extra = model.model_config.get("json_schema_extra")
+    if isinstance(extra, dict):  # rules between keys the model states for its schema too
+        schema.update(extra)
     return schema
+
+
+def _nullable(param: Param) -> bool:
+    """Whether the value may be null (the user may unset it)."""
+    annotation: Any = param.field.annotation
+    return annotation is None or type(None) in get_args(annotation)
 
 
 def _node(node: Group | Param) -> dict[str, Any]:
@@ -72,18 +85,27 @@ def _leaf(param: Param) -> dict[str, Any]:
     return schema
 
 
-def _inline(node: Any, defs: dict[str, Any]) -> Any:
+# Subschemas that state a condition between keys, not an object of their own: closing them
+# (additionalProperties false) would make the condition never hold.
+_CONDITIONS = ("if", "then", "else", "not")
+
+
+def _inline(node: Any, defs: dict[str, Any], condition: bool = False) -> Any:
     """Replace ``$ref`` by the definition and drop pydantic's generated titles."""
     if isinstance(node, list):
-        return [_inline(item, defs) for item in node]
+        return [_inline(item, defs, condition) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
         target = node["$ref"].rsplit("/", 1)[-1]
         merged = {**defs[target], **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline(merged, defs)
-    inlined = {key: _inline(value, defs) for key, value in node.items() if key != "title"}
-    if "properties" in inlined:
+        return _inline(merged, defs, condition)
+    inlined = {
+        key: _inline(value, defs, condition or key in _CONDITIONS)
+        for key, value in node.items()
+        if key != "title"
+    }
+    if "properties" in inlined and not condition:
         # objects in lists: pydantic lists what the model requires; keep it, close them
         inlined["additionalProperties"] = False
         if isinstance(inlined.get("description"), str):

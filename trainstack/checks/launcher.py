@@ -7,6 +7,7 @@ import re
 
 from trainstack.checks.findings import Finding
 from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import framework
 
 _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
 
@@ -14,9 +15,10 @@ _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
 def launcher_findings(experiment: Experiment) -> list[Finding]:
     """An error when the launcher's command or working dir sits on a worker-only dataset."""
     job = experiment.job
-    if job.framework != "mpi" or job.mpi.mounts_on_launcher:
+    if framework(job.framework).command_has_data(job):
         return []
-    used = set(_PATH.findall(job.command))
+    command = job.command if isinstance(job.command, list) else [job.command or ""]
+    used = {path for part in [*command, *job.args] for path in _PATH.findall(part)}
     if job.working_dir:
         used.add(job.working_dir)
     findings = []

@@ -188,9 +188,17 @@ class _TeamCheck:
             asked.append(("job.hostPaths", f"{paths} (hostPath volumes)"))
         if job.network.rdma.enabled and not job.security.privileged:
             asked.append(("job.network.rdma.enabled", "true (adds the IPC_LOCK capability)"))
-        extra = sorted(set(job.security.capabilities.add) - BASELINE_CAPABILITIES)
-        if extra and not job.security.privileged:
-            asked.append(("job.security.capabilities.add", f"{', '.join(extra)}"))
+        spec = framework(job.framework)
+        added = {"job.security.capabilities.add": job.security.capabilities.add}
+        for pods in self.roles:
+            role = spec.role(pods.role)
+            adds = spec.role_settings(job, role.name).security.capabilities.add
+            if adds is not None:
+                added[f"job.{role.values_key}.security.capabilities.add"] = adds
+        for key, adds in added.items():
+            extra = sorted(set(adds) - BASELINE_CAPABILITIES)
+            if extra and not job.security.privileged:
+                asked.append((key, f"{', '.join(extra)}"))
         if job.security.seccomp_profile == "Unconfined" and not job.security.privileged:
             asked.append(("job.security.seccompProfile", "Unconfined"))
         return [
@@ -252,14 +260,16 @@ class _TeamCheck:
 
     def shared_memory(self) -> list[Finding]:
         """/dev/shm is memory of the pod: it must fit under the pod's memory limit."""
-        shm = self.experiment.job.shm
-        if not shm.enabled:
+        job = self.experiment.job
+        shm = job.shm
+        if not shm.enabled or shm.size_limit is None:
             return []
         size = parse_quantity(shm.size_limit)
+        spec = framework(job.framework)
         findings = []
         for role in self.roles:
             limit = _limit(role, "memory", self.team)
-            if role.role == "launcher" or limit is None or size < limit:
+            if not spec.role(role.role).trains or limit is None or size < limit:
                 continue
             findings.append(
                 self.finding(

@@ -8,6 +8,7 @@ from trainstack.config.loader import LoadedStack
 from trainstack.credentials import holds_credential
 from trainstack.errors import dotted_path
 from trainstack.experiments.resolve import Experiment
+from trainstack.frameworks import FrameworkSpec, framework
 from trainstack.quantity import parse_quantity
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
@@ -27,7 +28,11 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
             )
         )
-    elif multi_gpu and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM:
+    elif (
+        multi_gpu
+        and job.shm.size_limit is not None
+        and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM
+    ):
         warnings.append(
             _warn(
                 experiment,
@@ -61,18 +66,6 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "stack to clean up instead",
             )
         )
-    for name in sorted(job.env):
-        if holds_credential(name):
-            warnings.append(
-                _warn(
-                    experiment,
-                    dotted_path(["job", "env", name]),
-                    "looks like a credential (by its name; the value is not shown) in plain "
-                    "text: it is written into the plan, the Helm release and the pods' "
-                    "spec, readable by all who can read those; keep it in a Kubernetes "
-                    "Secret instead",
-                )
-            )
     if job.security.privileged:
         warnings.append(
             _warn(
@@ -89,7 +82,55 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "true: the pods share the node's network namespace",
             )
         )
+    spec = framework(job.framework)
+    warnings += [_warn(experiment, key, message) for key, message in spec.warnings(job)]
+    warnings += _injected_env(experiment, spec)
+    warnings += _plain_credentials(experiment, spec)
     return warnings
+
+
+def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
+    """Variables the job sets that the operator writes too: the operator's value wins."""
+    job = experiment.job
+    keys = [(f"job.env.{name}", name) for name in job.env]
+    for role in {role.values_key: role.name for role in spec.roles}.values():
+        env = spec.role_settings(job, role).env
+        keys += [(f"job.{spec.role(role).values_key}.env.{name}", name) for name in env]
+    return [
+        _warn(
+            experiment,
+            key,
+            f"{name} is set by the operator in the {spec.kind}'s training containers, and its "
+            "value wins: remove it from the job",
+        )
+        for key, name in keys
+        if name in spec.injected_env
+    ]
+
+
+def _plain_credentials(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
+    """Literal values of variables whose names say they hold credentials (job and roles).
+
+    Which names: :mod:`trainstack.credentials`. The value is never shown.
+    """
+    job = experiment.job
+    variables = [(["job", "env", name], name, value) for name, value in job.env.items()]
+    for role in {role.values_key: role.name for role in spec.roles}.values():
+        env = spec.role_settings(job, role).env
+        where = ["job", *spec.role(role).values_key.split("."), "env"]
+        variables += [([*where, name], name, value) for name, value in env.items()]
+    return [
+        _warn(
+            experiment,
+            dotted_path(path),
+            "looks like a credential (by its name; the value is not shown) in plain text: it "
+            "is written into the plan, the Helm release and the pods' spec, readable by all "
+            "who can read those; keep it in a Kubernetes Secret and reference it with "
+            "`valueFrom: {secretKeyRef: {name, key}}`",
+        )
+        for path, name, value in sorted(variables)
+        if isinstance(value, str) and holds_credential(name)
+    ]
 
 
 def _warn(experiment: Experiment, key: str, message: str) -> Finding:

@@ -132,6 +132,13 @@ class Operators(StrictModel):
         "`kubeflow.org/v1`. Installed from its kustomize overlay with its own MPIJob v1 "
         "switched off, so that it runs beside mpiOperator.",
     )
+    trainer: OperatorSettings | None = Field(
+        default=None,
+        description="Kubeflow Trainer v2: serves TrainJob `trainer.kubeflow.org/v1alpha1` (the "
+        "chart's `framework: trainjob`). Installed from its official chart "
+        "`oci://ghcr.io/kubeflow/charts/kubeflow-trainer` with the torch-distributed and "
+        "deepspeed-distributed runtimes (`values` adds to the chart's values).",
+    )
     arena: OperatorSettings | None = Field(
         default=None,
         description="ACK's `ack-arena` add-on (ACK only): Arena's bundled tf-, pytorch- and "

@@ -1,7 +1,16 @@
 """The framework registry: what each ``job.framework`` renders and which pods it starts."""
 
-from trainstack.frameworks import mpi, pytorch, tensorflow  # noqa: F401  (they register)
+from trainstack.frameworks import mpi, pytorch, tensorflow, trainjob  # noqa: F401  (they register)
 from trainstack.frameworks.registry import by_crd, framework, frameworks
-from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods
+from trainstack.frameworks.spec import FrameworkSpec, Port, Role, RolePods, Violation
 
-__all__ = ["FrameworkSpec", "Role", "RolePods", "by_crd", "framework", "frameworks"]
+__all__ = [
+    "FrameworkSpec",
+    "Port",
+    "Role",
+    "RolePods",
+    "Violation",
+    "by_crd",
+    "framework",
+    "frameworks",
+]

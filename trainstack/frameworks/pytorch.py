@@ -1,11 +1,31 @@
-"""``framework: pytorch``: a PyTorchJob (kubeflow.org/v1), one master (rank 0) and workers."""
+"""``framework: pytorch``: a PyTorchJob (kubeflow.org/v1): a master (rank 0) and workers,
+or workers only (elastic jobs).
+
+Facts from kubeflow/training-operator v1 (pkg/apis/kubeflow.org/v1/pytorch_defaults.go,
+pytorch_validation.go; pkg/controller.v1/pytorch/envvar.go, elastic.go, hpa.go): the
+training container must be named ``pytorch``; the operator gives it the port
+``pytorchjob-port`` (23456) unless the pod names one; replicas restart OnFailure by
+default; at most one Master. With a Master it sets MASTER_ADDR, MASTER_PORT, WORLD_SIZE
+and RANK (and their torchrun ``PET_*`` forms); with an elastic policy the rendezvous
+(``PET_RDZV_*``, ``PET_NNODES`` min:max, ``PET_MAX_RESTARTS``), the rendezvous endpoint
+being worker 0 unless ``rdzvHost`` says otherwise, and, with metrics, a
+HorizontalPodAutoscaler on the workers. Since 1.9 an elastic policy needs Workers
+(kubeflow/training-operator#2320).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods
+from trainstack.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    FrameworkSpec,
+    Port,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -15,9 +35,48 @@ def _role_pods(job: TrainingJob) -> list[RolePods]:
     master, worker = job.pytorch.master, job.worker
     master_gpus = worker.gpus if master.gpus is None else master.gpus
     return [
-        RolePods("master", "job.pytorch.master", 1, master_gpus, master.resources),
+        RolePods("master", "job.pytorch.master", master.replicas, master_gpus, master.resources),
         RolePods("worker", "job.worker", worker.replicas, worker.gpus, worker.resources),
     ]
+
+
+def _rules(job: TrainingJob) -> list[Violation]:
+    pytorch, workers = job.pytorch, job.worker.replicas
+    found: list[Violation] = []
+    if pytorch.master.replicas == 0 and workers == 0:
+        found.append(
+            Violation(
+                "worker.replicas",
+                workers,
+                "at least 1 when pytorch.master.replicas is 0 (a PyTorchJob needs a master or "
+                "a worker)",
+            )
+        )
+    elastic = pytorch.elastic_policy
+    if elastic is None:
+        return found
+    if workers == 0:
+        found.append(
+            Violation(
+                "worker.replicas",
+                workers,
+                "at least 1 with pytorch.elasticPolicy (the operator scales the workers)",
+            )
+        )
+    low, high = elastic.min_replicas, elastic.max_replicas
+    if low is not None and high is not None and low > high:
+        found.append(
+            Violation("pytorch.elasticPolicy.minReplicas", low, f"at most maxReplicas ({high})")
+        )
+    elif workers and low is not None and workers < low:
+        found.append(
+            Violation("worker.replicas", workers, f"at least elasticPolicy.minReplicas ({low})")
+        )
+    elif workers and high is not None and workers > high:
+        found.append(
+            Violation("worker.replicas", workers, f"at most elasticPolicy.maxReplicas ({high})")
+        )
+    return found
 
 
 PYTORCH = register(
@@ -29,12 +88,36 @@ PYTORCH = register(
         plural="pytorchjobs",
         replica_specs_key="pytorchReplicaSpecs",
         roles=(
-            Role("master", "Master", "pytorch.master", trains=True),
-            Role("worker", "Worker", "worker", trains=True),
+            Role("master", "Master", "pytorch.master", trains=True, container="pytorch"),
+            Role("worker", "Worker", "worker", trains=True, container="pytorch"),
         ),
+        # The master, or worker 0 in a Worker-only job, is rank 0.
         reporting_role="master",
         kueue_integration="kubeflow.org/pytorchjob",
         role_pods=_role_pods,
-        summary="PyTorch DDP: PyTorchJob v1",
+        summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
+        settings=KUBEFLOW_JOB_SETTINGS
+        | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
+        dialects=frozenset({"kubeflow", "arena"}),
+        rules=_rules,
+        port=Port("pytorchjob-port", 23456),
+        injected_env=(
+            "PYTHONUNBUFFERED",
+            "MASTER_ADDR",
+            "MASTER_PORT",
+            "WORLD_SIZE",
+            "RANK",
+            "PET_MASTER_ADDR",
+            "PET_MASTER_PORT",
+            "PET_NNODES",
+            "PET_NODE_RANK",
+            "PET_NPROC_PER_NODE",
+            "PET_RDZV_ENDPOINT",
+            "PET_RDZV_BACKEND",
+            "PET_RDZV_ID",
+            "PET_RDZV_CONF",
+            "PET_STANDALONE",
+            "PET_MAX_RESTARTS",
+        ),
     )
 )

@@ -1,22 +1,33 @@
 """What a framework is to trainstack: the object it renders and the pods that object starts.
 
 One frozen :class:`FrameworkSpec` per value of ``job.framework``. Code that needs to know
-"which kind", "which roles", "which role reports results" asks the registry instead of
-testing ``framework == "pytorch"`` (see ``registry.py``).
+"which kind", "which roles", "which role reports results", "which rules", "which paths
+are taken", "what the operator injects" asks the registry instead of testing
+``framework == "pytorch"`` (see ``registry.py``). The chart mirrors each entry in the
+framework's own template (its kind, and its ``training-job.<framework>.*`` helpers).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trainstack.quantity import parse_quantity
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
     from trainstack.training_job.roles import Resources
+
+
+class Violation(NamedTuple):
+    """One broken rule: the key to change (dotted), the value found there, what is allowed."""
+
+    field: str
+    found: Any
+    allowed: str
 
 
 @dataclass(frozen=True)
@@ -32,8 +43,13 @@ class Role:
     """Dotted key of the role's settings in the chart values (``mpi.launcher``, ``worker``)."""
     trains: bool
     """Its pods train: they get /dev/shm, RDMA devices and, by default, the workers' GPUs."""
-    indexed: bool = True
-    """Pods are named ``<job>-<role>-<index>``; the MPI launcher is just ``<job>-launcher``."""
+    container: str
+    """Name of the training container: the operators find it by name (``tensorflow``,
+    ``pytorch``; the Trainer runtimes' ``node``); mpi-operator takes the first container."""
+    hostname: str = "-{name}-{index}"
+    """Host name of the role's pods after the job's name (``{name}``: the role, ``{index}``:
+    the pod's index): ``-worker-3``; the MPI launcher is just ``-launcher``, a TrainJob's
+    nodes ``-node-0-3`` (JobSet: replicated job, job index, pod index)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +76,35 @@ class RolePods:
         return None if value is None else parse_quantity(value)
 
 
+KUBEFLOW_JOB_SETTINGS = frozenset(
+    {
+        "runPolicy.cleanPodPolicy",
+        "runPolicy.backoffLimit",
+        "runPolicy.activeDeadlineSeconds",
+        "runPolicy.ttlSecondsAfterFinished",
+        "scheduling.gang.enabled",
+        "security.seccompProfile",
+    }
+)
+"""The operator-dependent settings every ``kubeflow.org`` job (run policy, pod templates)
+can carry (``trainstack.operators.settings`` keys)."""
+
+
+class Port(NamedTuple):
+    """The port the operator gives the training container when the pod names none."""
+
+    name: str
+    number: int
+
+
+def _no_violations(job: TrainingJob) -> list[Violation]:
+    return []
+
+
+def _no_paths(job: TrainingJob) -> list[tuple[str, str]]:
+    return []
+
+
 @dataclass(frozen=True)
 class FrameworkSpec:
     """One framework: the job object the chart renders for it and the pods of that object."""
@@ -71,8 +116,9 @@ class FrameworkSpec:
     version: str
     """The API version the training-job chart renders (``v2beta1`` for MPIJob)."""
     plural: str
-    replica_specs_key: str
-    """Where the roles live in the object's spec (``mpiReplicaSpecs``...)."""
+    replica_specs_key: str | None
+    """Where the roles live in the object's spec (``mpiReplicaSpecs``...); ``None`` when the
+    object has no replica specs of its own (a TrainJob's pods come from its runtime)."""
     roles: tuple[Role, ...]
     reporting_role: str
     """The role whose logs carry the job's results (the MPI launcher, TF chief, PyTorch master)."""
@@ -82,6 +128,27 @@ class FrameworkSpec:
     """Every role of a job with its replicas, GPUs and resources (roles with 0 pods too)."""
     summary: str
     """One line for documentation: what the framework runs."""
+    settings: frozenset[str]
+    """The operator-dependent settings (``trainstack.operators.settings``) its object can
+    carry at all; the others are never rendered for it."""
+    dialects: frozenset[str] = frozenset({"kubeflow"})
+    """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
+    (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
+    rules: Callable[[TrainingJob], list[Violation]] = _no_violations
+    """Its own cross-field rules (replicas, what its object cannot say), in a fixed order."""
+    warnings: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
+    """(key, message) of what does not stop a plan but often ruins a run of this framework."""
+    reserved_mounts: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
+    """(key, path) of container paths the framework or its operator takes."""
+    command_has_data: Callable[[TrainingJob], bool] = lambda job: True
+    """Whether the pod that runs the command mounts the job's data (the MPI launcher only
+    with ``mpi.mountsOnLauncher``; every other role always does)."""
+    port: Port | None = None
+    """The port the operator injects into the training container (TF_CONFIG and the
+    PyTorch master address name it); ``None``: roles take no ``port``."""
+    injected_env: tuple[str, ...] = field(default=())
+    """Environment variables the operator writes into the training containers (a job
+    that sets one of them is warned: the operator's value decides)."""
 
     @property
     def crd(self) -> str:
@@ -101,15 +168,20 @@ class FrameworkSpec:
         known = ", ".join(role.name for role in self.roles)
         raise KeyError(f"framework {self.name} has no role {name!r} (roles: {known})")
 
+    def role_settings(self, job: TrainingJob, name: str) -> Any:
+        """The chart values of role ``name`` in ``job`` (``job.mpi.launcher``...)."""
+        current: Any = job
+        for part in self.role(name).values_key.split("."):
+            current = getattr(current, re.sub(r"(?<!^)(?=[A-Z])", "_", part).lower())
+        return current
+
     def pods(self, job: TrainingJob) -> list[RolePods]:
         """The roles of ``job`` that start at least one pod, in the framework's role order."""
         return [pods for pods in self.role_pods(job) if pods.replicas > 0]
 
     def pod_suffixes(self, job: TrainingJob) -> list[str]:
-        """The suffix of the last pod of each role: ``-worker-3`` for 4 workers."""
-        suffixes = []
-        for pods in self.pods(job):
-            role = self.role(pods.role)
-            index = f"-{pods.replicas - 1}" if role.indexed else ""
-            suffixes.append(f"-{role.name}{index}")
-        return suffixes
+        """The host-name suffix of the last pod of each role: ``-worker-3`` for 4 workers."""
+        return [
+            self.role(pods.role).hostname.format(name=pods.role, index=pods.replicas - 1)
+            for pods in self.pods(job)
+        ]

@@ -1,11 +1,24 @@
-"""``framework: tensorflow``: a TFJob (kubeflow.org/v1) with chief, workers, PS and evaluator."""
+"""``framework: tensorflow``: a TFJob (kubeflow.org/v1) with chief, workers, PS and evaluator.
+
+Facts from kubeflow/training-operator v1 (pkg/apis/kubeflow.org/v1/tensorflow_defaults.go,
+pkg/controller.v1/tensorflow): the training container must be named ``tensorflow``; the
+operator gives it the port ``tfjob-port`` (2222) unless the pod names one, and writes
+``TF_CONFIG`` (the cluster spec built from those ports). Replicas restart Never by default.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods
+from trainstack.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    FrameworkSpec,
+    Port,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -30,6 +43,19 @@ def _role_pods(job: TrainingJob) -> list[RolePods]:
     ]
 
 
+def _rules(job: TrainingJob) -> list[Violation]:
+    if job.tensorflow.chief.replicas == 0 and job.worker.replicas == 0:
+        return [
+            Violation(
+                "worker.replicas",
+                job.worker.replicas,
+                "at least 1 when tensorflow.chief.replicas is 0 (a TFJob needs a chief or a "
+                "worker)",
+            )
+        ]
+    return []
+
+
 TENSORFLOW = register(
     FrameworkSpec(
         name="tensorflow",
@@ -39,15 +65,26 @@ TENSORFLOW = register(
         plural="tfjobs",
         replica_specs_key="tfReplicaSpecs",
         roles=(
-            Role("chief", "Chief", "tensorflow.chief", trains=True),
-            Role("worker", "Worker", "worker", trains=True),
-            Role("ps", "PS", "tensorflow.ps", trains=True),
-            Role("evaluator", "Evaluator", "tensorflow.evaluator", trains=True),
+            Role("chief", "Chief", "tensorflow.chief", trains=True, container="tensorflow"),
+            Role("worker", "Worker", "worker", trains=True, container="tensorflow"),
+            Role("ps", "PS", "tensorflow.ps", trains=True, container="tensorflow"),
+            Role(
+                "evaluator",
+                "Evaluator",
+                "tensorflow.evaluator",
+                trains=True,
+                container="tensorflow",
+            ),
         ),
         # The chief (or worker 0 without one) logs the training summary.
         reporting_role="chief",
         kueue_integration="kubeflow.org/tfjob",
         role_pods=_role_pods,
         summary="TensorFlow distribution strategies: TFJob v1",
+        settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
+        dialects=frozenset({"kubeflow", "arena"}),
+        rules=_rules,
+        port=Port("tfjob-port", 2222),
+        injected_env=("TF_CONFIG",),
     )
 )

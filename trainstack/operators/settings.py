@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from trainstack.frameworks import framework as framework_spec
+
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
 
@@ -29,15 +31,14 @@ class Setting:
     value: Callable[[TrainingJob], Any]
     """The job's value of the setting."""
     used: Callable[[TrainingJob], bool]
-    """Whether ``job`` renders the field."""
+    """Whether ``job`` renders the field, when its framework's object can have it at all
+    (``applies_to``; the callers ask both)."""
     without: str
     """How a job does without it (the second fix a message offers)."""
-    framework: str | None = None
-    """The one framework whose objects have it; ``None``: every framework's."""
 
     def applies_to(self, framework: str) -> bool:
-        """Whether jobs of ``framework`` can render it at all."""
-        return self.framework is None or self.framework == framework
+        """Whether jobs of ``framework`` can render it at all (its registry entry says)."""
+        return self.key in framework_spec(framework).settings
 
 
 def _set(getter: Callable[[TrainingJob], Any]) -> Callable[[TrainingJob], bool]:
@@ -93,19 +94,29 @@ SETTINGS: tuple[Setting, ...] = (
         "pytorch.nprocPerNode",
         "spec.nprocPerNode",
         lambda job: job.pytorch.nproc_per_node,
-        lambda job: job.framework == "pytorch" and job.pytorch.nproc_per_node is not None,
+        _set(lambda job: job.pytorch.nproc_per_node),
         "remove pytorch.nprocPerNode (one process per pod)",
-        "pytorch",
+    ),
+    Setting(
+        "pytorch.elasticPolicy",
+        "spec.elasticPolicy",
+        lambda job: None if job.pytorch.elastic_policy is None else "an elastic policy",
+        _set(lambda job: job.pytorch.elastic_policy),
+        "remove pytorch.elasticPolicy (a fixed number of workers)",
+    ),
+    Setting(
+        "pytorch.master.replicas",
+        "a PyTorchJob without Master (Worker-only)",
+        lambda job: job.pytorch.master.replicas,
+        lambda job: job.pytorch.master.replicas == 0,
+        "set pytorch.master.replicas: 1 (worker.replicas counts the workers besides it)",
     ),
     Setting(
         "tensorflow.successPolicy",
         "spec.successPolicy",
         lambda job: job.tensorflow.success_policy,
-        lambda job: (
-            job.framework == "tensorflow" and job.tensorflow.success_policy != "ChiefWorker"
-        ),
+        lambda job: job.tensorflow.success_policy != "ChiefWorker",
         "remove tensorflow.successPolicy (ChiefWorker)",
-        "tensorflow",
     ),
 )
 """Every setting some served API may not honour."""
@@ -116,4 +127,16 @@ ALL_SETTINGS = frozenset(setting.key for setting in SETTINGS)
 
 def used_settings(job: TrainingJob) -> list[Setting]:
     """The settings ``job`` renders, in the registry's order."""
-    return [candidate for candidate in SETTINGS if candidate.used(job)]
+    return [
+        candidate
+        for candidate in SETTINGS
+        if candidate.applies_to(job.framework) and candidate.used(job)
+    ]
+
+
+def setting(key: str) -> Setting:
+    """The setting of ``key`` (a KeyError names the known ones)."""
+    for candidate in SETTINGS:
+        if candidate.key == key:
+            return candidate
+    raise KeyError(f"unknown setting {key!r} (known: {', '.join(sorted(ALL_SETTINGS))})")

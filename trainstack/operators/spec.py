@@ -8,7 +8,7 @@ offline is recorded as such (``verified=False`` with the reason), and the plan s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Dialect = Literal["kubeflow", "arena"]
 """How a served API spells a job (the chart value ``operatorApi``):
@@ -68,6 +68,9 @@ class ChartInstall:
     name: str
     version: str
     namespace: str
+    values: dict[str, Any] = field(default_factory=dict)
+    """Values the catalog sets (e.g. the Trainer's runtimes); the stack's ``values`` are
+    merged over them."""
     kind: Literal["chart"] = "chart"
 
     def provenance(self) -> dict[str, str | None]:

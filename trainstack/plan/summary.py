@@ -9,6 +9,7 @@ from rich.table import Table
 
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
+from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 
 
@@ -35,7 +36,7 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
         _cluster_summary(plan, stack, console)
     for note in plan.notes:
         console.print(f"note: {note}")
-    placeholders = plan.stack.placeholders()
+    placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
     if placeholders:
         console.print(f"set before deploying ({len(placeholders)}):", markup=False)
         for key, value in placeholders:

@@ -7,23 +7,36 @@ name is not a value: the chart names everything after ``.Release.Name``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
 from pydantic_core import InitErrorDetails
 
 from trainstack.base_model import StrictModel, constraint
-from trainstack.training_job.frameworks import MpiSettings, PyTorchSettings, TensorFlowSettings
+from trainstack.config.placeholders import PLACEHOLDER_PATTERN
+from trainstack.training_job.code_sync import CodeSync
+from trainstack.training_job.env import EnvFrom, EnvMap
+from trainstack.training_job.frameworks import (
+    MpiSettings,
+    PyTorchSettings,
+    TensorFlowSettings,
+    TrainJobSettings,
+)
 from trainstack.training_job.roles import Worker
 from trainstack.training_job.rules import violations
 from trainstack.training_job.run_policy import RunPolicy
 from trainstack.training_job.scheduling import Scheduling
 from trainstack.training_job.security import Network, Security
 from trainstack.training_job.storage import Dataset, HostPath, Results, SharedMemory
-from trainstack.training_job.types import AbsolutePath, AnnotationMap, DnsName, EnvMap, LabelMap
+from trainstack.training_job.tensorboard import TensorBoard
+from trainstack.training_job.types import AbsolutePath, AnnotationMap, DnsName, LabelMap
 
-Framework = Literal["mpi", "tensorflow", "pytorch"]
+Framework = Literal["mpi", "tensorflow", "pytorch", "trainjob"]
+"""Every value of ``job.framework``: the names of the framework registry (a test holds them
+equal)."""
 OperatorApi = Literal["kubeflow", "arena"]
+ShellCommand = Annotated[str, StringConstraints(min_length=1)]
+ExecCommand = Annotated[list[str], Field(min_length=1)]
 
 
 class Image(StrictModel):
@@ -31,8 +44,9 @@ class Image(StrictModel):
 
     name: str = Field(
         min_length=1,
-        pattern=r"^\S+$",
-        description="Full image reference, e.g. registry.example.com/team/train:v1.",
+        pattern=rf"^(\S+|{PLACEHOLDER_PATTERN})$",
+        description="Full image reference, e.g. registry.example.com/team/train:v1 (or a "
+        "placeholder <...> until it is known: the program refuses to deploy it).",
     )
     pull_policy: Literal["Always", "IfNotPresent", "Never"] = Field(
         default="IfNotPresent", description="When the kubelet pulls the image."
@@ -49,18 +63,20 @@ class TrainingJob(StrictModel):
 
     framework: Framework = Field(
         default="mpi",
-        description="mpi (Horovod/AIACC: MPIJob v2beta1), tensorflow (TFJob) or pytorch "
-        "(PyTorchJob).",
+        description="mpi (Horovod/AIACC: MPIJob v2beta1), tensorflow (TFJob), pytorch "
+        "(PyTorchJob) or trainjob (Kubeflow Trainer v2 TrainJob).",
     )
     image: Image = Field(description="The container image.")
-    command: str = Field(
-        min_length=1,
-        description="Training command, run as <shell> -c <command> (by the launcher for MPI, "
-        "by every replica otherwise); kept exactly as written.",
+    command: ShellCommand | ExecCommand | None = Field(
+        default=None,
+        description="Training command (by the launcher for MPI, by every replica otherwise): "
+        "a string runs as <shell> -c <command>, kept exactly as written; a list runs as "
+        "written (exec form); null runs the image's ENTRYPOINT and CMD.",
     )
     args: list[str] = Field(
         default_factory=list,
-        description='Arguments passed to the command as $1, $2... ("$@" in the command).',
+        description='Arguments: $1, $2... ("$@") of a string command; the container\'s args '
+        "(after a list command, or instead of the image's CMD) otherwise.",
         examples=[["--batch-size", "256"]],
     )
     shell: str = Field(
@@ -71,8 +87,23 @@ class TrainingJob(StrictModel):
     )
     env: EnvMap = Field(
         default_factory=dict,
-        description="Environment variables of every container (set in name order).",
-        examples=[{"NCCL_DEBUG": "INFO"}],
+        description="Environment variables of every container (set in name order): a string, "
+        "or {valueFrom: {fieldRef|secretKeyRef|configMapKeyRef|resourceFieldRef: ...}}.",
+        examples=[
+            {
+                "NCCL_DEBUG": "INFO",
+                "POD_NAME": {"valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                "WANDB_API_KEY": {
+                    "valueFrom": {"secretKeyRef": {"name": "wandb", "key": "api-key"}}
+                },
+            }
+        ],
+    )
+    env_from: list[EnvFrom] = Field(
+        default_factory=list,
+        description="Secrets and ConfigMaps whose every key becomes a variable of every "
+        "training container.",
+        examples=[[{"secretRef": {"name": "s3-credentials"}}]],
     )
     labels: LabelMap = Field(
         default_factory=dict,
@@ -84,13 +115,23 @@ class TrainingJob(StrictModel):
         description="Annotations added to the job and its pods.",
         examples=[{"example.com/owner": "vision-team"}],
     )
-    worker: Worker = Field(default_factory=Worker, description="The worker pods.")
+    pod_annotations: AnnotationMap = Field(
+        default_factory=dict,
+        description="Annotations added to the pods only (over annotations).",
+        examples=[{"scheduling.k8s.io/group-name": "my-job"}],
+    )
+    worker: Worker = Field(
+        default_factory=Worker, description="The worker pods (a TrainJob's nodes)."
+    )
     mpi: MpiSettings = Field(default_factory=MpiSettings, description="MPI settings.")
     tensorflow: TensorFlowSettings = Field(
         default_factory=TensorFlowSettings, description="TensorFlow settings."
     )
     pytorch: PyTorchSettings = Field(
         default_factory=PyTorchSettings, description="PyTorch settings."
+    )
+    trainjob: TrainJobSettings = Field(
+        default_factory=TrainJobSettings, description="Kubeflow Trainer v2 settings."
     )
     datasets: list[Dataset] = Field(
         default_factory=list,
@@ -104,6 +145,8 @@ class TrainingJob(StrictModel):
         description="Node directories mounted into the training pods (off unless listed).",
         examples=[[{"path": "/mnt/cache", "mountPath": "/cache", "readOnly": True}]],
     )
+    code_sync: CodeSync = Field(default_factory=CodeSync, description="Code sync.")
+    tensorboard: TensorBoard = Field(default_factory=TensorBoard, description="TensorBoard.")
     network: Network = Field(default_factory=Network, description="Networking.")
     security: Security = Field(default_factory=Security, description="Privileges.")
     scheduling: Scheduling = Field(default_factory=Scheduling, description="Scheduling.")
@@ -153,18 +196,20 @@ def _without_default_nulls(model: BaseModel, dumped: dict[str, Any]) -> dict[str
         if value is None:
             if field.get_default(call_default_factory=True) is not None:
                 result[key] = None
-        elif isinstance(item, BaseModel) and isinstance(value, dict):
-            result[key] = _without_default_nulls(item, value)
-        elif isinstance(value, list):
-            result[key] = [
-                _without_default_nulls(entry, dumped_entry)
-                if isinstance(entry, BaseModel) and isinstance(dumped_entry, dict)
-                else dumped_entry
-                for entry, dumped_entry in zip(item, value, strict=True)
-            ]
         else:
-            result[key] = value
+            result[key] = _compact(item, value)
     return result
+
+
+def _compact(item: Any, value: Any) -> Any:
+    """``value`` (the dump of ``item``) with the default nulls of the models in it left out."""
+    if isinstance(item, BaseModel) and isinstance(value, dict):
+        return _without_default_nulls(item, value)
+    if isinstance(item, list) and isinstance(value, list):
+        return [_compact(entry, dumped) for entry, dumped in zip(item, value, strict=True)]
+    if isinstance(item, dict) and isinstance(value, dict):
+        return {key: _compact(item[key], dumped) for key, dumped in value.items()}
+    return value
 
 
 SECTIONS: dict[str, tuple[str, ...]] = {
@@ -176,14 +221,18 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "shell",
         "workingDir",
         "env",
+        "envFrom",
         "labels",
         "annotations",
+        "podAnnotations",
     ),
     "Workers": ("worker",),
     "MPI (framework: mpi)": ("mpi",),
     "TensorFlow (framework: tensorflow)": ("tensorflow",),
     "PyTorch (framework: pytorch)": ("pytorch",),
+    "Kubeflow Trainer v2 (framework: trainjob)": ("trainjob",),
     "Storage": ("datasets", "results", "shm", "hostPaths"),
+    "Code sync and TensorBoard": ("codeSync", "tensorboard"),
     "Networking and security": ("network", "security"),
     "Scheduling": ("scheduling",),
     "Run policy": ("runPolicy",),

@@ -2,8 +2,9 @@
 
 Every framework has ``worker`` (top level); the other roles live in their framework's
 section: ``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``.
-The per-role overrides (image, resources, node selector, tolerations) are declared by
-one function each so that every role documents them with the same words.
+The per-role overrides (image, resources, node selector, tolerations, env, restart
+policy, probes, security, port) are declared by one function each so that every role
+documents them with the same words.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from pydantic import Field
 
 from trainstack.base_model import StrictModel
 from trainstack.limits import INT32_MAX, MAX_REPLICAS
+from trainstack.training_job.env import EnvMap
+from trainstack.training_job.pod import PortNumber, Probe, RoleSecurity
+from trainstack.training_job.run_policy import RestartPolicy
 from trainstack.training_job.scheduling import Toleration
 from trainstack.training_job.types import LabelMap, Quantity
 
@@ -76,6 +80,43 @@ def _tolerations() -> Any:
     )
 
 
+def _env() -> Any:
+    return Field(
+        default_factory=dict,
+        description="Environment variables of this role only, set over env (same forms).",
+        examples=[{"NVIDIA_VISIBLE_DEVICES": "void"}],
+    )
+
+
+def _restart_policy(default: str = "runPolicy.restartPolicy") -> Any:
+    return Field(default=None, description=f"Restart policy of this role; null: {default}.")
+
+
+def _probe(kind: str, effect: str) -> Any:
+    return Field(
+        default=None, description=f"{kind} probe of this role's container ({effect}); null: none."
+    )
+
+
+def _security() -> Any:
+    return Field(
+        default_factory=RoleSecurity,
+        description="User, group and capabilities of this role's pods, over security.",
+    )
+
+
+def _port(operator: str) -> Any:
+    return Field(
+        default=None,
+        description=f"Port of this role's training container, named as {operator} needs it "
+        "(tfjob-port, pytorchjob-port); null: the operator's default (2222, 23456).",
+    )
+
+
+READINESS = ("Readiness", "not ready: no traffic, and the MPI launcher waits")
+LIVENESS = ("Liveness", "failing: the container is restarted")
+
+
 class Worker(StrictModel):
     """The workers: the pods that train (every framework has them)."""
 
@@ -96,6 +137,14 @@ class Worker(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy(
+        "runPolicy.restartPolicy; MPI workers: Never"
+    )
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
+    port: PortNumber | None = _port("the operator")
 
 
 class Launcher(StrictModel):
@@ -105,6 +154,11 @@ class Launcher(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy()
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
 
 
 class Chief(StrictModel):
@@ -126,6 +180,12 @@ class Chief(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy()
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
+    port: PortNumber | None = _port("the operator")
 
 
 class ParameterServers(StrictModel):
@@ -139,6 +199,12 @@ class ParameterServers(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy()
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
+    port: PortNumber | None = _port("the operator")
 
 
 class Evaluator(StrictModel):
@@ -152,11 +218,23 @@ class Evaluator(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy()
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
+    port: PortNumber | None = _port("the operator")
 
 
 class Master(StrictModel):
-    """The PyTorch master: rank 0, always exactly one pod (MASTER_ADDR points to it)."""
+    """The PyTorch master: rank 0 (MASTER_ADDR points to it), or none for a Worker-only job."""
 
+    replicas: int = Field(
+        default=1,
+        ge=0,
+        le=1,
+        description="1 runs a master; 0 runs Workers only (elastic jobs; worker 0 is rank 0).",
+    )
     gpus: int | None = Field(
         default=None,
         ge=0,
@@ -167,3 +245,9 @@ class Master(StrictModel):
     resources: Resources = _resources()
     node_selector: LabelMap = _node_selector()
     tolerations: list[Toleration] = _tolerations()
+    env: EnvMap = _env()
+    restart_policy: RestartPolicy | None = _restart_policy()
+    readiness_probe: Probe | None = _probe(*READINESS)
+    liveness_probe: Probe | None = _probe(*LIVENESS)
+    security: RoleSecurity = _security()
+    port: PortNumber | None = _port("the operator")

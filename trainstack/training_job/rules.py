@@ -1,41 +1,61 @@
 """Cross-field rules of a training job: combinations that each look valid but cannot run.
 
-The chart's ``training-job.validateValues`` helper checks the same rules, in the same
-order and with the same words, so that Helm users and trainstack users get one answer.
+The framework's own rules come from its registry entry (``FrameworkSpec.rules``); the
+rules here hold for every framework. The chart's ``training-job.validateValues`` helper
+checks the same rules, in the same order and with the same words (the framework's in its
+template's ``training-job.<framework>.validate``), so that Helm users and trainstack
+users get one answer.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING
 
-from trainstack.frameworks import framework
-from trainstack.training_job.frameworks import DEFAULT_SSH_PORT
+from trainstack.frameworks import FrameworkSpec, Violation, framework
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
 
+__all__ = ["Violation", "mount_paths", "total_pods", "violations"]
+
 SHM_PATH = "/dev/shm"
-MPI_CONFIG_PATH = "/etc/mpi"  # where the mpi-operator mounts the hostfile on the launcher
 
-
-class Violation(NamedTuple):
-    """One broken rule: the key to change (dotted), the value found there, what is allowed."""
-
-    field: str
-    found: Any
-    allowed: str
+# What the older APIs of Arena's operators cannot say (their CRDs would drop it, or their
+# controller refuses it), as (key, allowed) of each setting the job uses.
+_ARENA_LACKS = (
+    (
+        "security.seccompProfile",
+        "null with operatorApi arena (its CRDs have no seccompProfile: the API server would "
+        "drop it)",
+    ),
+    (
+        "scheduling.gang.enabled",
+        "false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)",
+    ),
+    ("pytorch.nprocPerNode", "null with operatorApi arena (its PyTorchJob has no nprocPerNode)"),
+    (
+        "pytorch.elasticPolicy",
+        "null with operatorApi arena (its PyTorchJob has no elasticPolicy)",
+    ),
+    (
+        "pytorch.master.replicas",
+        "1 with operatorApi arena (its pytorch-operator refuses a PyTorchJob without Master)",
+    ),
+)
 
 
 def violations(job: TrainingJob) -> list[Violation]:
     """Every broken rule of ``job``, in a fixed order."""
+    spec = framework(job.framework)
     return [
-        *_replica_rules(job),
-        *_mpi_rules(job),
+        *spec.rules(job),
+        *_port_rules(job, spec),
         *_dataset_rules(job),
         *_mount_path_rules(job),
-        *_operator_api_rules(job),
+        *_operator_api_rules(job, spec),
         *_gang_rules(job),
+        *_tensorboard_rules(job),
     ]
 
 
@@ -44,56 +64,22 @@ def total_pods(job: TrainingJob) -> int:
     return sum(pods.replicas for pods in framework(job.framework).pods(job))
 
 
-def _replica_rules(job: TrainingJob) -> list[Violation]:
-    if job.framework == "mpi" and job.worker.replicas < 1:
-        return [Violation("worker.replicas", job.worker.replicas, "at least 1 with framework mpi")]
-    if (
-        job.framework == "tensorflow"
-        and job.tensorflow.chief.replicas == 0
-        and job.worker.replicas == 0
-    ):
-        return [
-            Violation(
-                "worker.replicas",
-                job.worker.replicas,
-                "at least 1 when tensorflow.chief.replicas is 0 (a TFJob needs a chief or a "
-                "worker)",
-            )
-        ]
-    return []
-
-
-def _mpi_rules(job: TrainingJob) -> list[Violation]:
-    if job.framework != "mpi":
+def _port_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation]:
+    """A role's ``port`` names the operator's port: frameworks without one take none."""
+    if spec.port is not None:
         return []
-    mpi = job.mpi
-    found: list[Violation] = []
-    if job.network.host_network and mpi.ssh_port == DEFAULT_SSH_PORT:
-        found.append(
-            Violation(
-                "mpi.sshPort",
-                mpi.ssh_port,
-                "a free port other than 22 with network.hostNetwork (the node's sshd has 22), "
-                "e.g. 2222",
+    found = []
+    keys = {role.values_key: role.name for role in spec.roles}  # one entry per values key
+    for values_key, name in keys.items():
+        port = getattr(spec.role_settings(job, name), "port", None)
+        if port is not None:
+            found.append(
+                Violation(
+                    f"{values_key}.port",
+                    port,
+                    f"null with framework {spec.name} (its operator names no port)",
+                )
             )
-        )
-    if mpi.ssh_port != DEFAULT_SSH_PORT and mpi.implementation != "OpenMPI":
-        found.append(
-            Violation(
-                "mpi.implementation",
-                mpi.implementation,
-                "OpenMPI when mpi.sshPort is not 22 (the operator overrides the SSH arguments "
-                "of Intel MPI and MPICH)",
-            )
-        )
-    if job.run_policy.restart_policy == "ExitCode":
-        found.append(
-            Violation(
-                "runPolicy.restartPolicy",
-                job.run_policy.restart_policy,
-                "Never or OnFailure with framework mpi",
-            )
-        )
     return found
 
 
@@ -124,9 +110,9 @@ def mount_paths(job: TrainingJob) -> list[tuple[str, str]]:
     paths: list[tuple[str, str]] = []
     if job.shm.enabled:
         paths.append(("shm.enabled", SHM_PATH))
-    if job.framework == "mpi":
-        paths.append(("mpi.sshAuthMountPath", job.mpi.ssh_auth_mount_path))
-        paths.append(("the mpi-operator's hostfile", MPI_CONFIG_PATH))
+    paths += framework(job.framework).reserved_mounts(job)
+    if job.code_sync.enabled:
+        paths.append(("codeSync.mountPath", job.code_sync.mount_path))
     paths += [(f"datasets[{i}].mountPath", d.mount_path) for i, d in enumerate(job.datasets)]
     if job.results.claim_name is not None:
         paths.append(("results.mountPath", job.results.mount_path))
@@ -160,43 +146,48 @@ def _gang_rules(job: TrainingJob) -> list[Violation]:
     return []
 
 
-def _operator_api_rules(job: TrainingJob) -> list[Violation]:
+def _operator_api_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation]:
     """What the older APIs of Arena's operators cannot say (their CRDs would drop it)."""
     if job.operator_api != "arena":
         return []
-    found: list[Violation] = []
-    if job.framework == "mpi":
-        found.append(
+    if "arena" not in spec.dialects:
+        return [
             Violation(
                 "operatorApi",
                 job.operator_api,
-                "kubeflow with framework mpi (Arena serves MPIJob v1alpha1, which the chart "
-                "does not render)",
+                f"kubeflow with framework {spec.name} (Arena's operators do not serve "
+                f"{spec.kind} {spec.api_version})",
             )
-        )
-    if job.security.seccomp_profile is not None and not job.security.privileged:
-        found.append(
-            Violation(
-                "security.seccompProfile",
-                job.security.seccomp_profile,
-                "null with operatorApi arena (its CRDs have no seccompProfile: the API server "
-                "would drop it)",
-            )
-        )
-    if job.scheduling.gang.enabled:
-        found.append(
-            Violation(
-                "scheduling.gang.enabled",
-                True,
-                "false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)",
-            )
-        )
-    if job.framework == "pytorch" and job.pytorch.nproc_per_node is not None:
-        found.append(
-            Violation(
-                "pytorch.nprocPerNode",
-                job.pytorch.nproc_per_node,
-                "null with operatorApi arena (its PyTorchJob has no nprocPerNode)",
-            )
-        )
+        ]
+    from trainstack.operators.settings import setting  # the catalog imports this package
+
+    found: list[Violation] = []
+    for key, allowed in _ARENA_LACKS:
+        used = setting(key)
+        if key in spec.settings and used.used(job):
+            found.append(Violation(key, used.value(job), allowed))
     return found
+
+
+def _tensorboard_rules(job: TrainingJob) -> list[Violation]:
+    """TensorBoard reads the log directory from a claim the job mounts."""
+    board = job.tensorboard
+    if not board.enabled:
+        return []
+    claims = [(d.mount_path, f"datasets[{i}].mountPath") for i, d in enumerate(job.datasets)]
+    if job.results.claim_name is not None:
+        claims.append((job.results.mount_path, "results.mountPath"))
+    where = ", ".join(f"{key} {path}" for path, key in claims) or "none: mount one"
+    if board.log_dir is not None:
+        normal = _normal(board.log_dir)
+        for path, _ in claims:
+            root = _normal(path)
+            if normal == root or normal.startswith(root + "/"):
+                return []
+    return [
+        Violation(
+            "tensorboard.logDir",
+            board.log_dir,
+            f"a directory on a claim the job mounts (datasets, results): {where}",
+        )
+    ]

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.base_model import StrictModel
-from trainstack.limits import INT32_MAX
+from trainstack.limits import INT32_MAX, INT64_MAX
 from trainstack.training_job.types import DnsName
 
 Capability = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]*$")]
@@ -82,6 +82,31 @@ class Security(StrictModel):
         description="Seccomp profile of the containers; null requests none (the kubelet's "
         "default applies: Unconfined unless it runs with --seccomp-default), as operatorApi "
         "arena needs.",
+    )
+    run_as_user: int | None = Field(
+        default=None,
+        ge=0,
+        le=INT64_MAX,
+        description="User ID the containers run as; null: the image's USER. Images that run "
+        "sshd (MPI workers) usually need root.",
+    )
+    run_as_group: int | None = Field(
+        default=None,
+        ge=0,
+        le=INT64_MAX,
+        description="Group ID the containers run as; null: the image's.",
+    )
+    run_as_non_root: bool | None = Field(
+        default=None,
+        description="Refuse to start a container whose user is root (Kubernetes checks the "
+        "image's USER); null: no check.",
+    )
+    fs_group: int | None = Field(
+        default=None,
+        ge=0,
+        le=INT64_MAX,
+        description="Group that owns the pod's volumes (claims become writable by it); "
+        "null: volumes keep their owner.",
     )
     capabilities: Capabilities = Field(
         default_factory=Capabilities, description="Linux capabilities."

@@ -43,8 +43,10 @@ class SharedMemory(StrictModel):
     """``/dev/shm`` as an in-memory volume: NCCL and DataLoader workers fail with 64 MB."""
 
     enabled: bool = Field(default=True, description="Mount an in-memory /dev/shm.")
-    size_limit: Quantity = Field(
-        default="2Gi", description="Size limit of /dev/shm; it counts as container memory."
+    size_limit: Quantity | None = Field(
+        default="2Gi",
+        description="Size limit of /dev/shm; it counts as container memory. null: no limit of "
+        "its own (the pod's memory limit still applies).",
     )
 
 

@@ -120,7 +120,7 @@ AbsolutePath = Annotated[str, StringConstraints(min_length=2, pattern=ABSOLUTE_P
 """An absolute path inside the container (never ``/`` itself)."""
 
 
-def _raise_for_keys(problems: list[tuple[str, Any, str]]) -> None:
+def raise_for_keys(problems: list[tuple[str, Any, str]]) -> None:
     """Report each bad entry of a map at its own key: ``labels["app.kubernetes.io/x"]``.
 
     A constraint's field is a dotted path, which a label key full of dots would break,
@@ -149,27 +149,16 @@ def _check_labels(values: dict[str, str]) -> dict[str, str]:
             problems.append(
                 (key, value, "a label value: at most 63 letters, digits, '-', '_', '.'")
             )
-    _raise_for_keys(problems)
+    raise_for_keys(problems)
     return values
 
 
 def _check_annotation_keys(values: dict[str, str]) -> dict[str, str]:
-    _raise_for_keys(
+    raise_for_keys(
         [
             (key, key, f"an annotation key: {LABEL_KEY_WORDS.removeprefix('a label key: ')}")
             for key in values
             if not is_label_key(key)
-        ]
-    )
-    return values
-
-
-def _check_env_names(values: dict[str, str]) -> dict[str, str]:
-    _raise_for_keys(
-        [
-            (key, key, f"an environment variable name matching {ENV_NAME_PATTERN}")
-            for key in values
-            if re.fullmatch(ENV_NAME_PATTERN, key) is None
         ]
     )
     return values
@@ -199,10 +188,3 @@ AnnotationMap = Annotated[
     _map_schema(LABEL_KEY_PATTERN, {"type": "string"}),
 ]
 """Kubernetes annotations: keys are checked, values are free text."""
-
-EnvMap = Annotated[
-    dict[str, str],
-    AfterValidator(_check_env_names),
-    _map_schema(ENV_NAME_PATTERN, {"type": "string"}),
-]
-"""Environment variables by name; values are strings (quote numbers in YAML)."""

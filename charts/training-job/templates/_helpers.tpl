@@ -88,31 +88,109 @@ activeDeadlineSeconds: {{ $policy.activeDeadlineSeconds | int64 }}
 {{- end -}}
 
 {{/*
+training-job.framework.pods: the pods of the job, role by role, as the framework's template
+counts them: a JSON list of [host-name suffix of the role's last pod, replicas].
+Usage: {{ include "training-job.framework.pods" . | fromJsonArray }}
+*/}}
+{{- define "training-job.framework.pods" -}}
+{{- include (printf "training-job.%s.pods" .Values.framework) . -}}
+{{- end -}}
+
+{{/*
 training-job.pods.total: how many pods the job starts (the default gang size).
 Usage: {{ include "training-job.pods.total" . | int }}
 */}}
 {{- define "training-job.pods.total" -}}
-{{- $v := .Values -}}
-{{- if eq $v.framework "tensorflow" -}}
-{{- add $v.tensorflow.chief.replicas $v.worker.replicas $v.tensorflow.ps.replicas $v.tensorflow.evaluator.replicas -}}
-{{- else -}}
-{{- add1 $v.worker.replicas -}}
+{{- $total := 0 -}}
+{{- range include "training-job.framework.pods" . | fromJsonArray -}}
+{{- $total = add $total (index . 1) -}}
 {{- end -}}
+{{- $total -}}
 {{- end -}}
 
 {{/*
-training-job.container.shellCommand: the training command as exec-form JSON:
-<shell> -c <command> [<shell> <args>...], so the command is never re-parsed by YAML.
-Usage: {{ include "training-job.container.shellCommand" . }}
+training-job.util.compact: a map without its null values (nested maps too; maps left empty
+are dropped), as JSON: values read from `helm show values` hold explicit nulls, which mean
+"unset" here as they do to trainstack.
+Usage: {{ include "training-job.util.compact" $map | fromJson }}
 */}}
-{{- define "training-job.container.shellCommand" -}}
-{{- $v := .Values -}}
-{{- $command := list $v.shell "-c" $v.command -}}
-{{- if $v.args -}}
-{{- /* $0 is the shell's name in error messages; the args become "$@" */ -}}
-{{- $command = concat $command (list $v.shell) $v.args -}}
+{{- define "training-job.util.compact" -}}
+{{- $out := dict -}}
+{{- range $key, $value := . -}}
+{{- if kindIs "map" $value -}}
+{{- $inner := include "training-job.util.compact" $value | fromJson -}}
+{{- if $inner -}}
+{{- $_ := set $out $key $inner -}}
 {{- end -}}
-{{- toJson $command -}}
+{{- else if not (kindIs "invalid" $value) -}}
+{{- $_ := set $out $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/*
+training-job.container.command: the container's command and args as JSON {command, args}
+(either may be missing): a string command runs as <shell> -c <command> [<shell> <args>...],
+so it is never re-parsed by YAML; a list runs as written with args as the container's
+args; no command runs the image's ENTRYPOINT with args (if any) instead of its CMD.
+Parameters: root, command (string, list or null), args (list).
+Usage: {{ include "training-job.container.command" (dict "root" $ "command" $v.command "args" $v.args) | fromJson }}
+*/}}
+{{- define "training-job.container.command" -}}
+{{- $v := .root.Values -}}
+{{- $out := dict -}}
+{{- $args := .args | default list -}}
+{{- if kindIs "string" .command -}}
+{{- $command := list $v.shell "-c" .command -}}
+{{- if $args -}}
+{{- /* $0 is the shell's name in error messages; the args become "$@" */ -}}
+{{- $command = concat $command (list $v.shell) $args -}}
+{{- end -}}
+{{- $_ := set $out "command" $command -}}
+{{- else -}}
+{{- with .command -}}
+{{- $_ := set $out "command" . -}}
+{{- end -}}
+{{- with $args -}}
+{{- $_ := set $out "args" . -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/*
+training-job.container.env: the env of a container: the job's env with the role's over it,
+in name order, then the chart's own (list of {name, value}). A value is a string or
+{valueFrom: ...}; a null means unset.
+Parameters: root, role (the role's env map), extra (list).
+Usage: {{- include "training-job.container.env" (dict "root" $ "role" $spec.env "extra" list) | nindent 8 }}
+*/}}
+{{- define "training-job.container.env" -}}
+{{- $env := deepCopy (.root.Values.env | default dict) -}}
+{{- range $name, $value := .role | default dict -}}
+{{- $_ := set $env $name $value -}}
+{{- end -}}
+{{- /* range over a map visits keys in sorted order: the same env on every render */ -}}
+{{- range $name, $value := $env }}
+{{- if kindIs "map" $value }}
+- name: {{ $name | toJson }}
+  valueFrom:
+    {{- include "training-job.util.compact" $value.valueFrom | fromJson | toYaml | nindent 4 }}
+{{- else if not (kindIs "invalid" $value) }}
+- name: {{ $name | toJson }}
+  value: {{ $value | toString | toJson }}
+{{- end }}
+{{- end }}
+{{- range .extra }}
+- name: {{ .name | toJson }}
+  {{- if .valueFrom }}
+  valueFrom:
+    {{- toYaml .valueFrom | nindent 4 }}
+  {{- else }}
+  value: {{ .value | toJson }}
+  {{- end }}
+{{- end }}
 {{- end -}}
 
 {{/*
@@ -129,8 +207,8 @@ Usage: {{ include "training-job.mpi.slotsPerWorker" . }}
 {{- end -}}
 
 {{/*
-training-job.volumes.list: the pod volumes: shared memory (pods that train), datasets, results
-and host paths (pods with data).
+training-job.volumes.list: the pod volumes: shared memory (pods that train), the synced code,
+datasets, results and host paths (pods with data).
 Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "trains" true) | nindent 8 }}
 */}}
 {{- define "training-job.volumes.list" -}}
@@ -139,7 +217,13 @@ Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "train
 - name: dshm
   emptyDir:
     medium: Memory
-    sizeLimit: {{ $v.shm.sizeLimit | toJson }}
+    {{- with $v.shm.sizeLimit }}
+    sizeLimit: {{ toString . | toJson }}
+    {{- end }}
+{{- end }}
+{{- if include "training-job.codeSync.enabled" .root }}
+- name: code-sync
+  emptyDir: {}
 {{- end }}
 {{- if .data }}
 {{- range $index, $dataset := $v.datasets }}
@@ -175,6 +259,10 @@ Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "tra
 - name: dshm
   mountPath: /dev/shm
 {{- end }}
+{{- if include "training-job.codeSync.enabled" .root }}
+- name: code-sync
+  mountPath: {{ $v.codeSync.mountPath | toJson }}
+{{- end }}
 {{- if .data }}
 {{- range $index, $dataset := $v.datasets }}
 - name: {{ printf "dataset-%d" $index }}
@@ -205,14 +293,45 @@ Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "tra
 {{- end -}}
 
 {{/*
-training-job.container.securityContext: the container's security context from security.*.
-Usage: {{- include "training-job.container.securityContext" (dict "root" $ "trains" true) | nindent 12 }}
+training-job.security.role: the job's security with one role's overrides: the user, group,
+fsGroup and added capabilities of the role win where set (JSON of security.*).
+Usage: {{ include "training-job.security.role" (dict "root" $ "role" $spec.security) | fromJson }}
+*/}}
+{{- define "training-job.security.role" -}}
+{{- $security := deepCopy .root.Values.security -}}
+{{- $role := .role | default dict -}}
+{{- range $key := list "runAsUser" "runAsGroup" "runAsNonRoot" "fsGroup" -}}
+{{- if and (hasKey $role $key) (not (kindIs "invalid" (index $role $key))) -}}
+{{- $_ := set $security $key (index $role $key) -}}
+{{- end -}}
+{{- end -}}
+{{- $add := ($role.capabilities | default dict).add -}}
+{{- if not (kindIs "invalid" $add) -}}
+{{- $_ := set $security "capabilities" (merge (dict "add" $add) ($security.capabilities | default dict)) -}}
+{{- end -}}
+{{- toJson $security -}}
+{{- end -}}
+
+{{/*
+training-job.container.securityContext: a container's security context from security.* (with
+the role's overrides). Parameters: root, security (training-job.security.role of the role),
+trains (RDMA's IPC_LOCK).
+Usage: {{- include "training-job.container.securityContext" (dict "root" $ "security" $security "trains" true) | nindent 12 }}
 */}}
 {{- define "training-job.container.securityContext" -}}
-{{- $security := .root.Values.security -}}
+{{- $security := .security -}}
 {{- if $security.privileged -}}
-{{- /* privileged grants every capability and no seccomp filter: the other settings are moot */ -}}
+{{- /* privileged grants every capability and no seccomp filter: only what was asked for
+is kept (added capabilities say what the job relies on) */ -}}
 privileged: true
+{{- $add := $security.capabilities.add | default list -}}
+{{- if and .trains .root.Values.network.rdma.enabled -}}
+{{- $add = append $add "IPC_LOCK" | uniq -}}
+{{- end }}
+{{- with $add }}
+capabilities:
+  add: {{ toJson . }}
+{{- end }}
 {{- else -}}
 allowPrivilegeEscalation: {{ $security.allowPrivilegeEscalation }}
 {{- $add := $security.capabilities.add | default list -}}
@@ -233,14 +352,96 @@ capabilities:
 seccompProfile:
   type: {{ toJson . }}
 {{- end }}
+{{- end }}
+{{- if not (kindIs "invalid" $security.runAsUser) }}
+runAsUser: {{ $security.runAsUser | int64 }}
+{{- end }}
+{{- if not (kindIs "invalid" $security.runAsGroup) }}
+runAsGroup: {{ $security.runAsGroup | int64 }}
+{{- end }}
+{{- if not (kindIs "invalid" $security.runAsNonRoot) }}
+runAsNonRoot: {{ $security.runAsNonRoot }}
+{{- end }}
 {{- end -}}
+
+{{/*
+training-job.codeSync.enabled: "true" when pods get the code-sync init container, else empty.
+Usage: {{ if include "training-job.codeSync.enabled" . }}
+*/}}
+{{- define "training-job.codeSync.enabled" -}}
+{{- if and .Values.codeSync (ne (.Values.codeSync.mode | default "none") "none") -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+training-job.codeSync.container: the init container that fetches the code into the
+code-sync volume before training starts (Arena's init-code): git-sync once, or rsync.
+Usage: {{- include "training-job.codeSync.container" (dict "root" $ "security" $security) | nindent 4 }}
+*/}}
+{{- define "training-job.codeSync.container" -}}
+{{- $v := .root.Values -}}
+{{- $sync := $v.codeSync -}}
+{{- $images := dict "git" "registry.cn-zhangjiakou.aliyuncs.com/acs/git-sync:v3.3.5" "rsync" "registry.cn-zhangjiakou.aliyuncs.com/acs/rsync:v3.1.0-aliyun" -}}
+- name: code-sync
+  image: {{ $sync.image | default (get $images $sync.mode) | toJson }}
+  imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
+  {{- if eq $sync.mode "rsync" }}
+  command: {{ list "rsync" "-avP" $sync.rsync.source "/code" | toJson }}
+  {{- else }}
+  {{- $git := $sync.git }}
+  {{- $directory := $git.directory | default (regexReplaceAll "^.*[/:]" (trimSuffix ".git" $git.repository) "") }}
+  env:
+    - name: GIT_SYNC_REPO
+      value: {{ $git.repository | toJson }}
+    {{- with $git.branch }}
+    - name: GIT_SYNC_BRANCH
+      value: {{ toJson . }}
+    {{- end }}
+    {{- with $git.revision }}
+    - name: GIT_SYNC_REV
+      value: {{ toJson . }}
+    {{- end }}
+    {{- with $git.depth }}
+    - name: GIT_SYNC_DEPTH
+      value: {{ int64 . | toString | toJson }}
+    {{- end }}
+    - name: GIT_SYNC_ROOT
+      value: "/code"
+    - name: GIT_SYNC_DEST
+      value: {{ $directory | toJson }}
+    - name: GIT_SYNC_ONE_TIME
+      value: "true"
+    {{- with $git.credentialsSecret }}
+    - name: GIT_SYNC_USERNAME
+      valueFrom:
+        secretKeyRef:
+          name: {{ toJson . }}
+          key: username
+    - name: GIT_SYNC_PASSWORD
+      valueFrom:
+        secretKeyRef:
+          name: {{ toJson . }}
+          key: password
+    {{- end }}
+  {{- end }}
+  {{- $resources := include "training-job.util.compact" ($sync.resources | default dict) | fromJson }}
+  {{- with $resources }}
+  resources:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  securityContext:
+    {{- include "training-job.container.securityContext" (dict "root" .root "security" .security "trains" false) | nindent 4 }}
+  volumeMounts:
+    - name: code-sync
+      mountPath: "/code"
 {{- end -}}
 
 {{/*
 training-job.pod.template: the pod template of one role.
 Parameters: root, component (role name), containerName, spec (the role's values),
-gpus (number), command (JSON list), data (mount datasets/results/host paths),
-trains (the pod trains: /dev/shm and RDMA devices), env (extra env: list of {name, value}).
+gpus (number), command (JSON {command, args} of training-job.container.command),
+data (mount datasets/results/host paths), trains (the pod trains: /dev/shm and RDMA
+devices), env (extra env: list of {name, value}), port (name of the operator's port, or
+empty: the role's port is not rendered).
 Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" ...) | nindent 6 }}
 */}}
 {{- define "training-job.pod.template" -}}
@@ -248,8 +449,9 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $v := $root.Values -}}
 {{- $spec := .spec -}}
 {{- $gpus := .gpus | int64 -}}
-{{- $requests := deepCopy ($spec.resources.requests | default dict) -}}
-{{- $limits := deepCopy ($spec.resources.limits | default dict) -}}
+{{- $resources := include "training-job.util.compact" ($spec.resources | default dict) | fromJson -}}
+{{- $requests := $resources.requests | default dict -}}
+{{- $limits := $resources.limits | default dict -}}
 {{- if gt $gpus 0 -}}
 {{- $_ := set $requests "nvidia.com/gpu" $gpus -}}
 {{- $_ := set $limits "nvidia.com/gpu" $gpus -}}
@@ -261,10 +463,13 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
 {{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
 {{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
+{{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
+{{- $command := .command | fromJson -}}
+{{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
 metadata:
   labels:
     {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
-  {{- with $v.annotations }}
+  {{- with $annotations }}
   annotations:
     {{- toYaml . | nindent 4 }}
   {{- end }}
@@ -281,6 +486,10 @@ spec:
   hostPID: true
   {{- end }}
   automountServiceAccountToken: {{ $v.security.automountServiceAccountToken }}
+  {{- if not (kindIs "invalid" $security.fsGroup) }}
+  securityContext:
+    fsGroup: {{ $security.fsGroup | int64 }}
+  {{- end }}
   {{- with $v.security.serviceAccountName }}
   serviceAccountName: {{ toJson . }}
   {{- end }}
@@ -330,24 +539,39 @@ spec:
     - name: {{ toJson . }}
     {{- end }}
   {{- end }}
+  {{- if include "training-job.codeSync.enabled" $root }}
+  initContainers:
+    {{- include "training-job.codeSync.container" (dict "root" $root "security" $security) | nindent 4 }}
+  {{- end }}
   containers:
     - name: {{ .containerName | toJson }}
       image: {{ $spec.image | default $v.image.name | toJson }}
       imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
-      command: {{ .command }}
+      {{- with $command.command }}
+      command: {{ toJson . }}
+      {{- end }}
+      {{- with $command.args }}
+      args: {{ toJson . }}
+      {{- end }}
       {{- with $v.workingDir }}
       workingDir: {{ toJson . }}
       {{- end }}
-      {{- if or $v.env .env }}
+      {{- with .port }}
+      {{- if not (kindIs "invalid" $spec.port) }}
+      ports:
+        - name: {{ toJson . }}
+          containerPort: {{ $spec.port | int64 }}
+      {{- end }}
+      {{- end }}
+      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "extra" .env) | trim }}
+      {{- if $env }}
       env:
-        {{- /* range over a map visits keys in sorted order: the same env on every render */}}
-        {{- range $name, $value := $v.env }}
-        - name: {{ $name | toJson }}
-          value: {{ $value | toString | toJson }}
-        {{- end }}
-        {{- range .env }}
-        - name: {{ .name | toJson }}
-          value: {{ .value | toJson }}
+        {{- $env | nindent 8 }}
+      {{- end }}
+      {{- with $v.envFrom }}
+      envFrom:
+        {{- range . }}
+        - {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 10 }}
         {{- end }}
       {{- end }}
       {{- if or $requests $limits }}
@@ -361,8 +585,14 @@ spec:
           {{- toYaml . | nindent 10 }}
         {{- end }}
       {{- end }}
+      {{- range $probe := list "readinessProbe" "livenessProbe" }}
+      {{- with get $spec $probe }}
+      {{ $probe }}:
+        {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 8 }}
+      {{- end }}
+      {{- end }}
       securityContext:
-        {{- include "training-job.container.securityContext" (dict "root" $root "trains" .trains) | nindent 8 }}
+        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trains" .trains) | nindent 8 }}
       {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "data" .data "trains" .trains) | trim }}
       {{- if $mounts }}
       volumeMounts:
@@ -376,34 +606,62 @@ spec:
 {{- end -}}
 
 {{/*
+training-job.validate.arena: what the older APIs of Arena's operators cannot say (their CRDs
+would drop it, or their controller refuses it): a JSON list of problems.
+Usage: {{ include "training-job.validate.arena" . | fromJsonArray }}
+*/}}
+{{- define "training-job.validate.arena" -}}
+{{- $v := .Values -}}
+{{- $info := include (printf "training-job.%s.info" $v.framework) . | fromJson -}}
+{{- $problems := list -}}
+{{- if not (has "arena" $info.dialects) -}}
+{{- $problems = append $problems (printf "operatorApi: found %s; allowed: kubeflow with framework %s (Arena's operators do not serve %s %s)" (toJson $v.operatorApi) $v.framework $info.kind $info.apiVersion) -}}
+{{- else -}}
+{{- $settings := $info.settings -}}
+{{- if and (has "security.seccompProfile" $settings) (not (kindIs "invalid" $v.security.seccompProfile)) (not $v.security.privileged) -}}
+{{- $problems = append $problems (printf "security.seccompProfile: found %s; allowed: null with operatorApi arena (its CRDs have no seccompProfile: the API server would drop it)" (toJson $v.security.seccompProfile)) -}}
+{{- end -}}
+{{- if and (has "scheduling.gang.enabled" $settings) $v.scheduling.gang.enabled -}}
+{{- $problems = append $problems "scheduling.gang.enabled: found true; allowed: false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)" -}}
+{{- end -}}
+{{- if and (has "pytorch.nprocPerNode" $settings) (not (kindIs "invalid" $v.pytorch.nprocPerNode)) -}}
+{{- $problems = append $problems (printf "pytorch.nprocPerNode: found %s; allowed: null with operatorApi arena (its PyTorchJob has no nprocPerNode)" (toJson $v.pytorch.nprocPerNode)) -}}
+{{- end -}}
+{{- if and (has "pytorch.elasticPolicy" $settings) $v.pytorch.elasticPolicy -}}
+{{- $problems = append $problems "pytorch.elasticPolicy: found \"an elastic policy\"; allowed: null with operatorApi arena (its PyTorchJob has no elasticPolicy)" -}}
+{{- end -}}
+{{- if and (has "pytorch.master.replicas" $settings) (eq ($v.pytorch.master.replicas | int) 0) -}}
+{{- $problems = append $problems "pytorch.master.replicas: found 0; allowed: 1 with operatorApi arena (its pytorch-operator refuses a PyTorchJob without Master)" -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $problems -}}
+{{- end -}}
+
+{{/*
 training-job.validateValues: check the combinations of values that each look valid but
 cannot run, and fail once listing every one of them with the key to change. The same
-rules, in the same words, as trainstack/training_job/rules.py and naming.py.
+rules, in the same order and words, as trainstack/training_job/rules.py and naming.py;
+the framework's own come from its template (training-job.<framework>.validate, .mounts,
+.pods and .info, as its registry entry in trainstack/frameworks/).
 Usage: {{- include "training-job.validateValues" . }}
 */}}
 {{- define "training-job.validateValues" -}}
 {{- $v := .Values -}}
-{{- $problems := list -}}
-{{- $workers := $v.worker.replicas | int -}}
+{{- $info := include (printf "training-job.%s.info" $v.framework) . | fromJson -}}
 
-{{- /* replicas */ -}}
-{{- if and (eq $v.framework "mpi") (lt $workers 1) -}}
-{{- $problems = append $problems (printf "worker.replicas: found %s; allowed: at least 1 with framework mpi" (toJson $v.worker.replicas)) -}}
-{{- else if and (eq $v.framework "tensorflow") (eq ($v.tensorflow.chief.replicas | int) 0) (eq $workers 0) -}}
-{{- $problems = append $problems (printf "worker.replicas: found %s; allowed: at least 1 when tensorflow.chief.replicas is 0 (a TFJob needs a chief or a worker)" (toJson $v.worker.replicas)) -}}
-{{- end -}}
+{{- /* the framework's own rules */ -}}
+{{- $problems := include (printf "training-job.%s.validate" $v.framework) . | fromJsonArray -}}
 
-{{- /* MPI over SSH */ -}}
-{{- if eq $v.framework "mpi" -}}
-{{- $sshPort := $v.mpi.sshPort | int -}}
-{{- if and $v.network.hostNetwork (eq $sshPort 22) -}}
-{{- $problems = append $problems (printf "mpi.sshPort: found %s; allowed: a free port other than 22 with network.hostNetwork (the node's sshd has 22), e.g. 2222" (toJson $v.mpi.sshPort)) -}}
+{{- /* a role's port names the operator's port: frameworks without one take none */ -}}
+{{- if not $info.port -}}
+{{- range $key := $info.roles -}}
+{{- $role := $v -}}
+{{- range splitList "." $key -}}
+{{- $role = get $role . -}}
 {{- end -}}
-{{- if and (ne $sshPort 22) (ne $v.mpi.implementation "OpenMPI") -}}
-{{- $problems = append $problems (printf "mpi.implementation: found %s; allowed: OpenMPI when mpi.sshPort is not 22 (the operator overrides the SSH arguments of Intel MPI and MPICH)" (toJson $v.mpi.implementation)) -}}
+{{- if not (kindIs "invalid" $role.port) -}}
+{{- $problems = append $problems (printf "%s.port: found %s; allowed: null with framework %s (its operator names no port)" $key (toJson $role.port) $v.framework) -}}
 {{- end -}}
-{{- if eq $v.runPolicy.restartPolicy "ExitCode" -}}
-{{- $problems = append $problems (printf "runPolicy.restartPolicy: found %s; allowed: Never or OnFailure with framework mpi" (toJson $v.runPolicy.restartPolicy)) -}}
 {{- end -}}
 {{- end -}}
 
@@ -422,9 +680,9 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- if $v.shm.enabled -}}
 {{- $mounts = append $mounts (list "shm.enabled" "/dev/shm") -}}
 {{- end -}}
-{{- if eq $v.framework "mpi" -}}
-{{- $mounts = append $mounts (list "mpi.sshAuthMountPath" $v.mpi.sshAuthMountPath) -}}
-{{- $mounts = append $mounts (list "the mpi-operator's hostfile" "/etc/mpi") -}}
+{{- $mounts = concat $mounts (include (printf "training-job.%s.mounts" $v.framework) . | fromJsonArray) -}}
+{{- if include "training-job.codeSync.enabled" . -}}
+{{- $mounts = append $mounts (list "codeSync.mountPath" $v.codeSync.mountPath) -}}
 {{- end -}}
 {{- range $index, $dataset := $v.datasets -}}
 {{- $mounts = append $mounts (list (printf "datasets[%d].mountPath" $index) $dataset.mountPath) -}}
@@ -449,18 +707,7 @@ Usage: {{- include "training-job.validateValues" . }}
 
 {{- /* what the older APIs of Arena's operators cannot say */ -}}
 {{- if eq $v.operatorApi "arena" -}}
-{{- if eq $v.framework "mpi" -}}
-{{- $problems = append $problems (printf "operatorApi: found %s; allowed: kubeflow with framework mpi (Arena serves MPIJob v1alpha1, which the chart does not render)" (toJson $v.operatorApi)) -}}
-{{- end -}}
-{{- if and (not (kindIs "invalid" $v.security.seccompProfile)) (not $v.security.privileged) -}}
-{{- $problems = append $problems (printf "security.seccompProfile: found %s; allowed: null with operatorApi arena (its CRDs have no seccompProfile: the API server would drop it)" (toJson $v.security.seccompProfile)) -}}
-{{- end -}}
-{{- if $v.scheduling.gang.enabled -}}
-{{- $problems = append $problems "scheduling.gang.enabled: found true; allowed: false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)" -}}
-{{- end -}}
-{{- if and (eq $v.framework "pytorch") (not (kindIs "invalid" $v.pytorch.nprocPerNode)) -}}
-{{- $problems = append $problems (printf "pytorch.nprocPerNode: found %s; allowed: null with operatorApi arena (its PyTorchJob has no nprocPerNode)" (toJson $v.pytorch.nprocPerNode)) -}}
-{{- end -}}
+{{- $problems = concat $problems (include "training-job.validate.arena" . | fromJsonArray) -}}
 {{- end -}}
 
 {{- /* gang size */ -}}
@@ -470,30 +717,42 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- $problems = append $problems (printf "scheduling.gang.minAvailable: found %s; allowed: at most %d, the pods of the job" (toJson $gang.minAvailable) $pods) -}}
 {{- end -}}
 
+{{- /* TensorBoard reads the log directory from a claim the job mounts */ -}}
+{{- $board := $v.tensorboard | default dict -}}
+{{- if $board.enabled -}}
+{{- $claimPaths := list -}}
+{{- range $index, $dataset := $v.datasets -}}
+{{- $claimPaths = append $claimPaths (list (printf "datasets[%d].mountPath" $index) $dataset.mountPath) -}}
+{{- end -}}
+{{- if $v.results.claimName -}}
+{{- $claimPaths = append $claimPaths (list "results.mountPath" $v.results.mountPath) -}}
+{{- end -}}
+{{- $onClaim := false -}}
+{{- $where := list -}}
+{{- range $claimPaths -}}
+{{- $root := regexReplaceAll "/+$" (index . 1) "" -}}
+{{- $where = append $where (printf "%s %s" (index . 0) (index . 1)) -}}
+{{- if $board.logDir -}}
+{{- $log := regexReplaceAll "/+$" $board.logDir "" -}}
+{{- if or (eq $log $root) (hasPrefix (printf "%s/" $root) $log) -}}
+{{- $onClaim = true -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if not $onClaim -}}
+{{- $problems = append $problems (printf "tensorboard.logDir: found %s; allowed: a directory on a claim the job mounts (datasets, results): %s" (toJson $board.logDir) (join ", " $where | default "none: mount one")) -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* the release name names the job and its pods */ -}}
 {{- $name := .Release.Name -}}
 {{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" $name) -}}
 {{- $problems = append $problems (printf "release name: found %s; allowed: lowercase letters, digits and '-', starting with a letter and ending with a letter or digit" (toJson $name)) -}}
 {{- else -}}
-{{- $suffixes := list -}}
-{{- if eq $v.framework "mpi" -}}
-{{- $suffixes = list "-launcher" (printf "-worker-%d" (sub $workers 1)) -}}
-{{- else -}}
-{{- /* roles in the order of trainstack's framework registry: ties name the same pod */ -}}
-{{- $roles := list (list "master" 1) (list "worker" $workers) -}}
-{{- if eq $v.framework "tensorflow" -}}
-{{- $roles = list (list "chief" ($v.tensorflow.chief.replicas | int)) (list "worker" $workers) (list "ps" ($v.tensorflow.ps.replicas | int)) (list "evaluator" ($v.tensorflow.evaluator.replicas | int)) -}}
-{{- end -}}
-{{- range $roles -}}
-{{- if gt (index . 1) 0 -}}
-{{- $suffixes = append $suffixes (printf "-%s-%d" (index . 0) (sub (index . 1) 1)) -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
 {{- $longest := "" -}}
-{{- range $suffixes -}}
-{{- if gt (len .) (len $longest) -}}
-{{- $longest = . -}}
+{{- range include "training-job.framework.pods" . | fromJsonArray -}}
+{{- if and (gt (index . 1 | int) 0) (gt (len (index . 0)) (len $longest)) -}}
+{{- $longest = index . 0 -}}
 {{- end -}}
 {{- end -}}
 {{- if gt (add (len $name) (len $longest)) 63 -}}

@@ -1,0 +1,291 @@
+"""``framework: trainjob``: a Kubeflow Trainer v2 TrainJob (trainer.kubeflow.org/v1alpha1).
+
+A TrainJob names a runtime (``spec.runtimeRef``: a ClusterTrainingRuntime the Trainer
+chart installs, or a TrainingRuntime) and sets the trainer: image, command, args, env,
+``numNodes``, ``numProcPerNode`` and ``resourcesPerNode``. Everything else about the pods
+comes from the runtime's JobSet template, which the job may patch through
+``spec.runtimePatches`` (Trainer 2.2+, replacing ``podTemplateOverrides``,
+kubeflow/trainer#3309): per replicated job, the pods' labels and annotations, volumes,
+node selector, tolerations, affinity, security context, service account, image pull
+secrets, and per container env, volume mounts and security context. Facts from the CRD
+of v2.3.0 (manifests/base/crds/trainer.kubeflow.org_trainjobs.yaml). What a TrainJob
+cannot say (probes, working directory, host network, priority class, init containers,
+run policy beyond ``activeDeadlineSeconds``) is refused here rather than dropped.
+
+Runtimes of the Trainer chart (charts/kubeflow-trainer, ``runtimes.*`` values, since 2.2.0,
+kubeflow/trainer#3124): ``torch-distributed`` (replicated job ``node``, container
+``node``), and the MPI runtimes ``deepspeed-distributed`` and ``mlx-distributed``
+(replicated jobs ``launcher`` and ``node``, OpenMPI, SSH keys at ``/home/mpiuser/.ssh``,
+the launcher runs as a node: ``runLauncherAsNode``). The torch plugin writes
+``PET_NNODES``, ``PET_NPROC_PER_NODE``, ``PET_NODE_RANK``, ``PET_MASTER_ADDR`` and
+``PET_MASTER_PORT``; the MPI plugin the ``OMPI_MCA_*`` variables and the hostfile at
+``/etc/mpi`` (pkg/runtime/framework/plugins, pkg/constants). JobSet names each pod's host
+``<job>-<replicated job>-<job index>-<pod index>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from trainstack.frameworks.mpi import MPI_CONFIG_PATH
+from trainstack.frameworks.openmpi import shared_memory_warnings
+from trainstack.frameworks.registry import register
+from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods, Violation
+
+if TYPE_CHECKING:
+    from trainstack.training_job.model import TrainingJob
+
+TORCH_RUNTIME = "torch-distributed"
+MPI_RUNTIMES = ("deepspeed-distributed", "mlx-distributed")
+KNOWN_RUNTIMES: dict[str, tuple[str, ...]] = {
+    TORCH_RUNTIME: ("node",),
+    **{name: ("launcher", "node") for name in MPI_RUNTIMES},
+}
+"""The replicated jobs of each runtime the Trainer chart ships."""
+MPI_SSH_PATH = "/home/mpiuser/.ssh"
+
+
+class Unsupported(NamedTuple):
+    """A chart setting a TrainJob cannot carry: refused when ``used``."""
+
+    key: str
+    used: Callable[[TrainingJob], bool]
+    value: Callable[[TrainingJob], Any]
+    allowed: str
+
+
+WHY = "with framework trainjob"
+UNSUPPORTED: tuple[Unsupported, ...] = (
+    Unsupported(
+        "workingDir",
+        lambda job: job.working_dir is not None,
+        lambda job: job.working_dir,
+        f"null {WHY} (a TrainJob cannot set the working directory)",
+    ),
+    Unsupported(
+        "image.pullPolicy",
+        lambda job: job.image.pull_policy != "IfNotPresent",
+        lambda job: job.image.pull_policy,
+        f"IfNotPresent {WHY} (a TrainJob cannot set the pull policy: the runtime's applies)",
+    ),
+    Unsupported(
+        "envFrom",
+        lambda job: bool(job.env_from),
+        lambda job: f"{len(job.env_from)} source(s)",
+        f"[] {WHY} (a TrainJob carries env, not envFrom: use valueFrom in env)",
+    ),
+    Unsupported(
+        "worker.restartPolicy",
+        lambda job: job.worker.restart_policy is not None,
+        lambda job: job.worker.restart_policy,
+        f"null {WHY} (the runtime decides restarts)",
+    ),
+    Unsupported(
+        "worker.readinessProbe",
+        lambda job: job.worker.readiness_probe is not None,
+        lambda job: "a probe",
+        f"null {WHY} (a TrainJob cannot add probes)",
+    ),
+    Unsupported(
+        "worker.livenessProbe",
+        lambda job: job.worker.liveness_probe is not None,
+        lambda job: "a probe",
+        f"null {WHY} (a TrainJob cannot add probes)",
+    ),
+    Unsupported(
+        "runPolicy.cleanPodPolicy",
+        lambda job: job.run_policy.clean_pod_policy != "Running",
+        lambda job: job.run_policy.clean_pod_policy,
+        f"Running (the default) {WHY} (a TrainJob has no cleanPodPolicy)",
+    ),
+    Unsupported(
+        "runPolicy.backoffLimit",
+        lambda job: job.run_policy.backoff_limit is not None,
+        lambda job: job.run_policy.backoff_limit,
+        f"null {WHY} (retries are the runtime's failurePolicy)",
+    ),
+    Unsupported(
+        "runPolicy.ttlSecondsAfterFinished",
+        lambda job: job.run_policy.ttl_seconds_after_finished is not None,
+        lambda job: job.run_policy.ttl_seconds_after_finished,
+        f"null {WHY} (a TrainJob has no TTL)",
+    ),
+    Unsupported(
+        "runPolicy.restartPolicy",
+        lambda job: job.run_policy.restart_policy != "OnFailure",
+        lambda job: job.run_policy.restart_policy,
+        f"OnFailure (the default) {WHY} (the runtime decides restarts)",
+    ),
+    Unsupported(
+        "scheduling.gang.enabled",
+        lambda job: job.scheduling.gang.enabled,
+        lambda job: True,
+        f"false {WHY} (gangs come from the runtime's podGroupPolicy; or queue with Kueue)",
+    ),
+    Unsupported(
+        "scheduling.priorityClassName",
+        lambda job: job.scheduling.priority_class_name is not None,
+        lambda job: job.scheduling.priority_class_name,
+        f"null {WHY} (a TrainJob cannot set the pods' priority class)",
+    ),
+    Unsupported(
+        "scheduling.schedulerName",
+        lambda job: job.scheduling.scheduler_name is not None,
+        lambda job: job.scheduling.scheduler_name,
+        f"null {WHY} (a TrainJob cannot set the pods' scheduler)",
+    ),
+    Unsupported(
+        "network.hostNetwork",
+        lambda job: job.network.host_network,
+        lambda job: True,
+        f"false {WHY} (a TrainJob cannot set hostNetwork)",
+    ),
+    Unsupported(
+        "security.hostIPC",
+        lambda job: job.security.host_ipc,
+        lambda job: True,
+        f"false {WHY} (a TrainJob cannot set hostIPC)",
+    ),
+    Unsupported(
+        "security.hostPID",
+        lambda job: job.security.host_pid,
+        lambda job: True,
+        f"false {WHY} (a TrainJob cannot set hostPID)",
+    ),
+    Unsupported(
+        "codeSync.mode",
+        lambda job: job.code_sync.enabled,
+        lambda job: job.code_sync.mode,
+        f"none {WHY} (a TrainJob cannot add init containers)",
+    ),
+)
+"""Every setting a TrainJob cannot carry, in the order the rules report them."""
+
+
+def replicated_jobs(job: TrainingJob) -> tuple[str, ...]:
+    """The runtime's replicated jobs whose pods get the job's mounts and pod settings."""
+    settings = job.trainjob
+    if settings.replicated_jobs is not None:
+        return tuple(settings.replicated_jobs)
+    return KNOWN_RUNTIMES.get(settings.runtime, ())
+
+
+def _role_pods(job: TrainingJob) -> list[RolePods]:
+    worker = job.worker
+    if job.trainjob.runtime in MPI_RUNTIMES:
+        # runLauncherAsNode: the launcher is the first of numNodes nodes
+        return [
+            RolePods(
+                "launcher", "job.worker", min(1, worker.replicas), worker.gpus, worker.resources
+            ),
+            RolePods(
+                "worker", "job.worker", max(0, worker.replicas - 1), worker.gpus, worker.resources
+            ),
+        ]
+    return [RolePods("worker", "job.worker", worker.replicas, worker.gpus, worker.resources)]
+
+
+def _rules(job: TrainingJob) -> list[Violation]:
+    found: list[Violation] = []
+    if job.worker.replicas < 1:
+        found.append(
+            Violation(
+                "worker.replicas",
+                job.worker.replicas,
+                f"at least 1 {WHY} (the TrainJob's numNodes)",
+            )
+        )
+    if not replicated_jobs(job):
+        known = "; ".join(f"{name}: {', '.join(jobs)}" for name, jobs in KNOWN_RUNTIMES.items())
+        found.append(
+            Violation(
+                "trainjob.replicatedJobs",
+                None,
+                f"the replicated jobs of runtime {job.trainjob.runtime} to patch (known runtimes: "
+                f"{known})",
+            )
+        )
+    found += [
+        Violation(entry.key, entry.value(job), entry.allowed)
+        for entry in UNSUPPORTED
+        if entry.used(job)
+    ]
+    return found
+
+
+def _warnings(job: TrainingJob) -> list[tuple[str, str]]:
+    found = []
+    if not job.security.automount_service_account_token:
+        found.append(
+            (
+                "job.security.automountServiceAccountToken",
+                "false, but a TrainJob cannot say so: the runtime's pods get the service "
+                "account's API token unless the runtime's template (or the ServiceAccount) "
+                "turns it off",
+            )
+        )
+    if job.trainjob.runtime in MPI_RUNTIMES:
+        ranks = job.trainjob.num_proc_per_node or max(1, job.worker.gpus)
+        found += shared_memory_warnings(job, ranks)
+    return found
+
+
+def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
+    if job.trainjob.runtime in MPI_RUNTIMES:
+        return [
+            ("the runtime's SSH keys", MPI_SSH_PATH),
+            ("the Trainer's MPI hostfile", MPI_CONFIG_PATH),
+        ]
+    return []
+
+
+TRAINJOB = register(
+    FrameworkSpec(
+        name="trainjob",
+        kind="TrainJob",
+        group="trainer.kubeflow.org",
+        version="v1alpha1",
+        plural="trainjobs",
+        replica_specs_key=None,
+        # replica_type: the runtime's replicated job; the launcher exists in MPI runtimes only
+        roles=(
+            Role(
+                "launcher",
+                "launcher",
+                "worker",
+                trains=True,
+                container="node",
+                hostname="-launcher-0-{index}",
+            ),
+            Role(
+                "worker",
+                "node",
+                "worker",
+                trains=True,
+                container="node",
+                hostname="-node-0-{index}",
+            ),
+        ),
+        # torch: node 0 is rank 0; MPI runtimes: the launcher runs mpirun
+        reporting_role="worker",
+        kueue_integration="trainer.kubeflow.org/trainjob",
+        role_pods=_role_pods,
+        summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
+        settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
+        rules=_rules,
+        warnings=_warnings,
+        reserved_mounts=_reserved_mounts,
+        injected_env=(
+            "PET_NNODES",
+            "PET_NPROC_PER_NODE",
+            "PET_NODE_RANK",
+            "PET_MASTER_ADDR",
+            "PET_MASTER_PORT",
+            "OMPI_MCA_orte_default_hostfile",
+            "OMPI_MCA_plm_rsh_args",
+            "OMPI_MCA_orte_keep_fqdn_hostnames",
+            "OMPI_MCA_orte_set_default_slots",
+        ),
+    )
+)
