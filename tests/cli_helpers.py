@@ -40,7 +40,8 @@ def run(root: Path, *args: str, monkeypatch: pytest.MonkeyPatch) -> Ran:
     monkeypatch.chdir(root)
     result = CliRunner().invoke(app, list(args))
     if isinstance(result.exception, TrainstackError):
-        return Ran(USER_ERROR_EXIT, result.stdout, f"error: {result.exception}\n")
+        lines = "".join(f"error: {line}\n" for line in result.exception.lines())
+        return Ran(USER_ERROR_EXIT, result.stdout, lines)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return Ran(result.exit_code, result.stdout, result.stderr)

@@ -6,13 +6,13 @@ import contextlib
 import io
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.cli_helpers import run_process
 from tests.stack_helpers import REPO
 from trainstack.cli import main
 from trainstack.yaml_io import dump_yaml, read_yaml
@@ -53,22 +53,10 @@ class Outcome:
         return [line for line in self.stderr.splitlines() if line.startswith("error: ")]
 
 
-def run_subprocess(
-    args: list[str], cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 120
-) -> Outcome:
-    """``python -m trainstack ARGS`` in ``cwd``; a hang fails the test (``timeout``)."""
-    environment = {**os.environ, "PYTHONPATH": str(REPO), **(env or {})}
-    environment.pop("TRAINSTACK_DEBUG", None)
-    result = subprocess.run(
-        [sys.executable, "-m", "trainstack", *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    return Outcome(result.returncode, result.stdout, result.stderr)
+def run_subprocess(args: list[str], cwd: Path, env: Mapping[str, str] | None = None) -> Outcome:
+    """``python -m trainstack ARGS`` in ``cwd``, a process of its own (a hang fails the test)."""
+    ran = run_process(cwd, *args, env=dict(env or {}))
+    return Outcome(ran.code, ran.stdout, ran.stderr)
 
 
 def run_in_process(args: list[str], cwd: Path, env: Mapping[str, str] | None = None) -> Outcome:
