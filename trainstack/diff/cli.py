@@ -9,7 +9,6 @@ require an approval for them.
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trainstack import terminal
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.data_loss import DATA_LOSS
 from trainstack.errors import DiffError
@@ -30,7 +30,7 @@ NO_CHANGES, CHANGES = 0, 1
 
 def colour_wanted() -> bool:
     """Colours only on a terminal, and never when NO_COLOR is set (no-color.org)."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    return terminal.colour_wanted(sys.stdout)
 
 
 class OutputFormat(StrEnum):
