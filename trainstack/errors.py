@@ -165,15 +165,17 @@ class ProjectNotFoundError(TrainstackError):
 class PlanCheckError(TrainstackError):
     """Plan-time checks found experiments that cannot run as declared."""
 
-    def __init__(self, failures: Sequence[str]) -> None:
+    def __init__(self, failures: Sequence[str], located: Sequence[str] | None = None) -> None:
         self.failures = tuple(failures)
+        self.located = tuple(located) if located is not None else self.failures
+        """The same failures with the key's line in its file (``file:LINE``), to print."""
         lines = [f"{len(self.failures)} plan-time check(s) failed:"]
         lines += [f"  - {failure}" for failure in self.failures]
         super().__init__("\n".join(lines))
 
     def lines(self) -> list[str]:
-        """One line per failed check (each names the file, the experiment and the key)."""
-        return [f"plan-time check failed: {failure}" for failure in self.failures]
+        """One line per failed check (each names the file and line, the experiment and the key)."""
+        return [f"plan-time check failed: {failure}" for failure in self.located]
 
 
 class ChartError(TrainstackError):

@@ -1,5 +1,6 @@
-"""Line numbers for messages: where a dotted key path such as ``trainstack:nodePools[0].gpusPerNode``
-is written in the YAML file a message names.
+"""Line numbers for messages: where a dotted key path is written in the file a message names.
+
+E.g. ``trainstack:nodePools[0].gpusPerNode`` in ``stacks/Pulumi.aiacc.yaml``.
 
 Files are parsed for their values by ruamel.yaml (stack files) or Helm's reader
 (experiment files), neither of which keeps positions; this module reads the same text
@@ -85,7 +86,7 @@ def parse_key(key: str) -> Location:
     parts: list[int | str] = []
     position = 0
     for match in _TOKEN.finditer(text):
-        if match.start() != position and text[position:match.start()] != ".":
+        if match.start() != position and text[position : match.start()] != ".":
             return ()
         quoted, index, word = match.groups()
         if quoted is not None:
@@ -119,7 +120,9 @@ def _key_lines(path: Path, _mtime_ns: int) -> dict[Location, int]:
                     here.pop()
                 _after_node(open_, here)
                 continue
-            if not isinstance(event, yaml.ScalarEvent | yaml.AliasEvent | yaml.CollectionStartEvent):
+            if not isinstance(
+                event, yaml.ScalarEvent | yaml.AliasEvent | yaml.CollectionStartEvent
+            ):
                 continue
             top = open_[-1] if open_ else None
             line = event.start_mark.line + 1

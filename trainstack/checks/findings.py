@@ -20,3 +20,15 @@ class Finding:
 
     def __str__(self) -> str:
         return f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
+
+    def located(self) -> str:
+        """What is printed: ``str()`` with the key's line in the file (``file:LINE``).
+
+        Not ``str()`` itself: a plan compares findings across revisions, and a line that
+        moves is no new finding.
+        """
+        from trainstack.yaml_positions import at
+
+        return f"{at(self.source, self.key)}: experiment {self.experiment}: {self.key}: " + (
+            self.message
+        )

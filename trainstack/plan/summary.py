@@ -41,7 +41,7 @@ def print_summary(
     else:
         _cluster_summary(plan, stack, console)
         for warning in plan.warnings:
-            print_warning(str(warning), err)
+            print_warning(warning.located(), err)
     for note in plan.notes:
         console.print(f"note: {note}")
     placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
