@@ -24,7 +24,11 @@ from trainstack.project import Project
 def _deployment(project: Project, stack: str) -> tuple[Deployment, dict, set]:
     stack_file = read_stack_file(project, stack)
     loaded = load_stack_config(stack, stack_file.config, stack_file.secret_keys, stack_file.source)
-    return prepare(project.root, loaded, project.stack_config_dir), stack_file.config, stack_file.secret_keys
+    return (
+        prepare(project.root, loaded, project.stack_config_dir),
+        stack_file.config,
+        stack_file.secret_keys,
+    )
 
 
 def _registrations(project: Project, stack: str) -> tuple[float, dict]:
@@ -37,7 +41,9 @@ def _registrations(project: Project, stack: str) -> tuple[float, dict]:
         references[name] = outputs
     started = time.perf_counter()
     with reusing(deployment):
-        run = run_program(project.main_program, project.name, stack, config, secret_keys, None, references)
+        run = run_program(
+            project.main_program, project.name, stack, config, secret_keys, None, references
+        )
     return seconds + time.perf_counter() - started, run.outputs
 
 
@@ -49,12 +55,16 @@ def main() -> None:
     registrations, _ = _registrations(project, stack)
     deployment, _, _ = _deployment(project, stack)
     chart = (project.root / CHART_PATH).resolve()
-    requests = [RenderRequest.of(e.name, e.namespace, chart, e.values) for e in deployment.experiments]
+    requests = [
+        RenderRequest.of(e.name, e.namespace, chart, e.values) for e in deployment.experiments
+    ]
     render_all(requests[:1])  # loads Helm's library
     started = time.perf_counter()
     render_all(requests)
     renders = time.perf_counter() - started
-    print(json.dumps({"registrations": registrations, "renders": renders, "releases": len(requests)}))
+    print(
+        json.dumps({"registrations": registrations, "renders": renders, "releases": len(requests)})
+    )
 
 
 if __name__ == "__main__":
