@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 
 from trainstack.chart.batch import RenderRequest, render_all
 from trainstack.config.loader import load_stack_config, read_stack_file
