@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
-from trainstack.errors import ConfigError, ExperimentError
-from trainstack.experiments.resolve import InvalidExperimentsError
+from trainstack.errors import ConfigError, ExperimentError, InvalidExperimentsError
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
 
