@@ -88,7 +88,8 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     selection = resolve_selection(project_root, stack)
     experiments = selection.experiments
     warnings = enforce(check_experiments(experiments, stack))
-    left, acknowledged = acknowledge(warnings, experiments, stack)
+    known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]
+    left, acknowledged = acknowledge(warnings, experiments, stack, known)
     return Deployment(
         stack,
         tuple(experiments),

@@ -11,8 +11,8 @@ as acknowledged instead of being one more warning to learn to ignore:
   ...}]`` covers what depends on the stack (its teams, queueing, pools), for one
   experiment (or matrix) or, without ``experiment``, anywhere on the stack.
 
-An acknowledgement that matches no warning is an error (see
-:mod:`trainstack.checks.acknowledge`): a stale one would silently cover the next,
+An acknowledgement that matches no warning is a warning itself (``staleAcknowledgement``,
+see :mod:`trainstack.checks.acknowledge`): a stale one would silently cover the next,
 different, problem of the same kind.
 """
 
@@ -48,13 +48,19 @@ WARNING_CHECKS: dict[str, str] = {
     "while the cohort lends it GPUs",
     "queuedTogether": "with queueing: a team's experiments need more than its quota "
     "together, so they run one after another",
+    "staleAcknowledgement": "an acknowledgement that matches no warning of the plan (it "
+    "cannot be acknowledged itself)",
 }
 """Warning id -> what it warns about (the README lists them)."""
 
 
+UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement"})
+
+
 def _known_warning(name: str) -> str:
-    if name not in WARNING_CHECKS:
-        raise constraint("", name, f"a warning id: {', '.join(sorted(WARNING_CHECKS))}")
+    if name not in WARNING_CHECKS or name in UNACKNOWLEDGEABLE:
+        ids = sorted(set(WARNING_CHECKS) - UNACKNOWLEDGEABLE)
+        raise constraint("", name, f"a warning id: {', '.join(ids)}")
     return name
 
 

@@ -13,7 +13,7 @@ The renderers call :func:`warning_lines` (text) and :func:`warnings_markdown` on
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -165,14 +165,17 @@ def warning_lines(stack_diff: StackDiff) -> list[StyledLine]:
 
 def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
     """The PR comment's warnings section: per stack, new warnings first (empty: none)."""
+    # Imported here: the markdown renderer imports this module.
+    from trainstack.diff.render_markdown import code_span
+
     blocks = []
     for stack_diff in diffs:
         changes = stack_diff.warnings
         if changes is None or not changes.any:
             continue
         title = (
-            f"**{html.escape(stack_diff.before_label)} → {html.escape(stack_diff.after_label)}"
-            f"**: {_counts(changes)}"
+            f"{code_span(stack_diff.before_label)} → {code_span(stack_diff.after_label)}: "
+            f"{_counts(changes)}"
         )
         lines = [title, ""]
         if changes.new:
@@ -181,7 +184,7 @@ def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
         for _, label, warning in _listed(changes):
             shown[label] = shown.get(label, 0) + 1
             if shown[label] <= MARKDOWN_LISTED:
-                lines.append(_markdown_item(label, warning))
+                lines.append(_markdown_item(label, warning, code_span))
         lines += [
             f"- ... and {count - MARKDOWN_LISTED} more {label} (run `trainstack diff` locally)"
             for label, count in shown.items()
@@ -247,9 +250,7 @@ def _experiments(items: Sequence[tuple[str, str]]) -> str:
     return "; ".join(f"{file} ({', '.join(names)})" for file, names in by_file.items())
 
 
-def _markdown_item(label: str, warning: ReviewedWarning) -> str:
-    from trainstack.diff.render_markdown import code_span
-
+def _markdown_item(label: str, warning: ReviewedWarning, code_span: Callable[[str], str]) -> str:
     text = (
         f"- **{label}** {code_span(warning.check)} {code_span(warning.source)} experiment "
         f"{code_span(warning.experiment)} {code_span(warning.key)}: "

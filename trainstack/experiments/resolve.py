@@ -91,6 +91,8 @@ class NotSelected:
     """Experiments of one file that the stack does not run (``trainstack:experiments.select``)."""
 
     file: str
+    name: str
+    """The file's experiment (or matrix) name."""
     experiments: tuple[str, ...]
     """The file's experiments (matrix points) left out, in the file's order."""
 
@@ -138,11 +140,14 @@ def _not_selected(
     candidates: list[_Candidate], selected: list[_Candidate]
 ) -> tuple[NotSelected, ...]:
     chosen = {id(candidate) for candidate in selected}
-    left: dict[str, list[str]] = {}
+    left: dict[tuple[str, str], list[str]] = {}
     for candidate in candidates:
         if id(candidate) not in chosen:
-            left.setdefault(candidate.source.display, []).append(candidate.name)
-    return tuple(NotSelected(file, tuple(names)) for file, names in sorted(left.items()))
+            source = candidate.source
+            left.setdefault((source.display, source.spec.name), []).append(candidate.name)
+    return tuple(
+        NotSelected(file, name, tuple(names)) for (file, name), names in sorted(left.items())
+    )
 
 
 def _directory(project_root: Path, stack: LoadedStack) -> Path:
