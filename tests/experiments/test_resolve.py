@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
-from trainstack.errors import ConfigError, ExperimentError
-from trainstack.experiments.resolve import InvalidExperimentsError
+from trainstack.errors import ConfigError, ExperimentError, InvalidExperimentsError
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
 
@@ -139,10 +140,45 @@ def test_acceleration_overrides_only_when_enabled(deploy: Deployer) -> None:
     assert "env" not in experiment.values or experiment.values["env"] == {}
 
 
-def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
-    config = stack_config(experiments={"directory": "missing"})
-    assert deploy(config=config).experiments == ()
-    assert IMAGENET["name"] == "imagenet-tensorflow"
+def test_a_missing_experiments_directory_is_an_error_naming_it(
+    deploy: Deployer, tmp_path: Path
+) -> None:
+    config = stack_config(experiments={"directory": "experimentz"})
+    with pytest.raises(ConfigError) as caught:
+        deploy(config=config)
+    assert caught.value.lines() == [
+        "invalid stack configuration in stacks/Pulumi.test.yaml: "
+        "trainstack:experiments.directory: found 'experimentz', which does not exist in "
+        f"{tmp_path}; allowed: a directory of experiment files, relative to the project root "
+        "(create it, empty, for a stack that runs no experiment)"
+    ]
+
+
+def test_an_empty_experiments_directory_runs_no_experiment(
+    deploy: Deployer, tmp_path: Path
+) -> None:
+    (tmp_path / "none").mkdir()
+    assert deploy(config=stack_config(experiments={"directory": "none"})).experiments == ()
+
+
+def test_a_dangling_directory_link_is_named(deploy: Deployer, tmp_path: Path) -> None:
+    (tmp_path / "linked").symlink_to(tmp_path / "gone")
+    with pytest.raises(ConfigError, match=r"found 'linked', a symbolic link to '.*gone', which"):
+        deploy(config=stack_config(experiments={"directory": "linked"}))
+
+
+def test_experiments_the_stack_does_not_select_are_named_by_file(deploy: Deployer) -> None:
+    other, third = job(), job()
+    other["name"], third["name"] = "other", "third"
+    config = stack_config(experiments={"select": ["keras-lstm-4x1", "other"]})
+    deployment = deploy(_matrix(), other, third, config=config)
+    assert [e.name for e in deployment.experiments] == ["keras-lstm-4x1", "other"]
+    assert [(n.file, n.experiments) for n in deployment.not_selected] == [
+        ("experiments/00-keras-lstm.yaml", ("keras-lstm-1x4",)),
+        ("experiments/02-third.yaml", ("third",)),
+    ]
+    # unset `select`: every experiment runs, nothing is left out
+    assert deploy(_matrix(), other, third).not_selected == ()
 
 
 def test_experiments_are_counted_before_any_matrix_is_expanded(deploy: Deployer) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from trainstack.credentials import holds_credential
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
+from trainstack.diff.warnings import review_from_json
 from trainstack.errors import DiffError
 from trainstack.limits import MAX_PLAN_FILE_BYTES
 from trainstack.plan.charts import HELM_RELEASE
@@ -28,6 +29,7 @@ from trainstack.plan.writer import (
     OBJECTS_JSON,
     PROVIDER_CONFIG_JSON,
     RESOURCES_JSON,
+    REVIEW_JSON,
     SECRET_DIGESTS_JSON,
 )
 
@@ -84,6 +86,9 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
         experiments=experiments,
         config_digests=config,
         datasets=datasets,
+        review=review_from_json(
+            _read_json(directory / REVIEW_JSON, default=None), directory / REVIEW_JSON
+        ),
     )
 
 

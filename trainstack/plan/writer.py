@@ -19,6 +19,7 @@ from trainstack.file_names import child, unique_file_names
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.output_dir import checkpoint, replacing
+from trainstack.plan.review import review_json
 from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
 RESOURCES_JSON = "resources.json"
@@ -31,6 +32,7 @@ EXPERIMENTS_JSON = "experiments.json"
 PROVIDER_CONFIG_JSON = "provider-config.json"
 OUTPUTS_JSON = "outputs.json"
 DATASETS_JSON = "datasets.json"
+REVIEW_JSON = "review.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -77,6 +79,7 @@ def _write_into(plan: Plan, directory: Path) -> None:
         _write(directory, DATASETS_JSON, canonical_json(datasets))
     if plan.provider_config:
         _write(directory, PROVIDER_CONFIG_JSON, canonical_json(plan.provider_config))
+    _write(directory, REVIEW_JSON, canonical_json(review_json(plan)))
     if plan.notes:
         _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)
