@@ -38,9 +38,13 @@ def stack_config(stack: str = "aiacc", **sections: Any) -> dict[str, Any]:
     """An example stack's config, every experiment selected, sections replaced."""
     config = example_config(stack)
     config.pop("trainstack:experiments", None)
+    # The example stack's acknowledgements are of its own experiments' warnings.
+    config.pop("trainstack:acknowledge", None)
     # IMAGENET has no team and runs in `default`: its claim must be there (the example
     # stacks give ImageNet to team vision's namespace).
     config["trainstack:datasets"][0]["namespace"] = "default"
+    # The example stacks' other datasets belong to their own experiments' teams.
+    config["trainstack:datasets"] = config["trainstack:datasets"][:1]
     for key, value in sections.items():
         config[f"trainstack:{key}"] = value
     return config

@@ -18,9 +18,10 @@ def example_config(stack: str) -> dict[str, Any]:
     return copy.deepcopy(document["config"])
 
 
-def only(plan: Plan, type_token: str) -> PlannedResource:
-    """The single resource of ``type_token`` in ``plan`` (fails when there are 0 or several)."""
-    found = plan.of_type(type_token)
+def only(plan: Plan, type_token: str, name: str | None = None) -> PlannedResource:
+    """The single resource of ``type_token`` (named ``name``) in ``plan`` (fails when there
+    are 0 or several)."""
+    found = [r for r in plan.of_type(type_token) if name is None or r.name == name]
     assert len(found) == 1, f"expected one {type_token}, found {[r.name for r in found]}"
     return found[0]
 

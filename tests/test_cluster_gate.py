@@ -63,7 +63,16 @@ def _run(tmp_path: Path, url: str) -> list[str]:
     )
     for pool in config["trainstack:nodePools"]:
         pool["login"] = {"keyName": "ops"}
-    config["trainstack:datasets"] = []  # the MNIST job mounts none
+    # The MNIST job mounts its results claim only (here from an NFS export: no data stack).
+    config["trainstack:datasets"] = [
+        {
+            "name": "training-results",
+            "namespace": "nlp",
+            "capacity": "1Ti",
+            "accessModes": ["ReadWriteMany"],
+            "source": {"type": "nfs", "server": "10.0.0.5", "path": "/training-results"},
+        }
+    ]
     config["trainstack:operators"] = {"trainingOperator": {"version": "1.9.4"}}
     config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
     config["trainstack:kubeconfig"] = {"secure": "v1:unused"}

@@ -18,9 +18,11 @@ KEY = "trainstack:dataStore.fileSystems[0]"
 
 
 def test_aiacc_and_baseline_resolve_to_the_same_data() -> None:
-    (aiacc,) = resolve_datasets(load(example_config("aiacc")), STACKS)
-    (baseline,) = resolve_datasets(load(example_config("baseline")), STACKS)
+    aiacc, aiacc_results = resolve_datasets(load(example_config("aiacc")), STACKS)
+    baseline, baseline_results = resolve_datasets(load(example_config("baseline")), STACKS)
     assert aiacc.facts == baseline.facts
+    assert aiacc_results.facts == baseline_results.facts
+    assert aiacc_results.facts["path"].value == "/training-results"
     facts = {name: fact.value for name, fact in aiacc.facts.items()}
     assert facts == {
         "fileSystem": "data stack imagenet, file system imagenet-data",
@@ -44,16 +46,18 @@ def test_a_cluster_outside_the_data_stacks_vpc_is_refused(tmp_path: Path) -> Non
     directory = _data_stack(tmp_path, vpcId="vpc-elsewhere")
     with pytest.raises(ConfigError) as caught:
         resolve_datasets(load(example_config("aiacc")), directory)
-    (problem,) = caught.value.problems
-    assert (problem.path, problem.found) == (
-        "trainstack:cluster.vpcId",
-        "'<VPC ID of both clusters (the ImageNet NAS is in it)>'",
-    )
-    assert problem.allowed == (
-        "'vpc-elsewhere', the vpcId of data stack imagenet (trainstack:dataStore.vpcId in "
-        f"{directory.name}/Pulumi.imagenet.yaml) that trainstack:datasets[0] mounts: a NAS "
-        "mount target serves its own VPC only"
-    )
+    # One problem per dataset on that data stack (ImageNet's, the results').
+    for index, problem in enumerate(caught.value.problems):
+        assert (problem.path, problem.found) == (
+            "trainstack:cluster.vpcId",
+            "'<VPC ID of both clusters (the ImageNet NAS is in it)>'",
+        )
+        assert problem.allowed == (
+            "'vpc-elsewhere', the vpcId of data stack imagenet (trainstack:dataStore.vpcId in "
+            f"{directory.name}/Pulumi.imagenet.yaml) that trainstack:datasets[{index}] mounts: "
+            "a NAS mount target serves its own VPC only"
+        )
+    assert len(caught.value.problems) == 2
 
 
 def test_an_unknown_file_system_of_the_data_stack(tmp_path: Path) -> None:
@@ -99,6 +103,6 @@ def test_a_stack_that_creates_its_own_nas_reads_its_own_copy() -> None:
         "type": "alicloud-nas",
         "create": {"zoneId": "cn-beijing-h"},
     }
-    (resolved,) = resolve_datasets(load(config), STACKS)
+    resolved, _ = resolve_datasets(load(config), STACKS)
     assert resolved.facts["fileSystem"].value == "a NAS file system created by stack test"
     assert resolved.facts["fileSystem"].key == "trainstack:datasets[0].source.create"

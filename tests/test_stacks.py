@@ -38,11 +38,17 @@ def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
         assert pool.gpu_capacity == 16
         # A small CPU pool for launchers: general purpose ECS, no GPUs.
         assert (cpu.instance_types, cpu.gpus_per_node) == (["ecs.g7.2xlarge"], 0)
-        (dataset,) = config.datasets
+        dataset, results = config.datasets
         assert (dataset.name, dataset.capacity, dataset.access_modes) == (
             "imagenet-data",
             "1Pi",
             ["ReadWriteMany"],
+        )
+        # Where the nlp team's jobs keep their models: a directory of the same NAS.
+        assert (results.name, results.namespace, results.sub_path) == (
+            "training-results",
+            "nlp",
+            "training-results",
         )
         operators = [(op.key, op.release.version) for op in config.operators.enabled()]
         assert operators == [("mpiOperator", "0.8.1"), ("trainingOperator", "1.9.4")]

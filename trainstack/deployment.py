@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
+from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.config.placeholders import placeholders
 from trainstack.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.enforcement import Enforcement, enforcement
 from trainstack.errors import PlaceholderError, TrainstackError
-from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.experiments.resolve import Experiment, NotSelected, resolve_selection
 from trainstack.project import Project
 
 CHART_PATH = "./charts/training-job"
@@ -47,6 +48,10 @@ class Deployment:
     offline: bool = False
     """Run by ``trainstack plan`` under the mock engine: nothing is downloaded or read from
     a cluster, and placeholders are allowed (and listed)."""
+    acknowledged: tuple[Acknowledged, ...] = ()
+    """Warnings an experiment file or the stack acknowledges (not in :attr:`warnings`)."""
+    not_selected: tuple[NotSelected, ...] = ()
+    """Experiments of the directory the stack does not select, by file."""
 
     @property
     def referenced_stacks(self) -> list[str]:
@@ -80,14 +85,19 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
         return Deployment(stack)
     directory = stack_dir or Project.load(project_root).stack_config_dir
     datasets = resolve_datasets(stack, directory)
-    experiments = resolve_experiments(project_root, stack)
+    selection = resolve_selection(project_root, stack)
+    experiments = selection.experiments
     warnings = enforce(check_experiments(experiments, stack))
+    known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]
+    left, acknowledged = acknowledge(warnings, experiments, stack, known)
     return Deployment(
         stack,
         tuple(experiments),
-        tuple(warnings),
+        tuple(left),
         datasets,
         enforcement(stack.config, experiments),
+        acknowledged=tuple(acknowledged),
+        not_selected=selection.not_selected,
     )
 
 
@@ -116,6 +126,8 @@ def prepare_for_program() -> Deployment:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:
         pulumi.log.warn(f"warning: {warning}")
+    for acknowledged in deployment.acknowledged:
+        pulumi.log.info(f"acknowledged: {acknowledged}")
     return deployment
 
 

@@ -126,6 +126,27 @@ class ValuesError(InvalidInputError):
     kind = "chart values"
 
 
+class InvalidExperimentsError(TrainstackError):
+    """Several files (experiments, their overrides, acknowledgements) are invalid: every
+    file is reported."""
+
+    def __init__(self, errors: Sequence[InvalidInputError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("\n".join(str(error) for error in self.errors))
+
+    def lines(self) -> list[str]:
+        """One line per problem of every file."""
+        return [line for error in self.errors for line in error.lines()]
+
+
+def raise_all(errors: Sequence[InvalidInputError]) -> None:
+    """Raise the one error, or all of them together; nothing when there is none."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InvalidExperimentsError(errors)
+
+
 class StackNotFoundError(TrainstackError):
     """The named stack has no configuration file."""
 

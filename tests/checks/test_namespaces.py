@@ -14,7 +14,7 @@ def test_unknown_namespace_is_a_warning(deploy: Deployer) -> None:
         "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: namespace: "
         "'research' is neither 'default' nor a team namespace of this stack (trainstack:teams "
         "in stacks/Pulumi.test.yaml: nlp, vision); it must already exist on the cluster, or the "
-        "release fails"
+        "release fails [unknownNamespace]"
     )
 
 

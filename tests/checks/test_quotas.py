@@ -111,7 +111,7 @@ def test_queued_experiments_wait_for_each_other(deploy: Deployer) -> None:
         f"{STACK}: experiment (all of team vision): trainstack:teams[0].quota.gpu: the 3 "
         "experiments of team vision need 12 GPUs together (a 4, b 4, c 4), above its 8 GPUs: "
         "Kueue admits each of the 3 queued one(s) whole when quota frees up, so they run one "
-        "after another, not side by side",
+        "after another, not side by side [queuedTogether]",
     ]
 
 
@@ -133,7 +133,7 @@ def test_a_queued_job_that_must_borrow(deploy: Deployer) -> None:
     assert _own_warnings(deployment) == [
         "experiments/00-resnet.yaml: experiment resnet: team: the job needs 12 GPUs, above "
         f"team vision's own 8 GPUs (trainstack:teams[0].quota.gpu in {STACK}): Kueue admits "
-        "it only while other teams of cohort shared-gpus leave 4 GPUs idle",
+        "it only while other teams of cohort shared-gpus leave 4 GPUs idle [borrowing]",
     ]
 
 
@@ -206,7 +206,8 @@ def test_shared_memory_is_memory_of_the_pod(deploy: Deployer) -> None:
     assert _own_warnings(deploy(experiment, config=_config())) == [
         "experiments/00-shm.yaml: experiment shm: job.shm.sizeLimit: 40Gi of /dev/shm is "
         "memory charged to each worker pod, whose memory limit is 32Gi: the pod is OOM-killed "
-        "before /dev/shm is full; raise the limit above sizeLimit plus what the process needs",
+        "before /dev/shm is full; raise the limit above sizeLimit plus what the process needs "
+        "[shmOverMemory]",
     ]
 
 
@@ -225,7 +226,7 @@ def test_a_job_kueue_cannot_hold(deploy: Deployer) -> None:
         "runPolicy.suspend, so Kueue cannot hold the job; it starts at `pulumi up`, outside "
         "team vision's queue, and Kueue does not count its 3 GPU(s); serve "
         "tfjobs.kubeflow.org with operators.trainingOperator (version 1.9.4) instead of "
-        "operators.arena to queue it",
+        "operators.arena to queue it [notQueued]",
     ]
     # Following the advice: the job is queued and the warning is gone.
     config["trainstack:operators"] = {"trainingOperator": {"version": "1.9.4"}}
@@ -246,7 +247,7 @@ def test_a_known_defect_of_the_serving_operator_under_kueue_is_a_warning(
         "operators.mpiOperator (Kubeflow mpi-operator 0.6.0): mpi-operator before 0.8.0 does "
         "not pass the node selectors and annotations Kueue assigns at admission to the "
         "launcher's Job and pod (kubernetes-sigs/kueue#9330): the launcher may land outside "
-        "the admitted flavor; use mpiOperator 0.8.1",
+        "the admitted flavor; use mpiOperator 0.8.1 [queueCaveat]",
     ]
 
 

@@ -22,7 +22,7 @@ def test_small_shm_on_a_nccl_job(deploy: Deployer) -> None:
     assert warnings == [
         "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
         "job.shm.sizeLimit: 512Mi is under 1Gi on a multi-GPU job: NCCL needs more shared "
-        "memory"
+        "memory [sharedMemory]"
     ]
 
 
@@ -35,7 +35,8 @@ def test_gpu_pods_without_memory_limit(deploy: Deployer) -> None:
     (warning,) = _warnings(deploy(job(worker={"replicas": 4, "gpus": 4})))
     assert warning.endswith(
         "job.worker.resources.limits.memory: worker pods hold 4 GPU(s) without a memory "
-        "limit: an over-committed node kills jobs; set one (or a namespace LimitRange default)"
+        "limit: an over-committed node kills jobs; set one (or a namespace LimitRange default) "
+        "[memoryLimit]"
     )
 
 
@@ -48,7 +49,7 @@ def test_ttl_after_finished_reruns_the_job(deploy: Deployer) -> None:
     assert warning.endswith(
         "job.runPolicy.ttlSecondsAfterFinished: 600: the operator deletes the finished job, "
         "and the next `pulumi up` creates it again and re-runs it; remove the experiment "
-        "from the stack to clean up instead"
+        "from the stack to clean up instead [ttlAfterFinished]"
     )
 
 
@@ -86,7 +87,7 @@ def test_a_credential_in_plain_env_is_a_warning_that_never_shows_it(deploy: Depl
         "looks like a credential (by its name; the value is not shown) in plain text: it is "
         "written into the plan, the Helm release and the pods' spec, readable by all who can "
         "read those; keep it in a Kubernetes Secret and reference it with "
-        "`valueFrom: {secretKeyRef: {name, key}}`"
+        "`valueFrom: {secretKeyRef: {name, key}}` [plainCredential]"
     )
     assert not any("Secret-" in warning for warning in warnings)
 
@@ -99,7 +100,7 @@ def test_several_open_mpi_ranks_per_pod_need_sys_ptrace(deploy: Deployer) -> Non
         "RuntimeDefault seccomp profile: Open MPI's shared-memory transfers use "
         "process_vm_readv, which the runtime refuses without it; add SYS_PTRACE (Pod Security "
         "baseline refuses it: the team needs podSecurity privileged), or set "
-        "OMPI_MCA_btl_vader_single_copy_mechanism: none in env"
+        "OMPI_MCA_btl_vader_single_copy_mechanism: none in env [openMpiPtrace]"
     )
 
 
@@ -133,5 +134,5 @@ def test_variables_the_operator_sets_are_its_own(deploy: Deployer) -> None:
     (warning,) = [w for w in deploy(experiment).warnings if w.key.startswith("job.env")]
     assert str(warning).endswith(
         "job.env.OMPI_MCA_plm_rsh_args: OMPI_MCA_plm_rsh_args is set by the operator in the "
-        "MPIJob's training containers, and its value wins: remove it from the job"
+        "MPIJob's training containers, and its value wins: remove it from the job [operatorEnv]"
     )

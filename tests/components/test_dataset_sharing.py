@@ -19,8 +19,8 @@ def test_each_namespace_gets_its_own_pv_and_claim(write_stack: StackWriter) -> N
     volumes = {r.name: r.inputs for r in plan.of_type(PV)}
     claims = {r.name: r.inputs for r in plan.of_type(PVC)}
     # The dataset's own pair keeps its resource and object names: sharing replaces nothing.
-    assert sorted(volumes) == ["imagenet-data-nlp-pv", "imagenet-data-pv"]
-    assert sorted(claims) == ["imagenet-data-nlp-pvc", "imagenet-data-pvc"]
+    assert sorted(volumes) == ["imagenet-data-nlp-pv", "imagenet-data-pv", "training-results-pv"]
+    assert sorted(claims) == ["imagenet-data-nlp-pvc", "imagenet-data-pvc", "training-results-pvc"]
     own, shared = volumes["imagenet-data-pv"], volumes["imagenet-data-nlp-pv"]
     assert own["metadata"]["name"] == "imagenet-data"
     assert shared["metadata"]["name"] == "imagenet-data-nlp"
@@ -33,4 +33,4 @@ def test_each_namespace_gets_its_own_pv_and_claim(write_stack: StackWriter) -> N
     # The same data for both: the data stack's file system, read through one reference.
     assert plan.of_type("alicloud:nas/fileSystem:FileSystem") == []
     assert len(plan.of_type("pulumi:pulumi:StackReference")) == 1
-    assert validate_objects([*volumes.values(), *claims.values()]) == 4
+    assert validate_objects([*volumes.values(), *claims.values()]) == 6

@@ -12,6 +12,8 @@ from trainstack.plan.runner import plan_stack
 
 PV = "kubernetes:core/v1:PersistentVolume"
 PVC = "kubernetes:core/v1:PersistentVolumeClaim"
+# The example ACK stacks also have a results dataset (training-results).
+IMAGENET_PV, IMAGENET_PVC = "imagenet-data-pv", "imagenet-data-pvc"
 
 
 def _plan_with_source(write_stack: StackWriter, source: dict[str, Any], **extra: Any) -> Plan:
@@ -25,7 +27,7 @@ def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
     example_plans: dict[str, Plan],
 ) -> None:
     for plan in (example_plans[stack] for stack in ACK_STACKS):
-        pv = only(plan, PV).inputs
+        pv = only(plan, PV, IMAGENET_PV).inputs
         assert pv["metadata"]["name"] == "imagenet-data"
         spec = pv["spec"]
         assert spec["csi"]["driver"] == "nasplugin.csi.alibabacloud.com"
@@ -40,7 +42,7 @@ def test_imagenet_pv_uses_nas_csi_with_handle_equal_to_name(
 
 def test_pvc_is_bound_to_exactly_its_pv(example_plans: dict[str, Plan]) -> None:
     for plan in (example_plans[stack] for stack in ACK_STACKS):
-        pv, pvc = only(plan, PV).inputs, only(plan, PVC).inputs
+        pv, pvc = only(plan, PV, IMAGENET_PV).inputs, only(plan, PVC, IMAGENET_PVC).inputs
         # In the namespace of team vision, whose experiments mount it.
         assert pvc["metadata"] == {
             "name": "imagenet-data",
@@ -72,7 +74,7 @@ def test_a_nas_the_stack_creates_is_pinned_and_protected(write_stack: StackWrite
         True,
         False,
     )
-    assert only(plan, PV).options["protect"] is True
+    assert only(plan, PV, IMAGENET_PV).options["protect"] is True
 
 
 def test_protection_can_be_switched_off_per_dataset(write_stack: StackWriter) -> None:
@@ -81,10 +83,10 @@ def test_protection_can_be_switched_off_per_dataset(write_stack: StackWriter) ->
         write_stack, {"type": "alicloud-nas", "create": create}, protection={"enabled": False}
     )
     for type_token in ("alicloud:nas/fileSystem:FileSystem", PV):
-        options = only(plan, type_token).options
+        options = only(plan, type_token, IMAGENET_PV if type_token == PV else None).options
         assert (options["protect"], options["retainOnDelete"]) == (False, False)
     # Claims are not data: never protected (pvc-protection keeps them while pods use them).
-    assert only(plan, PVC).options["protect"] is False
+    assert only(plan, PVC, IMAGENET_PVC).options["protect"] is False
 
 
 def test_example_pvs_are_protected(example_plans: dict[str, Plan]) -> None:
@@ -98,7 +100,7 @@ def test_existing_mount_target_is_used_as_is(write_stack: StackWriter) -> None:
         write_stack, {"type": "alicloud-nas", "mountTargetDomain": domain, "path": "/imagenet"}
     )
     assert plan.of_type("alicloud:nas/fileSystem:FileSystem") == []
-    attributes = only(plan, PV).inputs["spec"]["csi"]["volumeAttributes"]
+    attributes = only(plan, PV, IMAGENET_PV).inputs["spec"]["csi"]["volumeAttributes"]
     assert attributes == {"server": domain, "path": "/imagenet"}
 
 
@@ -108,6 +110,6 @@ def test_nfs_export_with_sub_path(write_stack: StackWriter) -> None:
         {"type": "nfs", "server": "10.10.0.5", "path": "/exports/netapp"},
         subPath="imagenet",
     )
-    spec = only(plan, PV).inputs["spec"]
+    spec = only(plan, PV, IMAGENET_PV).inputs["spec"]
     assert spec["nfs"] == {"server": "10.10.0.5", "path": "/exports/netapp/imagenet"}
     assert "csi" not in spec

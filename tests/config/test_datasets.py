@@ -96,10 +96,11 @@ def test_invalid_dataset(
 
 def test_dataset_names_are_unique(load: Loader) -> None:
     config = example_config("aiacc")
+    index = len(config["trainstack:datasets"])
     config["trainstack:datasets"].append(dict(config["trainstack:datasets"][0]))
     with pytest.raises(ConfigError, match="cluster-wide") as caught:
         load(config)
-    assert caught.value.problems[0].path == "trainstack:datasets[1].name"
+    assert caught.value.problems[0].path == f"trainstack:datasets[{index}].name"
 
 
 def test_sub_path_is_joined_to_the_export(load: Loader) -> None:

@@ -229,7 +229,7 @@ def test_nas_enum(example_plans: dict[str, Plan], schemas: ProviderSchemas) -> N
 def test_kubernetes_const_and_nested_required(
     example_plans: dict[str, Plan], schemas: ProviderSchemas
 ) -> None:
-    volume = only(example_plans["aiacc"], "kubernetes:core/v1:PersistentVolume")
+    volume = only(example_plans["aiacc"], "kubernetes:core/v1:PersistentVolume", "imagenet-data-pv")
     spec = copy.deepcopy(volume.inputs["spec"])
     del spec["csi"]["driver"]
     broken = _with(volume, kind="PersistentVolumes", spec=spec)

@@ -33,6 +33,7 @@ def _compare(tmp_path: Path, before: dict[str, Any], after: dict[str, Any]) -> C
 def _cluster(**dataset: Any) -> dict[str, Any]:
     config = example_config("aiacc")
     config["trainstack:experiments"] = {"select": []}
+    config["trainstack:datasets"] = config["trainstack:datasets"][:1]  # ImageNet only
     config["trainstack:datasets"][0].update(dataset)
     return config
 

@@ -112,11 +112,13 @@ def test_command_with_base_prints_markdown_data_at_risk_first_and_exits_3(
         main()
 
     out = capsys.readouterr().out
-    # The base spells unknown values its own way (BASE_MARKER), so the PV's NAS server
-    # reads as changed: a replacement of a protected PV, which must come first.
+    # The base spells unknown values its own way (BASE_MARKER), so the NAS server of the
+    # PVs (ImageNet's, the results') reads as changed: replacements of protected PVs, which
+    # must come first.
     assert stop.value.code == 3
-    assert out.startswith("> [!CAUTION]\n> **Data at risk:** 1 data-bearing resource(s)")
+    assert out.startswith("> [!CAUTION]\n> **Data at risk:** 2 data-bearing resource(s)")
     assert "> - replaced `PersistentVolume imagenet-data` (`baseline@main` → `baseline`)" in out
+    assert "> - replaced `PersistentVolume training-results` (`baseline@main` → `baseline`)" in out
     assert "| `baseline@main` → `baseline` |" in out
     assert "+  desiredSize: '6'" in out
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
-from trainstack.errors import ConfigError, ExperimentError
-from trainstack.experiments.resolve import InvalidExperimentsError
+from trainstack.errors import ConfigError, ExperimentError, InvalidExperimentsError
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
 
@@ -139,10 +140,45 @@ def test_acceleration_overrides_only_when_enabled(deploy: Deployer) -> None:
     assert "env" not in experiment.values or experiment.values["env"] == {}
 
 
-def test_no_experiment_directory_means_no_experiment(deploy: Deployer) -> None:
-    config = stack_config(experiments={"directory": "missing"})
-    assert deploy(config=config).experiments == ()
-    assert IMAGENET["name"] == "imagenet-tensorflow"
+def test_a_missing_experiments_directory_is_an_error_naming_it(
+    deploy: Deployer, tmp_path: Path
+) -> None:
+    config = stack_config(experiments={"directory": "experimentz"})
+    with pytest.raises(ConfigError) as caught:
+        deploy(config=config)
+    assert caught.value.lines() == [
+        "invalid stack configuration in stacks/Pulumi.test.yaml: "
+        "trainstack:experiments.directory: found 'experimentz', which does not exist in "
+        f"{tmp_path}; allowed: a directory of experiment files, relative to the project root "
+        "(create it, empty, for a stack that runs no experiment)"
+    ]
+
+
+def test_an_empty_experiments_directory_runs_no_experiment(
+    deploy: Deployer, tmp_path: Path
+) -> None:
+    (tmp_path / "none").mkdir()
+    assert deploy(config=stack_config(experiments={"directory": "none"})).experiments == ()
+
+
+def test_a_dangling_directory_link_is_named(deploy: Deployer, tmp_path: Path) -> None:
+    (tmp_path / "linked").symlink_to(tmp_path / "gone")
+    with pytest.raises(ConfigError, match=r"found 'linked', a symbolic link to '.*gone', which"):
+        deploy(config=stack_config(experiments={"directory": "linked"}))
+
+
+def test_experiments_the_stack_does_not_select_are_named_by_file(deploy: Deployer) -> None:
+    other, third = job(), job()
+    other["name"], third["name"] = "other", "third"
+    config = stack_config(experiments={"select": ["keras-lstm-4x1", "other"]})
+    deployment = deploy(_matrix(), other, third, config=config)
+    assert [e.name for e in deployment.experiments] == ["keras-lstm-4x1", "other"]
+    assert [(n.file, n.experiments) for n in deployment.not_selected] == [
+        ("experiments/00-keras-lstm.yaml", ("keras-lstm-1x4",)),
+        ("experiments/02-third.yaml", ("third",)),
+    ]
+    # unset `select`: every experiment runs, nothing is left out
+    assert deploy(_matrix(), other, third).not_selected == ()
 
 
 def test_experiments_are_counted_before_any_matrix_is_expanded(deploy: Deployer) -> None:
@@ -173,7 +209,7 @@ def test_the_experiments_directory_stays_in_the_project(deploy: Deployer) -> Non
         deploy(job(), config=config)
 
 
-def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer) -> None:
+def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer, tmp_path: Path) -> None:
     scan = {
         "name": "scan",
         "matrix": {"axes": {"n": "worker.replicas"}, "points": [{"n": 1}, {"n": 2}]},
@@ -181,13 +217,21 @@ def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer) -> N
     }
     with pytest.raises(InvalidExperimentsError) as caught:
         deploy(scan, job(shell="c d"))
+
+    # Each problem once, at the line of its key in the matrix file.
+    def line(file: str, key: str) -> int:
+        text = (tmp_path / "experiments" / file).read_text().splitlines()
+        return next(n for n, written in enumerate(text, 1) if written.strip().startswith(key))
+
+    labels, shell = line("00-scan.yaml", "x:"), line("00-scan.yaml", "shell:")
     assert caught.value.lines() == [
-        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
-        'job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
+        f"invalid experiment in experiments/00-scan.yaml:{labels} (matrix points scan-1, "
+        'scan-2): job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
         "'-', '_', '.'",
-        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
-        'job.shell: found "a b"; allowed: text without spaces',
-        "invalid experiment in experiments/01-imagenet-tensorflow.yaml: job.shell: found "
+        f"invalid experiment in experiments/00-scan.yaml:{shell} (matrix points scan-1, "
+        'scan-2): job.shell: found "a b"; allowed: text without spaces',
+        f"invalid experiment in experiments/01-imagenet-tensorflow.yaml:"
+        f"{line('01-imagenet-tensorflow.yaml', 'shell:')}: job.shell: found "
         '"c d"; allowed: text without spaces',
     ]
 

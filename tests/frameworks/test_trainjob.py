@@ -61,7 +61,10 @@ def test_every_setting_a_trainjob_cannot_carry_is_named_with_its_value() -> None
 
 def test_warnings_say_what_a_trainjob_cannot_harden() -> None:
     (token,) = framework("trainjob").warnings(_job())
-    assert token[0] == "job.security.automountServiceAccountToken"
+    assert (token.check, token.key) == (
+        "trainJobToken",
+        "job.security.automountServiceAccountToken",
+    )
     assert (
         framework("trainjob").warnings(_job(security={"automountServiceAccountToken": True})) == []
     )

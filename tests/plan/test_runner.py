@@ -42,9 +42,11 @@ def test_bad_config_stops_before_the_program_runs(write_stack: StackWriter) -> N
 def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "__main__.py").write_text("import pulumi\n")
     (tmp_path / "Pulumi.yaml").write_text("name: trainstack\nruntime: python\n")
+    (tmp_path / "experiments").mkdir()
     config = example_config("aiacc")
     config["trainstack:experiments"] = {"select": []}
     config["trainstack:datasets"] = []
+    config.pop("trainstack:acknowledge")  # of experiments this project does not have
     (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
     with pytest.raises(PlanError, match="registered no resources"):
         plan_stack(Project.load(tmp_path), "test")
@@ -90,11 +92,11 @@ def test_a_stack_reference_is_answered_by_the_data_stacks_own_plan(
         (reference,) = plan.of_type("pulumi:pulumi:StackReference")
         assert reference.inputs["name"] == "organization/trainstack/imagenet"
         assert reference.options["read"] is True
-        (volume,) = plan.of_type("kubernetes:core/v1:PersistentVolume")
+        volumes = {r.name: r.inputs for r in plan.of_type("kubernetes:core/v1:PersistentVolume")}
         # The data stack's mount target domain is computed by the cloud: unknown offline.
-        assert volume.inputs["spec"]["csi"]["volumeAttributes"] == {
-            "server": "[computed]",
-            "path": "/",
+        assert {name: v["spec"]["csi"]["volumeAttributes"] for name, v in volumes.items()} == {
+            "imagenet-data-pv": {"server": "[computed]", "path": "/"},
+            "training-results-pv": {"server": "[computed]", "path": "/training-results"},
         }
 
 

@@ -69,7 +69,12 @@ def test_explicit_dependencies_and_the_provider_are_recorded(
 ) -> None:
     written = write_plan(example_plans["baseline"], tmp_path)
     items = json.loads((written / RESOURCES_JSON).read_text())
-    (claim,) = [i for i in items if i["type"] == "kubernetes:core/v1:PersistentVolumeClaim"]
+    (claim,) = [
+        i
+        for i in items
+        if i["type"] == "kubernetes:core/v1:PersistentVolumeClaim"
+        and i["name"] == "imagenet-data-pvc"
+    ]
     prefix = "urn:pulumi:baseline::trainstack::"
     assert (
         claim["options"]["provider"]

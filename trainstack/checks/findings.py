@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from trainstack.warning_checks import WARNING_CHECKS
+
 Severity = Literal["error", "warning"]
 
 
@@ -17,9 +19,17 @@ class Finding:
     key: str
     message: str
     severity: Severity = "error"
+    check: str = ""
+    """A warning's id (:data:`trainstack.warning_checks.WARNING_CHECKS`): what an
+    acknowledgement names."""
+
+    def __post_init__(self) -> None:
+        if self.severity == "warning" and self.check not in WARNING_CHECKS:
+            raise ValueError(f"warning without a registered id: {self.check!r} ({self.key})")
 
     def __str__(self) -> str:
-        return f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
+        text = f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
+        return f"{text} [{self.check}]" if self.severity == "warning" else text
 
     def located(self) -> str:
         """What is printed: ``str()`` with the key's line in the file (``file:LINE``).
@@ -29,6 +39,11 @@ class Finding:
         """
         from trainstack.yaml_positions import at
 
-        return f"{at(self.source, self.key)}: experiment {self.experiment}: {self.key}: " + (
-            self.message
-        )
+        text = f"{at(self.source, self.key)}: experiment {self.experiment}: {self.key}: "
+        text += self.message
+        return f"{text} [{self.check}]" if self.severity == "warning" else text
+
+
+def warning(source: str, experiment: str, key: str, message: str, check: str) -> Finding:
+    """A warning of kind ``check``."""
+    return Finding(source, experiment, key, message, "warning", check)

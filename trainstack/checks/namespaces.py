@@ -29,5 +29,6 @@ def namespace_findings(experiment: Experiment, stack: LoadedStack) -> list[Findi
             f"(trainstack:teams in {stack.source}: {teams}); it must already exist on the "
             "cluster, or the release fails",
             "warning",
+            "unknownNamespace",
         )
     ]

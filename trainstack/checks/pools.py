@@ -21,6 +21,7 @@ def pool_findings(stack: LoadedStack) -> list[Finding]:
                     "(Kubernetes keeps spec.taints as one atomic list): taints another manager "
                     "set there (kubectl taint, a cloud controller) are removed",
                     "warning",
+                    "taintsReplaced",
                 )
             )
     return findings

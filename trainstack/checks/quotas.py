@@ -163,8 +163,10 @@ class _TeamCheck:
         self.team_key = f"trainstack:{stack.config.team_key(team)}"
         self.roles = role_pods(experiment.job)
 
-    def finding(self, key: str, message: str, severity: Severity = "error") -> Finding:
-        return Finding(self.experiment.source, self.experiment.name, key, message, severity)
+    def finding(
+        self, key: str, message: str, severity: Severity = "error", check: str = ""
+    ) -> Finding:
+        return Finding(self.experiment.source, self.experiment.name, key, message, severity, check)
 
     def where(self, key: str) -> str:
         return f"{self.team_key}.{key} in {self.stack.source}"
@@ -279,6 +281,7 @@ class _TeamCheck:
                     "before /dev/shm is full; raise the limit above sizeLimit plus what the "
                     "process needs",
                     "warning",
+                    "shmOverMemory",
                 )
             )
         return findings
@@ -302,11 +305,12 @@ class _TeamCheck:
                     f"{self.team.name}'s queue, and Kueue does not count its "
                     f"{self.usage().gpu} GPU(s); {fix} to queue it",
                     "warning",
+                    "notQueued",
                 )
             ]
         caveat = self._queue_caveat()
         if caveat:
-            return [self.finding("job.framework", caveat, "warning")]
+            return [self.finding("job.framework", caveat, "warning", "queueCaveat")]
         if job.network.rdma.enabled:
             return [
                 self.finding(
@@ -375,6 +379,7 @@ class _TeamCheck:
                         f"Kueue admits it only while other teams of cohort "
                         f"{config.queueing.cohort} leave {resource.show(used - mine)} idle",
                         "warning",
+                        "borrowing",
                     )
                 )
         return findings
@@ -420,6 +425,7 @@ def _together(
                     "queued one(s) whole when quota frees up, so they run one after another, "
                     "not side by side",
                     "warning",
+                    "queuedTogether",
                 )
             )
     return findings

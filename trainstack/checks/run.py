@@ -9,6 +9,7 @@ from trainstack.checks.launcher import launcher_findings
 from trainstack.checks.names import name_findings
 from trainstack.checks.namespaces import namespace_findings
 from trainstack.checks.operators import operator_findings
+from trainstack.checks.outputs import output_findings
 from trainstack.checks.pools import pool_findings
 from trainstack.checks.quotas import quota_findings
 from trainstack.checks.warnings import warning_findings
@@ -29,6 +30,7 @@ def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list
         findings += launcher_findings(experiment)
         findings += namespace_findings(experiment, stack)
         findings += warning_findings(experiment, stack)
+        findings += output_findings(experiment)
     return sorted(set(findings))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainstack.checks.findings import Finding
+from trainstack.checks.findings import Finding, warning
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedStack
 from trainstack.credentials import holds_credential
@@ -26,6 +26,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "job.shm.enabled",
                 "false on a multi-GPU job: NCCL falls back to the 64 MB default "
                 "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
+                "sharedMemory",
             )
         )
     elif (
@@ -39,6 +40,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "job.shm.sizeLimit",
                 f"{job.shm.size_limit} is under 1Gi on a multi-GPU job: NCCL "
                 "needs more shared memory",
+                "sharedMemory",
             )
         )
     # The namespace's LimitRange fills in a missing limit: only warn when nothing will.
@@ -53,6 +55,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                     f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
                     "limit: an over-committed node kills jobs; set one (or a "
                     "namespace LimitRange default)",
+                    "memoryLimit",
                 )
             )
     if job.run_policy.ttl_seconds_after_finished is not None:
@@ -64,6 +67,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "deletes the finished job, and the next `pulumi up` creates "
                 "it again and re-runs it; remove the experiment from the "
                 "stack to clean up instead",
+                "ttlAfterFinished",
             )
         )
     if job.security.privileged:
@@ -72,6 +76,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 experiment,
                 "job.security.privileged",
                 "true: the containers get full access to the node",
+                "privileged",
             )
         )
     if job.network.host_network:
@@ -80,10 +85,11 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 experiment,
                 "job.network.hostNetwork",
                 "true: the pods share the node's network namespace",
+                "hostNetwork",
             )
         )
     spec = framework(job.framework)
-    warnings += [_warn(experiment, key, message) for key, message in spec.warnings(job)]
+    warnings += [_warn(experiment, w.key, w.message, w.check) for w in spec.warnings(job)]
     warnings += _injected_env(experiment, spec)
     warnings += _plain_credentials(experiment, spec)
     return warnings
@@ -102,6 +108,7 @@ def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
             key,
             f"{name} is set by the operator in the {spec.kind}'s training containers, and its "
             "value wins: remove it from the job",
+            "operatorEnv",
         )
         for key, name in keys
         if name in spec.injected_env
@@ -127,11 +134,12 @@ def _plain_credentials(experiment: Experiment, spec: FrameworkSpec) -> list[Find
             "is written into the plan, the Helm release and the pods' spec, readable by all "
             "who can read those; keep it in a Kubernetes Secret and reference it with "
             "`valueFrom: {secretKeyRef: {name, key}}`",
+            "plainCredential",
         )
         for path, name, value in sorted(variables)
         if isinstance(value, str) and holds_credential(name)
     ]
 
 
-def _warn(experiment: Experiment, key: str, message: str) -> Finding:
-    return Finding(experiment.source, experiment.name, key, message, "warning")
+def _warn(experiment: Experiment, key: str, message: str, check: str) -> Finding:
+    return warning(experiment.source, experiment.name, key, message, check)

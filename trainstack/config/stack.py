@@ -21,6 +21,7 @@ from trainstack.config.teams import (
     reach,
 )
 from trainstack.operators import family as operator_family
+from trainstack.warning_checks import StackAcknowledgement
 
 
 class StackConfig(StrictModel):
@@ -54,6 +55,13 @@ class StackConfig(StrictModel):
     queueing: Queueing = Field(
         default_factory=lambda: Queueing.model_validate({}),
         description="Job queueing with Kueue (off unless enabled).",
+    )
+    acknowledge: list[StackAcknowledgement] = Field(
+        default_factory=list,
+        max_length=256,
+        description="Warnings this stack means, by id (for one experiment, or stack-wide), "
+        "each with its reason: shown as acknowledged, not as warnings; one that matches no "
+        "warning is an error.",
     )
 
     @model_validator(mode="after")

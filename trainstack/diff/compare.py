@@ -17,6 +17,7 @@ from trainstack.diff.model import (
     Status,
 )
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
+from trainstack.diff.warnings import Review, warning_changes
 from trainstack.plan.masking import SECRET
 from trainstack.yaml_io import canonical_yaml
 
@@ -57,7 +58,13 @@ def compare(
         config_changes=_config_changes(before.config_digests, after.config_digests),
         notes=(*notes, *extra),
         data_risks=tuple(risk for risk in risks if risk is not None),
+        warnings=warning_changes(_review(before), _review(after), before_label, after_label),
     )
+
+
+def _review(snapshot: Snapshot) -> Review | None:
+    """A missing stack has nothing to review; a plan without ``review.json`` is unknown."""
+    return snapshot.review if snapshot.exists else Review()
 
 
 def _object_diff(

@@ -10,6 +10,7 @@ from trainstack.diff.paths import Location
 
 if TYPE_CHECKING:
     from trainstack.diff.data_loss import DataRisk
+    from trainstack.diff.warnings import Review, WarningChanges
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -78,6 +79,8 @@ class Snapshot:
     """False for a stack that does not exist on this side (every object then added/removed)."""
     datasets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """What each dataset resolves to (``datasets.json``): name -> fact -> {value, key}."""
+    review: Review | None = None
+    """Warnings and unselected experiments (``review.json``); ``None``: not recorded."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,8 @@ class StackDiff:
     notes: tuple[str, ...] = ()
     data_risks: tuple[DataRisk, ...] = ()
     """Data-bearing resources this change deletes or replaces (shown first, exit 3)."""
+    warnings: WarningChanges | None = None
+    """The stack's plan-time warnings on both sides (new ones first when shown)."""
 
     def count(self, status: Status) -> int:
         """How many objects have ``status``."""
@@ -127,8 +132,10 @@ class StackDiff:
 
     @property
     def has_changes(self) -> bool:
-        """Any object or secure config key differs."""
-        return bool(self.shown or self.config_changes)
+        """Any object or secure config key differs, a warning appears, disappears or is
+        acknowledged, or an experiment becomes unselected."""
+        warnings = self.warnings is not None and self.warnings.changed
+        return bool(self.shown or self.config_changes or warnings)
 
     @property
     def title(self) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, StackDiff
+from trainstack.diff.warnings import warnings_markdown
 
 ESCAPED_PIPE = "\\|"
 TRUNCATED_NOTE = (
@@ -24,7 +25,7 @@ TRUNCATED_NOTE = (
 
 def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> str:
     """The whole comment, at most ``limit`` characters (data at risk first, never cut)."""
-    required = [_data_loss(diffs), _summary(diffs)]
+    required = [_data_loss(diffs), _summary(diffs), warnings_markdown(diffs)]
     rows = [_row(stack_diff, item) for stack_diff in diffs for item in stack_diff.shown]
     if rows:
         required.append("| compared | change | object |\n|---|---|---|\n")

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import StackDiff
+from trainstack.diff.warnings import warning_lines
 
 StyledLine = tuple[str, str]
 
@@ -61,6 +62,7 @@ def _stack_lines(stack_diff: StackDiff) -> list[StyledLine]:
         lines.append((f"  {item.status:<{width}}  {item.key.label}", _STATUS_STYLE[item.status]))
     lines += [(config_note(change), "yellow") for change in stack_diff.config_changes]
     lines += [(f"note: {note}", "yellow") for note in stack_diff.notes]
+    lines += warning_lines(stack_diff)
     for item in stack_diff.shown:
         lines.append(("", ""))
         lines += [(line, _diff_style(line)) for line in item.diff_lines]

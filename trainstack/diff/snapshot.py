@@ -17,6 +17,7 @@ from typing import Any
 from trainstack.credentials import holds_credential
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
+from trainstack.diff.warnings import review_from_file
 from trainstack.errors import DiffError
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
@@ -25,12 +26,14 @@ from trainstack.plan.files import (
     OBJECTS_JSON,
     PROVIDER_CONFIG_JSON,
     RESOURCES_JSON,
+    REVIEW_JSON,
     SECRET_DIGESTS_JSON,
     DatasetItem,
     ExperimentItem,
     Mapping,
     ObjectItem,
     ResourceItem,
+    ReviewFile,
     SecretDigests,
     read,
 )
@@ -94,6 +97,7 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
         experiments=experiments,
         config_digests=dict(sorted(digests.config.items())),
         datasets=datasets,
+        review=review_from_file(read(directory / REVIEW_JSON, ReviewFile, None)),
     )
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from trainstack.errors import ExperimentError, Problem
+from trainstack.errors import ExperimentError, InvalidInputError, Problem, raise_all
 from trainstack.experiments.model import ExperimentFile
 from trainstack.limits import MAX_EXPERIMENTS
 from trainstack.validation import problems_from
@@ -26,19 +27,44 @@ class ExperimentSource:
 
 
 def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
-    """Every experiment file of ``directory``, sorted by file name.
+    """Every experiment file (``*.yaml``, ``*.yml``) of ``directory``, sorted by file name.
 
-    A missing directory is an empty catalog: a stack may run no experiment at all.
+    Nothing is skipped silently: an entry with an experiment file's name that cannot be
+    read (a dangling symbolic link, a directory, a file without read permission) is an
+    error naming it, one per entry, all reported together.
     """
-    if not directory.is_dir():
-        return []
-    files = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES and p.is_file())
-    if len(files) > MAX_EXPERIMENTS:
+    try:
+        entries = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES)
+    except OSError as error:
         problem = Problem(
-            "(directory)", f"{len(files)} experiment files", f"at most {MAX_EXPERIMENTS}"
+            "(directory)", f"unreadable ({error.strerror or error})", "a readable directory"
+        )
+        raise ExperimentError(_display(directory, display_root), [problem]) from None
+    if len(entries) > MAX_EXPERIMENTS:
+        problem = Problem(
+            "(directory)", f"{len(entries)} experiment files", f"at most {MAX_EXPERIMENTS}"
         )
         raise ExperimentError(_display(directory, display_root), [problem])
-    return [read_experiment(path, _display(path, display_root)) for path in files]
+    sources: list[ExperimentSource] = []
+    errors: list[InvalidInputError] = []
+    for path in entries:
+        display = _display(path, display_root)
+        try:
+            if path.is_symlink() and not path.exists():
+                raise ExperimentError(display, [_dangling(path)])
+            sources.append(read_experiment(path, display))
+        except InvalidInputError as error:
+            errors.append(error)
+    raise_all(errors)
+    return sources
+
+
+def _dangling(path: Path) -> Problem:
+    return Problem(
+        "(file)",
+        f"a symbolic link to {os.readlink(path)!r}, which does not exist",
+        "an experiment file: restore the link's target, or remove the link",
+    )
 
 
 def read_experiment(path: Path, display: str) -> ExperimentSource:
@@ -56,7 +82,8 @@ def read_experiment(path: Path, display: str) -> ExperimentSource:
 
 
 def _display(path: Path, root: Path) -> str:
+    """``path`` relative to the project (a link's own name, not its target's)."""
     try:
-        return str(path.resolve().relative_to(root.resolve()))
+        return str(path.absolute().relative_to(root.absolute()))
     except ValueError:
         return str(path)

@@ -18,6 +18,7 @@ from trainstack.base_model import StrictModel, constraint
 from trainstack.config.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.limits import MAX_MATRIX_POINTS
 from trainstack.metrics.spec import MetricSpec
+from trainstack.warning_checks import Acknowledgement
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
 MAX_JOB_PATH = 256
@@ -168,6 +169,13 @@ class ExperimentFile(StrictModel):
     )
     job: dict[str, Any] = Field(
         description="The training job: values of charts/training-job (see its README)."
+    )
+    acknowledge: list[Acknowledgement] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Warnings this experiment means, by id, each with its reason: shown as "
+        "acknowledged, not as warnings; one that matches no warning of a stack that runs the "
+        "experiment is an error.",
     )
 
     @model_validator(mode="after")

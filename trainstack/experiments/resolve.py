@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from trainstack.errors import (
     ExperimentError,
     InvalidInputError,
     Problem,
-    TrainstackError,
+    raise_all,
 )
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.dialect import operator_api
@@ -35,6 +36,7 @@ from trainstack.metrics.spec import MetricSpec
 from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
 from trainstack.validation import problems_from
+from trainstack.warning_checks import Acknowledgement
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Experiment:
     """What the experiment file declares its log reports (``metrics:``)."""
     pool: str | None = None
     """The GPU node pool its GPU pods run on (``None``: the stack has no GPU pool)."""
+    acknowledgements: tuple[Acknowledgement, ...] = ()
+    """The warnings its file acknowledges (``acknowledge``)."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -74,18 +78,6 @@ class Experiment:
         return self.job.chart_values()
 
 
-class InvalidExperimentsError(TrainstackError):
-    """Several experiments (or their overrides) are invalid: every file is reported."""
-
-    def __init__(self, errors: list[InvalidInputError]) -> None:
-        self.errors = tuple(errors)
-        super().__init__("\n".join(str(error) for error in self.errors))
-
-    def lines(self) -> list[str]:
-        """One line per problem of every file."""
-        return [line for error in self.errors for line in error.lines()]
-
-
 @dataclass(frozen=True)
 class _Candidate:
     name: str
@@ -94,10 +86,35 @@ class _Candidate:
     point: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class NotSelected:
+    """Experiments of one file that the stack does not run (``trainstack:experiments.select``)."""
+
+    file: str
+    name: str
+    """The file's experiment (or matrix) name."""
+    experiments: tuple[str, ...]
+    """The file's experiments (matrix points) left out, in the file's order."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a stack runs of its experiments directory, and what it leaves out."""
+
+    experiments: list[Experiment]
+    not_selected: tuple[NotSelected, ...]
+
+
 def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experiment]:
     """The experiments ``stack`` runs, validated, sorted by name."""
-    settings = stack.config.experiments
-    catalog = read_catalog(project_root / settings.directory, project_root)
+    return resolve_selection(project_root, stack).experiments
+
+
+def resolve_selection(project_root: Path, stack: LoadedStack) -> Selection:
+    """The experiments ``stack`` runs (validated, sorted by name) and the files' experiments
+    it does not select, by file."""
+    directory = _directory(project_root, stack)
+    catalog = read_catalog(directory, project_root)
     _check_count(catalog, stack)
     candidates = [candidate for source in catalog for candidate in _expand(source)]
     selected = _select(candidates, stack)
@@ -112,11 +129,50 @@ def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experime
         except InvalidInputError as error:
             errors.append(error)
     errors = _once_per_problem(errors)
-    if len(errors) == 1:
-        raise errors[0]
-    if errors:
-        raise InvalidExperimentsError(errors)
-    return sorted(resolved, key=lambda experiment: experiment.name)
+    raise_all(errors)
+    return Selection(
+        sorted(resolved, key=lambda experiment: experiment.name),
+        _not_selected(candidates, selected),
+    )
+
+
+def _not_selected(
+    candidates: list[_Candidate], selected: list[_Candidate]
+) -> tuple[NotSelected, ...]:
+    chosen = {id(candidate) for candidate in selected}
+    left: dict[tuple[str, str], list[str]] = {}
+    for candidate in candidates:
+        if id(candidate) not in chosen:
+            source = candidate.source
+            left.setdefault((source.display, source.spec.name), []).append(candidate.name)
+    return tuple(
+        NotSelected(file, name, tuple(names)) for (file, name), names in sorted(left.items())
+    )
+
+
+def _directory(project_root: Path, stack: LoadedStack) -> Path:
+    """The experiments directory, which must exist: a misspelt one would run nothing."""
+    name = stack.config.experiments.directory
+    directory = project_root / name
+    if directory.is_dir():
+        return directory
+    if directory.is_symlink():
+        found = f"{name!r}, a symbolic link to {os.readlink(directory)!r}, which does not exist"
+    elif directory.exists():
+        found = f"{name!r}, which is not a directory"
+    else:
+        found = f"{name!r}, which does not exist in {project_root}"
+    raise ConfigError(
+        stack.source,
+        [
+            Problem(
+                "trainstack:experiments.directory",
+                found,
+                "a directory of experiment files, relative to the project root (create it, "
+                "empty, for a stack that runs no experiment)",
+            )
+        ],
+    )
 
 
 def _check_releases(selected: list[_Candidate], stack: LoadedStack) -> None:
@@ -255,10 +311,7 @@ def _check_teams(candidates: list[_Candidate], stack: LoadedStack) -> None:
         else:
             continue
         errors.append(ExperimentError(source.display, [problem]))
-    if len(errors) == 1:
-        raise errors[0]
-    if errors:
-        raise InvalidExperimentsError(errors)
+    raise_all(errors)
 
 
 def _placement(spec: Any, stack: LoadedStack) -> tuple[str, str | None]:
@@ -339,6 +392,7 @@ def _resolve(candidate: _Candidate, stack: LoadedStack) -> Experiment:
         queued=queued,
         metrics=tuple(spec.metrics),
         pool=None if pool is None else pool.name,
+        acknowledgements=tuple(spec.acknowledge),
     )
 
 

@@ -2,10 +2,11 @@
 
 from trainstack.frameworks import mpi, pytorch, tensorflow, trainjob  # noqa: F401  (they register)
 from trainstack.frameworks.registry import by_crd, framework, frameworks
-from trainstack.frameworks.spec import FrameworkSpec, Port, Role, RolePods, Violation
+from trainstack.frameworks.spec import FrameworkSpec, JobWarning, Port, Role, RolePods, Violation
 
 __all__ = [
     "FrameworkSpec",
+    "JobWarning",
     "Port",
     "Role",
     "RolePods",

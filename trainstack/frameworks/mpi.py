@@ -19,6 +19,7 @@ from trainstack.frameworks.registry import register
 from trainstack.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     FrameworkSpec,
+    JobWarning,
     Role,
     RolePods,
     Violation,
@@ -88,7 +89,7 @@ def slots_per_worker(job: TrainingJob) -> int:
     return job.mpi.slots_per_worker or max(1, job.worker.gpus)
 
 
-def _warnings(job: TrainingJob) -> list[tuple[str, str]]:
+def _warnings(job: TrainingJob) -> list[JobWarning]:
     if job.mpi.implementation != "OpenMPI":
         return []
     return shared_memory_warnings(job, slots_per_worker(job))

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trainstack.frameworks.spec import JobWarning
+
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
 
@@ -20,8 +22,8 @@ CAPABILITY = "SYS_PTRACE"
 OFF_SWITCH = "OMPI_MCA_btl_vader_single_copy_mechanism"
 
 
-def shared_memory_warnings(job: TrainingJob, ranks: int) -> list[tuple[str, str]]:
-    """(key, message) when ``ranks`` Open MPI ranks share a worker pod that cannot attach
+def shared_memory_warnings(job: TrainingJob, ranks: int) -> list[JobWarning]:
+    """A warning when ``ranks`` Open MPI ranks share a worker pod that cannot attach
     to each other's memory."""
     security = job.security
     if ranks <= 1 or security.privileged or security.seccomp_profile != "RuntimeDefault":
@@ -32,7 +34,8 @@ def shared_memory_warnings(job: TrainingJob, ranks: int) -> list[tuple[str, str]
     if CAPABILITY in added or OFF_SWITCH in {**job.env, **job.worker.env}:
         return []
     return [
-        (
+        JobWarning(
+            "openMpiPtrace",
             "job.security.capabilities.add",
             f"no {CAPABILITY} for {ranks} Open MPI ranks per pod under the RuntimeDefault "
             "seccomp profile: Open MPI's shared-memory transfers use process_vm_readv, which "

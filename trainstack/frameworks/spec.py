@@ -90,6 +90,15 @@ KUBEFLOW_JOB_SETTINGS = frozenset(
 can carry (``trainstack.operators.settings`` keys)."""
 
 
+class JobWarning(NamedTuple):
+    """What does not stop a plan but often ruins a run: the warning's id, key and message."""
+
+    check: str
+    """Its id in :data:`trainstack.warning_checks.WARNING_CHECKS`."""
+    key: str
+    message: str
+
+
 class Port(NamedTuple):
     """The port the operator gives the training container when the pod names none."""
 
@@ -102,6 +111,10 @@ def _no_violations(job: TrainingJob) -> list[Violation]:
 
 
 def _no_paths(job: TrainingJob) -> list[tuple[str, str]]:
+    return []
+
+
+def _no_warnings(job: TrainingJob) -> list[JobWarning]:
     return []
 
 
@@ -136,8 +149,8 @@ class FrameworkSpec:
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
     rules: Callable[[TrainingJob], list[Violation]] = _no_violations
     """Its own cross-field rules (replicas, what its object cannot say), in a fixed order."""
-    warnings: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
-    """(key, message) of what does not stop a plan but often ruins a run of this framework."""
+    warnings: Callable[[TrainingJob], list[JobWarning]] = _no_warnings
+    """What does not stop a plan but often ruins a run of this framework."""
     reserved_mounts: Callable[[TrainingJob], list[tuple[str, str]]] = _no_paths
     """(key, path) of container paths the framework or its operator takes."""
     command_has_data: Callable[[TrainingJob], bool] = lambda job: True

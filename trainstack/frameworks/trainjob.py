@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from trainstack.frameworks.mpi import MPI_CONFIG_PATH
 from trainstack.frameworks.openmpi import shared_memory_warnings
 from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, Role, RolePods, Violation
+from trainstack.frameworks.spec import FrameworkSpec, JobWarning, Role, RolePods, Violation
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -214,11 +214,12 @@ def _rules(job: TrainingJob) -> list[Violation]:
     return found
 
 
-def _warnings(job: TrainingJob) -> list[tuple[str, str]]:
+def _warnings(job: TrainingJob) -> list[JobWarning]:
     found = []
     if not job.security.automount_service_account_token:
         found.append(
-            (
+            JobWarning(
+                "trainJobToken",
                 "job.security.automountServiceAccountToken",
                 "false, but a TrainJob cannot say so: the runtime's pods get the service "
                 "account's API token unless the runtime's template (or the ServiceAccount) "

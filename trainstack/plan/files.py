@@ -31,6 +31,8 @@ PROVIDER_CONFIG_JSON = "provider-config.json"
 OUTPUTS_JSON = "outputs.json"
 DATASETS_JSON = "datasets.json"
 SECRET_DIGESTS_JSON = "secret-digests.json"
+REVIEW_JSON = "review.json"
+REVIEW_FORMAT = "trainstack-review/1"
 
 
 class ResourceItem(msgspec.Struct, frozen=True):
@@ -99,6 +101,48 @@ class SecretDigests(msgspec.Struct, frozen=True):
     """By resource URN, then dotted location in its inputs."""
     objects: dict[str, dict[str, str]] = {}
     """By ``kind/namespace/name`` of a chart object, then dotted location."""
+
+
+class WarningItem(msgspec.Struct, frozen=True):
+    """A plan-time warning in ``review.json``: its id, where it is and what it says."""
+
+    check: str
+    """The warning's id (what an acknowledgement names)."""
+    source: str
+    experiment: str
+    key: str
+    message: str
+
+
+class AcknowledgedItem(msgspec.Struct, frozen=True, rename={"acknowledged_in": "acknowledgedIn"}):
+    """An acknowledged warning in ``review.json``, with why it is meant and where."""
+
+    check: str
+    source: str
+    experiment: str
+    key: str
+    message: str
+    reason: str
+    acknowledged_in: str
+    """The file and key of the acknowledgement."""
+
+
+class NotSelectedItem(msgspec.Struct, frozen=True):
+    """Experiments of one file that the stack does not select."""
+
+    file: str
+    experiments: list[str] = []
+
+
+class ReviewFile(msgspec.Struct, frozen=True, rename={"stack_file": "stackFile"}):
+    """``review.json``: what a reviewer reads beside the objects."""
+
+    stack_file: str
+    """The stack file the plan read (warnings about a team name it)."""
+    format: str = REVIEW_FORMAT
+    warnings: list[WarningItem] = []
+    acknowledged: list[AcknowledgedItem] = []
+    not_selected: list[NotSelectedItem] = msgspec.field(default_factory=list, name="notSelected")
 
 
 Mapping = dict[str, Any]

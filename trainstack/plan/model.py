@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainstack.checks import Finding
+from trainstack.checks.acknowledge import Acknowledged
 from trainstack.config.loader import AnyStack
 from trainstack.data_sources import ResolvedDataset
 from trainstack.enforcement import Enforcement
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.resolve import Experiment, NotSelected
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,10 @@ class Plan:
     """What each dataset resolves to (``datasets.json``, read by the fairness report)."""
     enforcement: dict[str, Enforcement] = field(default_factory=dict)
     """How each team's share is enforced, by team name."""
+    acknowledged: tuple[Acknowledged, ...] = field(default=())
+    """Warnings a file acknowledges (not in :attr:`warnings`)."""
+    not_selected: tuple[NotSelected, ...] = field(default=())
+    """Experiments of the experiments directory that the stack does not select, by file."""
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

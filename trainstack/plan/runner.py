@@ -107,6 +107,8 @@ def plan_stack(
         outputs=run.outputs,
         datasets=deployment.datasets,
         enforcement=deployment.enforcement,
+        acknowledged=deployment.acknowledged,
+        not_selected=deployment.not_selected,
     )
 
 

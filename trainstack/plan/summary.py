@@ -11,6 +11,7 @@ from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
+from trainstack.plan.review import review_lines
 from trainstack.terminal import print_warning
 
 
@@ -102,6 +103,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
                 ", ".join(sorted(objects)),
             )
         console.print(experiments)
+    for line in review_lines(plan):
+        console.print(line, markup=False)
     access = _access_rows(plan)
     if access:
         who = Table(title="access: who gets what, in which namespace")

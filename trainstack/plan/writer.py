@@ -23,6 +23,7 @@ from trainstack.plan.files import (
     OUTPUTS_JSON,
     PROVIDER_CONFIG_JSON,
     RESOURCES_JSON,
+    REVIEW_JSON,
     SECRET_DIGESTS_JSON,
     DatasetItem,
     ExperimentItem,
@@ -34,6 +35,7 @@ from trainstack.plan.files import (
 )
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.output_dir import checkpoint, replacing
+from trainstack.plan.review import review_file
 from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "OUTPUTS_JSON",
     "PROVIDER_CONFIG_JSON",
     "RESOURCES_JSON",
+    "REVIEW_JSON",
     "SECRET_DIGESTS_JSON",
     "canonical_json",
     "write_plan",
@@ -106,6 +109,7 @@ def _write_into(plan: Plan, directory: Path) -> None:
         _write(directory, DATASETS_JSON, encode(datasets))
     if plan.provider_config:
         _write(directory, PROVIDER_CONFIG_JSON, encode(plan.provider_config))
+    _write(directory, REVIEW_JSON, encode(review_file(plan)))
     if plan.notes:
         _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)

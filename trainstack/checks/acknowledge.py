@@ -1,0 +1,132 @@
+"""Warnings a file means: matched with the acknowledgements of experiments and the stack.
+
+What may be acknowledged where: :mod:`trainstack.warning_checks`. An experiment file's
+acknowledgement covers that warning of any of its experiments (matrix points, runs); the
+stack's covers it for the experiment (or matrix) it names, else anywhere on the stack. A
+warning both acknowledge is the file's.
+
+An acknowledgement that matches no warning of the plan is itself a warning
+(``staleAcknowledgement``, which cannot be acknowledged): it shows in the plan and, as a
+new warning, in the pull request, so stale ones never pile up unseen, while a stack whose
+overrides remove what a shared experiment file acknowledges still plans (and deploys).
+A stack acknowledgement naming an experiment the experiments directory does not have is
+an error, like an override of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trainstack.checks.findings import Finding, warning
+from trainstack.config.loader import LoadedStack
+from trainstack.errors import ConfigError, Problem
+from trainstack.experiments.resolve import Experiment
+from trainstack.warning_checks import Acknowledgement
+
+STALE = "staleAcknowledgement"
+
+
+@dataclass(frozen=True, order=True)
+class Acknowledged:
+    """A warning a file means, and why."""
+
+    warning: Finding
+    reason: str
+    by: str
+    """Where the acknowledgement is: ``experiments/x.yaml: acknowledge[0]``."""
+
+    def __str__(self) -> str:
+        return f"{self.warning} (acknowledged in {self.by}: {self.reason})"
+
+
+def acknowledge(
+    warnings: Sequence[Finding],
+    experiments: Sequence[Experiment],
+    stack: LoadedStack,
+    known: Sequence[str] = (),
+) -> tuple[list[Finding], list[Acknowledged]]:
+    """(warnings left, stale acknowledgements among them; acknowledged warnings).
+
+    ``known``: the names of the directory's experiments the stack does not run (a stack
+    acknowledgement may name them; it then matches nothing here).
+    """
+    taken: dict[Finding, Acknowledged] = {}
+    stale: list[Finding] = []
+    files = {e.source: (e.base_name, e.acknowledgements) for e in experiments}
+    for file, (name, acknowledgements) in sorted(files.items()):
+        for index, item in enumerate(acknowledgements):
+            matched = [w for w in warnings if w.source == file and w.check == item.warning]
+            _take(taken, matched, item, f"{file}: acknowledge[{index}]")
+            if not matched:
+                stale.append(_stale_in_file(file, name, index, item, stack))
+    names = {e.base_name for e in experiments} | {e.experiment_name for e in experiments}
+    problems = []
+    for index, entry in enumerate(stack.config.acknowledge):
+        key = f"trainstack:acknowledge[{index}]"
+        if entry.experiment is not None and entry.experiment not in names | set(known):
+            problems.append(_unknown_experiment(key, entry.experiment, names | set(known)))
+            continue
+        matched = [
+            w
+            for w in warnings
+            if w.check == entry.warning
+            and (entry.experiment is None or entry.experiment in _names_of(w, experiments))
+        ]
+        _take(taken, matched, entry, f"{stack.source}: {key}")
+        if not matched:
+            stale.append(_stale_on_stack(stack, key, entry.warning, entry.experiment))
+    if problems:
+        raise ConfigError(stack.source, problems)
+    left = [w for w in warnings if w not in taken]
+    return sorted([*left, *stale]), sorted(taken.values())
+
+
+def _take(
+    taken: dict[Finding, Acknowledged], matched: list[Finding], item: Acknowledgement, where: str
+) -> None:
+    for found in matched:
+        taken.setdefault(found, Acknowledged(found, item.reason, where))
+
+
+def _names_of(found: Finding, experiments: Sequence[Experiment]) -> set[str]:
+    """The experiment and matrix names of a warning's experiment (a release name)."""
+    return {
+        name
+        for e in experiments
+        if e.name == found.experiment
+        for name in (e.experiment_name, e.base_name)
+    }
+
+
+def _stale_in_file(
+    file: str, name: str, index: int, item: Acknowledgement, stack: LoadedStack
+) -> Finding:
+    return warning(
+        file,
+        name,
+        f"acknowledge[{index}].warning",
+        f"{item.warning}: no experiment of this file gets that warning on stack {stack.name}: "
+        "remove the acknowledgement (a warning that only some stacks give is acknowledged in "
+        "their stack files: trainstack:acknowledge with experiment)",
+        STALE,
+    )
+
+
+def _stale_on_stack(stack: LoadedStack, key: str, check: str, experiment: str | None) -> Finding:
+    who = f"experiment {experiment} gets" if experiment else "the stack gives"
+    return warning(
+        stack.source,
+        experiment or "(stack)",
+        f"{key}.warning",
+        f"{check}: {who} no such warning: remove the acknowledgement",
+        STALE,
+    )
+
+
+def _unknown_experiment(key: str, name: str, known: set[str]) -> Problem:
+    return Problem(
+        f"{key}.experiment",
+        repr(name),
+        f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
+    )
