@@ -47,6 +47,7 @@ def make_project(root: Path) -> None:
         shutil.copy(ROOT / name, root / name)
     shutil.copytree(ROOT / "components", root / "components")
     shutil.copytree(ROOT / "charts", root / "charts")
+    shutil.copytree(ROOT / "operators", root / "operators")
     (root / "experiments").mkdir()
     for index in range(EXPERIMENTS):
         spec = experiment(index)
@@ -56,6 +57,8 @@ def make_project(root: Path) -> None:
     # The generated experiments have no team and run in `default`: their claim goes there.
     config["trainstack:datasets"][0]["namespace"] = "default"
     (root / "stacks").mkdir()
+    # The data stack it reads ImageNet from (planned first, as for the example stacks).
+    shutil.copy(ROOT / "stacks" / "Pulumi.imagenet.yaml", root / "stacks")
     (root / "stacks" / "Pulumi.bench.yaml").write_text(dump_yaml({"config": config}))
 
 

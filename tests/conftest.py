@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
 from trainstack.plan import engine
+from trainstack.plan.cache import CACHE_DIR_ENV
 from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -18,6 +20,13 @@ from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
 EXAMPLE_STACKS = ("imagenet", "aiacc", "baseline", "onprem")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plan_cache_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Diffs of the tests (and the processes they start) cache plans in a directory of the
+    test session, never in the repository's build/cache."""
+    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("plan-cache"))
 
 
 @pytest.fixture(scope="session")

@@ -31,6 +31,11 @@ def _project_copy(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _line(path: Path, written: str) -> int:
+    """The 1-based line of ``path`` that is ``written`` once stripped (counted by hand)."""
+    return [line.strip() for line in path.read_text().splitlines()].index(written) + 1
+
+
 def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -> None:
     root = _project_copy(tmp_path)
     config = example_config("aiacc")
@@ -39,8 +44,9 @@ def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -
     result = _run(["plan", "bad"], root)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+    line = _line(root / "stacks" / "Pulumi.bad.yaml", "desiredSize: -1")
     assert result.stderr.strip() == (
-        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        f"error: invalid stack configuration in stacks/Pulumi.bad.yaml:{line}: "
         "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0"
     )
     assert not (root / "build").exists()
@@ -88,10 +94,12 @@ def test_each_problem_is_its_own_error_line(tmp_path: Path) -> None:
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
     outcome = run_in_process(["plan", "bad"], root)
     assert outcome.status == 2
+    stack_file = root / "stacks" / "Pulumi.bad.yaml"
+    size, model = _line(stack_file, "desiredSize: -1"), _line(stack_file, "gpuModel: 7")
     assert outcome.stderr.splitlines() == [
-        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        f"error: invalid stack configuration in stacks/Pulumi.bad.yaml:{size}: "
         "trainstack:nodePools[0].desiredSize: found -1; allowed: a number >= 0",
-        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        f"error: invalid stack configuration in stacks/Pulumi.bad.yaml:{model}: "
         "trainstack:nodePools[0].gpuModel: found 7; allowed: a string",
     ]
 
@@ -167,8 +175,9 @@ def _plan_bad_operators(
 
 def test_an_operator_version_the_catalog_does_not_know(tmp_path: Path) -> None:
     result = _plan_bad_operators(tmp_path, {"arena": {"version": "0.15.3"}})
+    line = _line(tmp_path / "stacks" / "Pulumi.bad.yaml", "version: 0.15.3")
     assert result.stderr.strip() == (
-        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        f"error: invalid stack configuration in stacks/Pulumi.bad.yaml:{line}: "
         'trainstack:operators.arena.version: found "0.15.3"; allowed: a version the catalog '
         "knows for ACK ack-arena: 0.13.1, 0.14.1, 0.14.2"
     )
@@ -177,8 +186,10 @@ def test_an_operator_version_the_catalog_does_not_know(tmp_path: Path) -> None:
 def test_two_owners_of_one_crd_without_documented_coexistence(tmp_path: Path) -> None:
     operators = example_config("aiacc")["trainstack:operators"]
     result = _plan_bad_operators(tmp_path, {**operators, "arena": {"version": "0.14.2"}})
+    # `enabled` is not written: the message points at the line of its section, `arena:`.
+    line = _line(tmp_path / "stacks" / "Pulumi.bad.yaml", "arena:")
     assert result.stderr.startswith(
-        "error: invalid stack configuration in stacks/Pulumi.bad.yaml: "
+        f"error: invalid stack configuration in stacks/Pulumi.bad.yaml:{line}: "
         "trainstack:operators.arena.enabled: found true; allowed: false while "
         "operators.mpiOperator is enabled: both install mpijobs.kubeflow.org"
     )

@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from importlib import metadata
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -24,14 +26,46 @@ from trainstack.operators.cli import operators
 from trainstack.plan.cli import plan
 from trainstack.results.cli import results_app
 from trainstack.signals import unwinding
+from trainstack.terminal import print_error, stderr_console
 
 app = typer.Typer(
     name="trainstack",
     help="A distributed GPU-training platform on Kubernetes, as code.",
     no_args_is_help=True,
-    add_completion=False,
+    # Typer's --install-completion / --show-completion (bash, zsh, fish, PowerShell).
+    add_completion=True,
+    # Plain help (click's formatter): reads the same in a pipe, no `--help <bool>`.
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        print(f"trainstack {package_version()}")
+        raise typer.Exit()
+
+
+def package_version() -> str:
+    """The installed trainstack's version (the checkout's when run from one)."""
+    try:
+        return metadata.version("trainstack")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """A distributed GPU-training platform on Kubernetes, as code."""
+
+
 app.add_typer(chart_app, name="chart")
 app.add_typer(results_app, name="results")
 app.command()(plan)
@@ -51,11 +85,12 @@ def main() -> None:
         with unwinding():
             app()
     except TrainstackError as error:
+        err = stderr_console()
         for line in error.lines():
-            print(f"error: {line}", file=sys.stderr)
+            print_error(line, err)
         sys.exit(USER_ERROR_EXIT)
     except Interrupted as stop:
-        print(f"error: stopped by signal {stop.signal_number}", file=sys.stderr)
+        print_error(f"stopped by signal {stop.signal_number}")
         sys.exit(128 + stop.signal_number)
     except Exception as error:
         if os.environ.get(DEBUG_ENV):
@@ -63,9 +98,8 @@ def main() -> None:
         # The message may quote an input value (a secret): only the type and the place.
         frames = traceback.extract_tb(error.__traceback__)
         where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-        print(
-            f"error: internal error ({type(error).__name__}{where}); this is a bug in "
-            f"trainstack: please report it with the output of {DEBUG_ENV}=1",
-            file=sys.stderr,
+        print_error(
+            f"internal error ({type(error).__name__}{where}); this is a bug in "
+            f"trainstack: please report it with the output of {DEBUG_ENV}=1"
         )
         sys.exit(INTERNAL_ERROR_EXIT)

@@ -79,8 +79,14 @@ class InvalidInputError(TrainstackError):
         super().__init__(self._render())
 
     def lines(self) -> list[str]:
-        """One line per problem, each naming the file (``str()`` keeps them under one header)."""
-        return [f"invalid {self.kind} in {self.source}: {problem}" for problem in self.problems]
+        """One line per problem, each naming the file and, where the key is written in it,
+        the line (``file:LINE``; ``str()`` keeps them under one header, without lines)."""
+        from trainstack.yaml_positions import at
+
+        return [
+            f"invalid {self.kind} in {at(self.source, problem.path)}: {problem}"
+            for problem in self.problems
+        ]
 
     def _render(self) -> str:
         if len(self.problems) == 1:
@@ -145,9 +151,25 @@ class StackNotFoundError(TrainstackError):
     """The named stack has no configuration file."""
 
     def __init__(self, stack: str, path: str, known: Sequence[str]) -> None:
+        import difflib
+
         choices = ", ".join(known) if known else "none"
+        close = difflib.get_close_matches(stack, known, n=1)
+        guess = f" (did you mean {close[0]!r}?)" if close else ""
         super().__init__(
-            f"stack {stack!r} has no configuration file {path}; stacks in this project: {choices}"
+            f"stack {stack!r} has no configuration file {path}{guess}; stacks in this "
+            f"project: {choices}"
+        )
+
+
+class StackNotGivenError(TrainstackError):
+    """A command that needs a stack was given none (the stacks are listed)."""
+
+    def __init__(self, command: str, known: Sequence[str], where: str) -> None:
+        choices = ", ".join(known) if known else f"none (no Pulumi.<stack>.yaml in {where})"
+        super().__init__(
+            f"trainstack {command} needs a stack: one of {choices} (e.g. `trainstack "
+            f"{command} {known[0] if known else 'STACK'}`)"
         )
 
 
@@ -164,15 +186,17 @@ class ProjectNotFoundError(TrainstackError):
 class PlanCheckError(TrainstackError):
     """Plan-time checks found experiments that cannot run as declared."""
 
-    def __init__(self, failures: Sequence[str]) -> None:
+    def __init__(self, failures: Sequence[str], located: Sequence[str] | None = None) -> None:
         self.failures = tuple(failures)
+        self.located = tuple(located) if located is not None else self.failures
+        """The same failures with the key's line in its file (``file:LINE``), to print."""
         lines = [f"{len(self.failures)} plan-time check(s) failed:"]
         lines += [f"  - {failure}" for failure in self.failures]
         super().__init__("\n".join(lines))
 
     def lines(self) -> list[str]:
-        """One line per failed check (each names the file, the experiment and the key)."""
-        return [f"plan-time check failed: {failure}" for failure in self.failures]
+        """One line per failed check (each names the file and line, the experiment and the key)."""
+        return [f"plan-time check failed: {failure}" for failure in self.located]
 
 
 class ChartError(TrainstackError):

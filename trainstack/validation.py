@@ -6,6 +6,7 @@ and what is allowed, so one message tells the user exactly what to change.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -101,7 +102,8 @@ def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
     if kind == "extra_forbidden":
         known = _aliases(located.parent)
         allowed = f"one of the known keys: {', '.join(known)}" if known else "no other keys"
-        return Problem(path, f"unknown key {describe_value(loc[-1])}", allowed)
+        guess = did_you_mean(str(loc[-1]), known)
+        return Problem(path, f"unknown key {describe_value(loc[-1])}{guess}", allowed)
     if kind in ("literal_error", "enum"):
         return Problem(path, describe_value(value), f"one of {ctx.get('expected', '?')}")
     if kind in ("union_tag_invalid", "union_tag_not_found"):
@@ -116,6 +118,15 @@ def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
     if kind in _TYPE_WORDS:
         return Problem(path, describe_value(value), _TYPE_WORDS[kind])
     return Problem(path, describe_value(value), detail["msg"])
+
+
+def did_you_mean(found: str, known: Sequence[str]) -> str:
+    """`` (did you mean "desiredSize"?)`` for a key close to a known one (difflib), else ``""``."""
+    close = difflib.get_close_matches(found, known, n=1, cutoff=0.75)
+    if not close:
+        lowered = {key.lower(): key for key in known}
+        close = [lowered[found.lower()]] if found.lower() in lowered else []
+    return f" (did you mean {describe_value(close[0])}?)" if close else ""
 
 
 def _field_parts(field: str) -> list[int | str]:

@@ -26,6 +26,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from trainstack.errors import InputLimitError, Problem, YamlSyntaxError
 from trainstack.limits import MAX_FILE_BYTES
+from trainstack.yaml_positions import remember
 from trainstack.yaml_scan import check_yaml, locate_scalar
 
 
@@ -66,6 +67,7 @@ def read_text(path: Path, display: str | None = None) -> str:
     Checked before reading, so that ``/dev/zero`` or a 10 GB file is refused at once.
     """
     source = display or str(path)
+    remember(source, path)
     not_regular = InputLimitError(
         source, [Problem("(file)", "a directory, device or pipe", "a regular file")]
     )
@@ -122,7 +124,8 @@ def parse_yaml(text: str, source: str) -> Any:
     except MarkedYAMLError as error:
         mark = error.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(document)"
-        found = str(error.problem).removeprefix("found ")
+        # The same words as the pre-scan's (never "found did not find expected ','").
+        found = f"invalid YAML ({' '.join(str(error.problem or error).split())})"
         raise YamlSyntaxError(source, [Problem(where, found, "valid YAML")]) from None
     except (YAMLError, ValueError, KeyError, TypeError) as error:
         found = f"invalid YAML ({' '.join(str(error).split())})"

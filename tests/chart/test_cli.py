@@ -95,7 +95,8 @@ def test_render_reports_invalid_values_in_one_message(
 
     assert (status, out) == (2, "")
     assert err == (
-        f"error: invalid chart values in {values}: worker.replicas: found 0; "
+        # Line 4 of the file: worker: {replicas: 0}.
+        f"error: invalid chart values in {values}:4: worker.replicas: found 0; "
         "allowed: at least 1 with framework mpi\n"
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -170,5 +171,6 @@ def test_an_acknowledgement_names_a_known_warning_and_a_reason(
     with pytest.raises(ExperimentError) as caught:
         deploy(_acknowledging(item))
     (line,) = caught.value.lines()
-    assert line.startswith(f"invalid experiment in {FILE}: {key}: found ")
+    # The file written by _acknowledging: its acknowledge list starts on a line of its own.
+    assert re.match(rf"invalid experiment in {re.escape(FILE)}:\d+: {re.escape(key)}: found ", line)
     assert allowed in line

@@ -58,7 +58,7 @@ def test_unknown_key_lists_known_keys(load: Loader) -> None:
         load(config)
     (problem,) = caught.value.problems
     assert problem.path == "trainstack:nodePools[0].desiredsize"
-    assert problem.found == 'unknown key "desiredsize"'
+    assert problem.found == 'unknown key "desiredsize" (did you mean "desiredSize"?)'
     assert "desiredSize" in problem.allowed and "gpusPerNode" in problem.allowed
 
 

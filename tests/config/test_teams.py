@@ -167,7 +167,7 @@ def _no_queueing(change: Change) -> Change:
         (
             _set("quotas", {}),
             "trainstack:teams[0].quotas",
-            'unknown key "quotas"',
+            'unknown key "quotas" (did you mean "quota"?)',
             "one of the known keys: borrowingLimit, containerDefaults, description, members, "
             "name, namespace, podSecurity, quota",
         ),

@@ -106,10 +106,11 @@ def test_acceleration_overrides_of_an_experiment_are_expected(tmp_path: Path) ->
         "kubernetes:helm.sh/v3:Release resnet-release",
     }
     release = [f for f in report.findings if f.subject.endswith("resnet-release")][0]
-    assert release.detail == (
-        'inputs.values.env.AIACC: "1" -> (absent) '
-        "(acceleration overrides of experiment default/resnet)"
-    )
+    # The cause (the overrides), the same for the release and for the job it renders.
+    assert {f.detail for f in report.of("acceleration")} == {
+        'acceleration overrides differ: env: {"AIACC": "1"} -> (absent)'
+    }
+    assert release.category == "acceleration"
 
 
 def test_a_different_experiment_shape_is_unfair(tmp_path: Path) -> None:
@@ -160,7 +161,11 @@ def test_markdown_report_leads_with_the_verdict(tmp_path: Path) -> None:
     lines = comment.splitlines()
     assert lines[0] == "### trainstack fairness: `aiacc` → `baseline`"
     assert lines[2].startswith(":x: **NOT COMPARABLE: 2 difference(s)")
-    assert "| other | `MPIJob default/resnet` |" in comment
+    # One row per fact: both objects of the experiment share it.
+    assert (
+        "| other | 2 | `MPIJob default/resnet`, `kubernetes:helm.sh/v3:Release resnet-release` | "
+        "`experiment default/resnet base values differ: worker.replicas: 2 -> 4` |"
+    ) in comment.splitlines()
 
 
 def _with_settings(
@@ -249,4 +254,22 @@ def test_different_mount_options_are_unfair(tmp_path: Path) -> None:
         'reads different data: mountOptions ["nolock", "tcp", "noresvport", "vers=3"] (aiacc: '
         'trainstack:datasets[0].mountOptions) -> ["vers=4"] (baseline: '
         "trainstack:datasets[0].mountOptions)"
+    ]
+
+
+def test_text_report_has_one_line_per_fact_with_the_count(tmp_path: Path) -> None:
+    from trainstack.diff.render_fairness import fairness_lines
+
+    workers = {"a": 2, "b": 2, "c": 2}
+    accelerated = {name: {"AIACC": "1"} for name in workers}
+    first = write_plan_dir(tmp_path / "a", "aiacc", workers, accelerated)
+    second = write_plan_dir(tmp_path / "b", "baseline", workers, {})
+    old, new = load_snapshot(first), load_snapshot(second)
+    report = classify(compare(old, new, "aiacc", "baseline"), old, new)
+    lines = [line for line, _ in fairness_lines(report)]
+
+    # 3 experiments x (release + job) = 6 objects, one cause: the overrides.
+    assert lines[1:] == [
+        "  acceleration      6 objects (MPIJob default/a, MPIJob default/b, MPIJob default/c "
+        'and 3 more): acceleration overrides differ: env: {"AIACC": "1"} -> (absent)'
     ]

@@ -129,6 +129,13 @@ def test_a_plain_credential_in_an_old_plan_is_masked(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
+        (
+            '[{"urn": "u", "type": "t", "name": "n", "inputs": {"a": '
+            + "[" * 100_000
+            + "]" * 100_000
+            + "}}]",
+            "nested too deeply to be a plan",
+        ),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a plan"),
         (b'[{"urn": "\xff"}]', r"not UTF-8 \(byte 10\)"),
     ],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,13 @@ def test_plan_refuses_a_dangling_link_and_a_missing_directory(tmp_path: Path) ->
     (root / "experiments").rename(root / "experiments-old")
     ran = run_process(root, "plan", "aiacc", "--output-dir", "out")
     assert (ran.code, len(ran.stderr.splitlines())) == (2, 1)
-    assert ran.stderr.startswith(
-        "error: invalid stack configuration in stacks/Pulumi.aiacc.yaml: "
+    found = re.match(
+        r"error: invalid stack configuration in stacks/Pulumi.aiacc.yaml:(\d+): ", ran.stderr
+    )
+    assert found, ran.stderr
+    # directory is not written (its default, experiments): the error points at its parent.
+    stack_lines = (root / "stacks" / "Pulumi.aiacc.yaml").read_text().splitlines()
+    assert stack_lines[int(found.group(1)) - 1].strip() == "trainstack:experiments:"
+    assert ran.stderr[found.end() :].startswith(
         "trainstack:experiments.directory: found 'experiments', which does not exist in "
     )

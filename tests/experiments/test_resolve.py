@@ -209,7 +209,7 @@ def test_the_experiments_directory_stays_in_the_project(deploy: Deployer) -> Non
         deploy(job(), config=config)
 
 
-def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer) -> None:
+def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer, tmp_path: Path) -> None:
     scan = {
         "name": "scan",
         "matrix": {"axes": {"n": "worker.replicas"}, "points": [{"n": 1}, {"n": 2}]},
@@ -217,13 +217,21 @@ def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer) -> N
     }
     with pytest.raises(InvalidExperimentsError) as caught:
         deploy(scan, job(shell="c d"))
+
+    # Each problem once, at the line of its key in the matrix file.
+    def line(file: str, key: str) -> int:
+        text = (tmp_path / "experiments" / file).read_text().splitlines()
+        return next(n for n, written in enumerate(text, 1) if written.strip().startswith(key))
+
+    labels, shell = line("00-scan.yaml", "x:"), line("00-scan.yaml", "shell:")
     assert caught.value.lines() == [
-        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
-        'job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
+        f"invalid experiment in experiments/00-scan.yaml:{labels} (matrix points scan-1, "
+        'scan-2): job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
         "'-', '_', '.'",
-        "invalid experiment in experiments/00-scan.yaml (matrix points scan-1, scan-2): "
-        'job.shell: found "a b"; allowed: text without spaces',
-        "invalid experiment in experiments/01-imagenet-tensorflow.yaml: job.shell: found "
+        f"invalid experiment in experiments/00-scan.yaml:{shell} (matrix points scan-1, "
+        'scan-2): job.shell: found "a b"; allowed: text without spaces',
+        f"invalid experiment in experiments/01-imagenet-tensorflow.yaml:"
+        f"{line('01-imagenet-tensorflow.yaml', 'shell:')}: job.shell: found "
         '"c d"; allowed: text without spaces',
     ]
 

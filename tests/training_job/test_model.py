@@ -102,7 +102,7 @@ def test_unknown_keys_list_the_known_ones() -> None:
     (found,) = problems({**MINIMAL, "worker": {"replica": 2}})
 
     assert found.path == "worker.replica"
-    assert found.found == 'unknown key "replica"'
+    assert found.found == 'unknown key "replica" (did you mean "replicas"?)'
     assert found.allowed == (
         "one of the known keys: env, gpus, image, livenessProbe, nodeSelector, port, "
         "readinessProbe, replicas, resources, restartPolicy, security, tolerations"

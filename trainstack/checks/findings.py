@@ -31,6 +31,18 @@ class Finding:
         text = f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
         return f"{text} [{self.check}]" if self.severity == "warning" else text
 
+    def located(self) -> str:
+        """What is printed: ``str()`` with the key's line in the file (``file:LINE``).
+
+        Not ``str()`` itself: a plan compares findings across revisions, and a line that
+        moves is no new finding.
+        """
+        from trainstack.yaml_positions import at
+
+        text = f"{at(self.source, self.key)}: experiment {self.experiment}: {self.key}: "
+        text += self.message
+        return f"{text} [{self.check}]" if self.severity == "warning" else text
+
 
 def warning(source: str, experiment: str, key: str, message: str, check: str) -> Finding:
     """A warning of kind ``check``."""

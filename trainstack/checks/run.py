@@ -36,7 +36,7 @@ def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list
 
 def enforce(findings: list[Finding]) -> list[Finding]:
     """Raise when any finding is an error; return the warnings."""
-    errors = [str(f) for f in findings if f.severity == "error"]
+    errors = [f for f in findings if f.severity == "error"]
     if errors:
-        raise PlanCheckError(errors)
+        raise PlanCheckError([str(f) for f in errors], [f.located() for f in errors])
     return [f for f in findings if f.severity == "warning"]

@@ -9,7 +9,6 @@ require an approval for them.
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -17,9 +16,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trainstack import terminal
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.data_loss import DATA_LOSS
 from trainstack.errors import DiffError
+from trainstack.plan.cli import complete_stack
 from trainstack.project import Project
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ NO_CHANGES, CHANGES = 0, 1
 
 def colour_wanted() -> bool:
     """Colours only on a terminal, and never when NO_COLOR is set (no-color.org)."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    return terminal.colour_wanted(sys.stdout)
 
 
 class OutputFormat(StrEnum):
@@ -44,9 +45,11 @@ def diff(
     stacks: Annotated[
         list[str] | None,
         typer.Argument(
+            metavar="STACKS",
             help="Two stacks to compare (A B); with --base, the stacks to compare "
             "(default: every stack).",
             show_default=False,
+            autocompletion=complete_stack,
         ),
     ] = None,
     base: Annotated[
@@ -66,7 +69,10 @@ def diff(
         ),
     ] = None,
     output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="text, or markdown for a PR comment.")
+        OutputFormat,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="text, or markdown for a PR comment."
+        ),
     ] = OutputFormat.text,
     fairness: Annotated[
         bool,
@@ -77,11 +83,26 @@ def diff(
     ] = False,
     max_chars: Annotated[
         int,
-        typer.Option("--max-chars", min=2000, help="Markdown: cut the report to this length."),
+        typer.Option(
+            "--max-chars",
+            min=2000,
+            metavar="N",
+            help="Markdown: cut the report to this length (at least 2000).",
+        ),
     ] = GITHUB_COMMENT_LIMIT,
     context: Annotated[
-        int, typer.Option("--context", "-U", min=0, help="Lines of context around changes.")
+        int,
+        typer.Option(
+            "--context", "-U", min=0, metavar="N", help="Lines of context around changes."
+        ),
     ] = 3,
+    use_cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            help="Reuse plans of unchanged sides from build/cache (see the README).",
+        ),
+    ] = True,
 ) -> None:
     """Show what differs between two stacks, or between a git revision and the working tree."""
     # Imported here: planning pulls in Pulumi and Helm, which other commands need not load.
@@ -97,14 +118,14 @@ def diff(
     elif base is not None:
         if fairness:
             raise DiffError("--fairness compares two stacks (A B), not a stack with --base")
-        compared = against_base(Project.find(), base, names, context)
+        compared = against_base(Project.find(), base, names, context, use_cache)
     else:
         if len(names) != 2:
             raise DiffError(
                 f"give two stacks to compare (e.g. `trainstack diff aiacc baseline`), "
                 f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
             )
-        compared = [two_stacks(Project.find(), names[0], names[1], context)]
+        compared = [two_stacks(Project.find(), names[0], names[1], context, use_cache)]
     status = (
         _report_fairness(compared[0], output_format, max_chars)
         if fairness

@@ -189,15 +189,19 @@ def _experiment_findings(
                 f"values on both sides: " + _presence_or_changes(item, stack_diff),
             )
         ]
-    reason = f"acceleration overrides of experiment {ref}"
-    if item.status != "changed" or (item.before and item.before.pulumi_type != HELM_RELEASE):
-        return [
-            Finding("acceleration", subject, f"{_presence_or_changes(item, stack_diff)} ({reason})")
-        ]
+    # The cause, not how each object shows it: the releases and jobs of every experiment
+    # with the same overrides share one line of the report.
+    reason = "acceleration overrides differ: " + _describe(
+        leaf_changes(old.overrides, new.overrides)
+    )
+    if item.status != "changed":
+        return [Finding("acceleration", subject, f"{_presence(item, stack_diff)} ({reason})")]
+    if item.before and item.before.pulumi_type != HELM_RELEASE:
+        return [Finding("acceleration", subject, reason)]
     values, other = _split(item, lambda location: location[:2] == ("inputs", "values"))
     found = [Finding("other", subject, _describe(other))] if other else []
     if values:
-        found.append(Finding("acceleration", subject, f"{_describe(values)} ({reason})"))
+        found.append(Finding("acceleration", subject, reason))
     return found
 
 
@@ -256,6 +260,26 @@ def _describe(changes: Iterable[LeafChange]) -> str:
 
 def _value(value: Any) -> str:
     return "(absent)" if value is MISSING else describe_value(value)
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    """Findings of one category that state the same fact about several objects."""
+
+    category: Category
+    detail: str
+    subjects: tuple[str, ...]
+
+
+def grouped(findings: Iterable[Finding]) -> list[FindingGroup]:
+    """One group per (category, fact), in the order the facts first appear."""
+    groups: dict[tuple[Category, str], list[str]] = {}
+    for finding in findings:
+        groups.setdefault((finding.category, finding.detail), []).append(finding.subject)
+    return [
+        FindingGroup(category, detail, tuple(subjects))
+        for (category, detail), subjects in groups.items()
+    ]
 
 
 def categories_in(findings: Sequence[Finding]) -> dict[Category, int]:

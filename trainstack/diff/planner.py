@@ -1,10 +1,15 @@
-"""Make the plans a diff compares, all with one random secret-digest key.
+"""Make the plans a diff compares, all with one secret-digest key, each side at most once.
 
 The working tree is planned in this process (its code is the code running). A git
 revision is planned by ``python -m trainstack plan`` run inside its checkout, with the
 checkout as working directory and first on ``PYTHONPATH``: the revision's own code
 runs, not the working tree's editable install (which Python only consults after
-``sys.path``). Revisions plan in parallel while the working tree plans here.
+``sys.path``). Revisions plan in child processes while the working tree plans here, so
+both cores work; on a terminal, stderr shows how far it got.
+
+Each plan is looked up first in the plan cache (:mod:`trainstack.plan.cache`) by the
+digest of everything it reads: an unchanged side is not planned again. A data stack that
+several stacks read is planned once per side.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ import subprocess
 import sys
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.diff.progress import Progress
 from trainstack.errors import DiffError
+from trainstack.plan.cache import PlanCache, environment_digest, plan_digest, side_digest
 from trainstack.plan.masking import DIGEST_KEY_ENV
+from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import RESOURCES_JSON, write_plan
 from trainstack.project import Project
@@ -50,30 +58,101 @@ def make_plans(
     project: Project,
     stacks: Sequence[str],
     output_dir: Path,
-    digest_key: str,
-) -> None:
+    cache: PlanCache | None = None,
+    progress: Progress | None = None,
+) -> dict[Path, Path]:
     """Plan ``revisions`` in subprocesses and ``stacks`` of ``project`` here, into ``output_dir``.
+
+    Returns where each plan is, by where it was asked for (``output_dir/<stack>``, or
+    ``<revision output_dir>/<stack>``): a plan found in ``cache`` is read from there.
+    Without a cache every plan is made, with a key of this run only.
 
     A revision that fails raises :class:`DiffError` with its stderr; a working-tree stack
     that fails raises its own error (e.g. the configuration error naming the key).
     """
-    workers = max(1, min(len(revisions), os.cpu_count() or 1))
+    key = cache.secret_key() if cache is not None else bytes.fromhex(new_digest_key())
+    shared = environment_digest() if cache is not None else b""
+    sides: dict[Path, bytes] = {}
+
+    def digest(root: Path, stack: str) -> str | None:
+        if cache is None:
+            return None
+        if root not in sides:
+            stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
+            sides[root] = side_digest(shared, root, stack_dir)
+        return plan_digest(sides[root], stack, key)
+
+    located: dict[Path, Path] = {}
+    head: list[tuple[str, str | None]] = []
+    for stack in dict.fromkeys(stacks):
+        wanted, entry = output_dir / stack, digest(project.root, stack)
+        found = cache.get(entry, stack) if cache is not None and entry else None
+        if found is not None:
+            located[wanted] = found
+        else:
+            head.append((stack, entry))
+    pending: list[tuple[RevisionPlan, str | None]] = []
+    for request in revisions:
+        wanted, entry = (
+            request.output_dir / request.stack,
+            digest(request.project_root, request.stack),
+        )
+        found = cache.get(entry, request.stack) if cache is not None and entry else None
+        if found is not None:
+            located[wanted] = found
+        else:
+            pending.append((request, entry))
+    if progress is not None:
+        progress.start(len(head) + len(pending), cached=len(located))
+    # As many children as cores: the working tree's plans here finish first, and the
+    # revision's go on on every core.
+    workers = max(1, min(len(pending), os.cpu_count() or 1))
     children = _Children()
+    failures: list[str | None] = []
+    made: list[tuple[str, str, Path]] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
         try:
-            pending = [
-                pool.submit(_plan_revision, request, digest_key, children) for request in revisions
+            futures: list[tuple[RevisionPlan, str | None, Future[str | None]]] = [
+                (
+                    request,
+                    entry,
+                    pool.submit(_plan_revision, request, key.hex(), children, progress),
+                )
+                for request, entry in pending
             ]
-            for stack in dict.fromkeys(stacks):
-                write_plan(plan_stack(project, stack, bytes.fromhex(digest_key)), output_dir)
-            failures = [future.result() for future in pending]
+            memo: dict[str, Plan] = {}
+            for stack, entry in head:
+                if progress is not None:
+                    progress.planning(f"{stack} (working tree)")
+                plan = memo.get(stack) or plan_stack(project, stack, key, memo=memo)
+                memo[stack] = plan
+                located[output_dir / stack] = write_plan(plan, output_dir)
+                if entry is not None:
+                    made.append((entry, stack, output_dir / stack))
+                if progress is not None:
+                    progress.done()
+            for request, entry, future in futures:
+                failure = future.result()
+                failures.append(failure)
+                if failure is None:
+                    planned = request.output_dir / request.stack
+                    located[planned] = planned
+                    if entry is not None:
+                        made.append((entry, request.stack, planned))
         except BaseException:
             # Interrupted, or a working-tree plan failed: do not wait for the revisions.
             children.stop()
             raise
+        finally:
+            if progress is not None:
+                progress.finish()
     for failure in failures:
         if failure is not None:
             raise DiffError(failure)
+    if cache is not None:
+        # Only once every plan succeeded: a diff that fails leaves the cache as it was.
+        cache.put_all(made)
+    return located
 
 
 class _Children:
@@ -109,8 +188,20 @@ class _Children:
                     process.terminate()
 
 
-def _plan_revision(request: RevisionPlan, digest_key: str, children: _Children) -> str | None:
+def _plan_revision(
+    request: RevisionPlan, digest_key: str, children: _Children, progress: Progress | None
+) -> str | None:
     """Plan one stack of a checkout; returns the error message, or ``None`` on success."""
+    if progress is not None:
+        progress.planning(f"{request.stack} at {request.where}")
+    try:
+        return _run_revision(request, digest_key, children)
+    finally:
+        if progress is not None:
+            progress.done()
+
+
+def _run_revision(request: RevisionPlan, digest_key: str, children: _Children) -> str | None:
     root = str(request.project_root)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import html
 
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
-from trainstack.diff.fairness import CATEGORIES, FairnessReport, categories_in
+from trainstack.diff.fairness import (
+    CATEGORIES,
+    FairnessReport,
+    FindingGroup,
+    categories_in,
+    grouped,
+)
 from trainstack.diff.render_markdown import code_span
 from trainstack.diff.render_text import StyledLine
 
@@ -24,17 +30,35 @@ def verdict(report: FairnessReport) -> str:
     return FAIR.format(counts=", ".join(f"{counts[c]} {c}" for c in CATEGORIES[1:]))
 
 
+# Objects named on a line of a group, before "and N more".
+NAMED_OBJECTS = 3
+
+
 def fairness_lines(report: FairnessReport) -> list[StyledLine]:
-    """The text report: verdict, then the unexpected differences, then the expected ones."""
+    """The text report: verdict, then the unexpected differences, then the expected ones.
+
+    One line per distinct fact (category and difference), with how many objects show it
+    and the first few of them by name.
+    """
     title = f"fairness {report.before_label} -> {report.after_label}: {verdict(report)}"
     lines: list[StyledLine] = [(title, "bold green" if report.fair else "bold red")]
     width = max(len(category) for category in CATEGORIES)
     for category in CATEGORIES:
         style = "red" if category == "other" else ""
-        for finding in report.of(category):
-            lines.append((f"  {category:<{width}}  {finding.subject}: {finding.detail}", style))
+        for group in grouped(report.of(category)):
+            lines.append((f"  {category:<{width}}  {_objects(group)}: {group.detail}", style))
     lines += [(f"note: {note}", "yellow") for note in report.notes]
     return lines
+
+
+def _objects(group: FindingGroup) -> str:
+    """``MPIJob a/b`` alone, or ``3 objects (A, B, C)``, or ``16 objects (A, B, C and 13 more)``."""
+    subjects = group.subjects
+    if len(subjects) == 1:
+        return subjects[0]
+    named = ", ".join(subjects[:NAMED_OBJECTS])
+    more = f" and {len(subjects) - NAMED_OBJECTS} more" if len(subjects) > NAMED_OBJECTS else ""
+    return f"{len(subjects)} objects ({named}{more})"
 
 
 TRUNCATED_NOTE = (
@@ -51,12 +75,14 @@ def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT)
         f"{code_span(report.after_label)}\n\n{mark} **{html.escape(verdict(report))}**\n\n"
     ]
     rows = [
-        f"| {category} | {code_span(finding.subject)} | {code_span(finding.detail)} |\n"
+        f"| {category} | {len(group.subjects)} | "
+        f"{', '.join(code_span(subject) for subject in group.subjects)} | "
+        f"{code_span(group.detail)} |\n"
         for category in CATEGORIES
-        for finding in report.of(category)
+        for group in grouped(report.of(category))
     ]
     if rows:
-        head.append("| category | object | difference |\n|---|---|---|\n")
+        head.append("| category | objects | which | difference |\n|---|---|---|---|\n")
     notes = [f"\nnote: {html.escape(note)}\n" for note in report.notes]
 
     def note(omitted: int) -> str:

@@ -8,7 +8,6 @@ project's chart for each experiment release), ``experiments.json``,
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -18,12 +17,10 @@ from typing import Any
 from trainstack.credentials import holds_credential
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
-from trainstack.diff.warnings import review_from_json
+from trainstack.diff.warnings import review_from_file
 from trainstack.errors import DiffError
-from trainstack.limits import MAX_PLAN_FILE_BYTES
 from trainstack.plan.charts import HELM_RELEASE
-from trainstack.plan.masking import COMPUTED, SECRET, Masker
-from trainstack.plan.writer import (
+from trainstack.plan.files import (
     DATASETS_JSON,
     EXPERIMENTS_JSON,
     OBJECTS_JSON,
@@ -31,7 +28,16 @@ from trainstack.plan.writer import (
     RESOURCES_JSON,
     REVIEW_JSON,
     SECRET_DIGESTS_JSON,
+    DatasetItem,
+    ExperimentItem,
+    Mapping,
+    ObjectItem,
+    ResourceItem,
+    ReviewFile,
+    SecretDigests,
+    read,
 )
+from trainstack.plan.masking import COMPUTED, SECRET, Masker
 
 ACCELERATION_TYPE = "trainstack:acceleration:Acceleration"
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -58,37 +64,40 @@ class _Entry:
 
 
 def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
-    """The snapshot of the plan in ``directory`` (named after the stack unless ``stack``)."""
-    resources = _read_list(directory, RESOURCES_JSON, required=True)
-    digests = _read_json(directory / SECRET_DIGESTS_JSON, default={})
-    if not isinstance(digests, dict):
-        raise DiffError(f"{directory / SECRET_DIGESTS_JSON}: expected a JSON object")
-    experiments = _experiments(directory, _read_list(directory, EXPERIMENTS_JSON))
+    """The snapshot of the plan in ``directory`` (named after the stack unless ``stack``).
+
+    Every file is read into its type of :mod:`trainstack.plan.files`, the shapes the
+    writer writes.
+    """
+    if not (directory / RESOURCES_JSON).is_file():
+        raise DiffError(
+            f"no plan in {directory}: {RESOURCES_JSON} is missing; "
+            f"make one with `trainstack plan STACK --output-dir DIR` and pass DIR/STACK"
+        )
+    resources = read(directory / RESOURCES_JSON, list[ResourceItem], [])
+    digests = read(directory / SECRET_DIGESTS_JSON, SecretDigests, SecretDigests())
+    experiments = _experiments(read(directory / EXPERIMENTS_JSON, list[ExperimentItem], []))
     releases = {experiment.release: experiment.ref for experiment in experiments.values()}
-    by_urn = {_text(item, "urn", directory / RESOURCES_JSON, i): item for i, item in resources}
+    by_urn = {item.urn: item for item in resources}
     plan = _Plan(_acceleration_urns(by_urn), releases, digests)
-    entries = [
-        _resource_entry(item, directory / RESOURCES_JSON, index, plan) for index, item in resources
-    ]
+    entries = [_resource_entry(item, plan) for item in resources]
     entries += [
-        _chart_entry(item, directory / OBJECTS_JSON, index, plan)
-        for index, item in _read_list(directory, OBJECTS_JSON)
+        _chart_entry(item, plan) for item in read(directory / OBJECTS_JSON, list[ObjectItem], [])
     ]
-    entries += _config_entries(_read_json(directory / PROVIDER_CONFIG_JSON, default={}))
-    config = {str(k): str(v) for k, v in sorted(_mapping(digests.get("config", {})).items())}
+    entries += _config_entries(read(directory / PROVIDER_CONFIG_JSON, Mapping, {}))
     datasets = {
-        _text(item, "name", directory / DATASETS_JSON, index): _mapping(item.get("facts"))
-        for index, item in _read_list(directory, DATASETS_JSON)
+        item.name: {
+            name: {"value": fact.value, "key": fact.key} for name, fact in item.facts.items()
+        }
+        for item in read(directory / DATASETS_JSON, list[DatasetItem], [])
     }
     return Snapshot(
         stack=stack or directory.name,
         objects=_unique(entries),
         experiments=experiments,
-        config_digests=config,
+        config_digests=dict(sorted(digests.config.items())),
         datasets=datasets,
-        review=review_from_json(
-            _read_json(directory / REVIEW_JSON, default=None), directory / REVIEW_JSON
-        ),
+        review=review_from_file(read(directory / REVIEW_JSON, ReviewFile, None)),
     )
 
 
@@ -105,25 +114,23 @@ class _Plan:
     """URNs of the acceleration components and their descendants."""
     releases: dict[str, str]
     """Experiment (``namespace/name``) by the URN of its release."""
-    digests: dict[str, Any]
+    digests: SecretDigests
     """``secret-digests.json``."""
 
-    def masked(self, section: str, owner: str, document: Any) -> dict[Location, str]:
+    def masked(
+        self, section: dict[str, dict[str, str]], owner: str, document: Any
+    ) -> dict[Location, str]:
         """Digests of the masked leaves of ``document`` (listed under ``section``/``owner``)."""
-        by_path = _mapping(_mapping(self.digests.get(section)).get(owner))
+        by_path = section.get(owner) or {}
         found = ((loc, by_path.get(dotted(loc))) for loc in leaves_equal_to(document, SECRET))
         return {loc: str(digest) for loc, digest in found if digest is not None}
 
 
-def _resource_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) -> _Entry:
-    urn = _text(item, "urn", source, index)
-    type_token, name = _text(item, "type", source, index), _text(item, "name", source, index)
-    inputs = item.get("inputs", {})
-    if not isinstance(inputs, dict):
-        raise DiffError(f"{source}: item [{index}] ({urn}): 'inputs' is not an object")
-    masked = plan.masked("resources", urn, inputs)
+def _resource_entry(item: ResourceItem, plan: _Plan) -> _Entry:
+    urn, type_token, name, inputs = item.urn, item.type, item.name, item.inputs
+    masked = plan.masked(plan.digests.resources, urn, inputs)
     accel, experiment = urn in plan.accelerated, plan.releases.get(urn)
-    options = _mapping(item.get("options"))
+    options = item.options
     lifecycle = _lifecycle(options)
     identity = _kubernetes_identity(inputs) if type_token.startswith("kubernetes:") else None
     if identity is not None and type_token != HELM_RELEASE:
@@ -143,7 +150,7 @@ def _resource_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan)
     document: dict[str, Any] = {"inputs": inputs}
     if lifecycle:
         document["options"] = lifecycle
-    parent = str(item.get("parent") or "")
+    parent = item.parent
     if parent:
         # The parent says which component owns the resource; its URN names the stack.
         document["parent"] = _stack_free(parent)
@@ -182,15 +189,11 @@ def _lifecycle(options: dict[str, Any]) -> dict[str, Any]:
     return {key: options[key] for key in _LIFECYCLE if options.get(key)}
 
 
-def _chart_entry(item: dict[str, Any], source: Path, index: int, plan: _Plan) -> _Entry:
-    release = _text(item, "release", source, index)
-    document = item.get("object")
-    if not isinstance(document, dict):
-        raise DiffError(f"{source}: item [{index}]: 'object' is missing or not an object")
-    kind, name = _text(item, "kind", source, index), _text(item, "name", source, index)
-    namespace = str(item.get("namespace") or "")
+def _chart_entry(item: ObjectItem, plan: _Plan) -> _Entry:
+    release, document = item.release, item.object
+    kind, name, namespace = item.kind, item.name, item.namespace
     # Chart objects' digests, by kind/namespace/name (written by `trainstack plan`).
-    masked = plan.masked("objects", f"{kind}/{namespace}/{name}", document)
+    masked = plan.masked(plan.digests.objects, f"{kind}/{namespace}/{name}", document)
     document, late = _mask_secret_data(document)
     return _Entry(
         parts=("kubernetes", kind, namespace, name),
@@ -275,7 +278,7 @@ def _stack_free(urn: str) -> str:
     return type_token if type_token == STACK_TYPE else f"{type_token}::{parts[3]}"
 
 
-def _acceleration_urns(by_urn: dict[str, dict[str, Any]]) -> set[str]:
+def _acceleration_urns(by_urn: dict[str, ResourceItem]) -> set[str]:
     """URNs of the acceleration components and of everything below them."""
     found: set[str] = set()
     for urn in by_urn:
@@ -283,10 +286,10 @@ def _acceleration_urns(by_urn: dict[str, dict[str, Any]]) -> set[str]:
         while current in by_urn and current not in seen:
             seen.add(current)
             chain.append(current)
-            if by_urn[current].get("type") == ACCELERATION_TYPE or current in found:
+            if by_urn[current].type == ACCELERATION_TYPE or current in found:
                 found.update(chain)
                 break
-            current = str(by_urn[current].get("parent") or "")
+            current = by_urn[current].parent
     return found
 
 
@@ -315,65 +318,19 @@ def _unique(entries: list[_Entry]) -> dict[ObjectKey, PlanObject]:
     return objects
 
 
-def _experiments(directory: Path, items: list[tuple[int, Any]]) -> dict[str, Experiment]:
-    source = directory / EXPERIMENTS_JSON
+def _experiments(items: list[ExperimentItem]) -> dict[str, Experiment]:
     found: dict[str, Experiment] = {}
-    for index, item in items:
+    for item in items:
         experiment = Experiment(
-            name=_text(item, "name", source, index),
-            namespace=str(item.get("namespace") or ""),
-            release=_text(item, "release", source, index),
-            values=item.get("values", {}),
-            base_values=item.get("baseValues", {}),
-            overrides=item.get("accelerationOverrides", {}),
+            name=item.name,
+            namespace=item.namespace,
+            release=item.release,
+            values=item.values,
+            base_values=item.base_values,
+            overrides=item.acceleration_overrides,
         )
         found[experiment.ref] = experiment
     return dict(sorted(found.items()))
-
-
-def _read_list(directory: Path, name: str, required: bool = False) -> list[tuple[int, Any]]:
-    path = directory / name
-    if required and not path.is_file():
-        raise DiffError(
-            f"no plan in {directory}: {name} is missing; "
-            f"make one with `trainstack plan STACK --output-dir DIR` and pass DIR/STACK"
-        )
-    data = _read_json(path, default=[])
-    if not isinstance(data, list):
-        raise DiffError(f"{path}: expected a JSON list, found {type(data).__name__}")
-    for index, item in enumerate(data):
-        if not isinstance(item, dict):
-            raise DiffError(f"{path}: item [{index}] is not an object")
-    return list(enumerate(data))
-
-
-def _read_json(path: Path, default: Any) -> Any:
-    if not path.is_file():
-        return default
-    try:
-        if path.stat().st_size > MAX_PLAN_FILE_BYTES:
-            raise DiffError(
-                f"{path}: larger than {MAX_PLAN_FILE_BYTES} bytes (trainstack's limit on a "
-                "plan file); is this a plan directory of `trainstack plan`?"
-            )
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise DiffError(
-            f"{path}: not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise DiffError(f"{path}: not UTF-8 (byte {error.start})") from None
-    except RecursionError:
-        raise DiffError(f"{path}: nested too deeply to be a plan") from None
-    except OSError as error:
-        raise DiffError(f"{path}: unreadable ({error.strerror or error})") from None
-
-
-def _text(item: dict[str, Any], field: str, source: Path, index: int) -> str:
-    value = item.get(field)
-    if not isinstance(value, str):
-        raise DiffError(f"{source}: item [{index}]: '{field}' missing or not a string")
-    return value
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,9 +12,11 @@ from pathlib import Path
 from trainstack.diff.compare import compare
 from trainstack.diff.gitbase import checkout
 from trainstack.diff.model import Snapshot, StackDiff
-from trainstack.diff.planner import RevisionPlan, make_plans, new_digest_key
+from trainstack.diff.planner import RevisionPlan, make_plans
+from trainstack.diff.progress import Progress
 from trainstack.diff.snapshot import empty_snapshot, load_snapshot
 from trainstack.errors import DiffError
+from trainstack.plan.cache import NO_CACHE_ENV, CacheUnavailable, PlanCache, cache_for
 from trainstack.project import PROJECT_FILE, Project
 
 MISSING_AT_BASE = "stack {stack} does not exist at {ref}: every object shows as added"
@@ -28,18 +32,44 @@ class Compared:
     after: Snapshot
 
 
-def two_stacks(project: Project, first: str, second: str, context: int) -> Compared:
+def plan_cache(project: Project, wanted: bool) -> PlanCache | None:
+    """The plan cache, unless turned off (``--no-cache``, ``TRAINSTACK_NO_CACHE``) or unusable."""
+    if not wanted or os.environ.get(NO_CACHE_ENV):
+        return None
+    try:
+        return cache_for(project.root)
+    except CacheUnavailable as reason:
+        print(f"note: plan cache not used: {reason}", file=sys.stderr)
+        return None
+
+
+def two_stacks(
+    project: Project, first: str, second: str, context: int, use_cache: bool = True
+) -> Compared:
     """Stacks ``first`` and ``second`` of the working tree; both must exist."""
     for stack in (first, second):
         project.stack_file(stack)  # a typo in a stack name is an error, not an empty side
     with tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch:
-        make_plans([], project, (first, second), Path(scratch), new_digest_key())
-        before = load_snapshot(Path(scratch) / first)
-        after = load_snapshot(Path(scratch) / second)
+        located = make_plans(
+            [],
+            project,
+            (first, second),
+            Path(scratch),
+            plan_cache(project, use_cache),
+            Progress.on_terminal(),
+        )
+        before = load_snapshot(_at(located, Path(scratch) / first))
+        after = load_snapshot(_at(located, Path(scratch) / second))
     return Compared(compare(before, after, first, second, context), before, after)
 
 
-def against_base(project: Project, ref: str, stacks: Sequence[str], context: int) -> list[Compared]:
+def _at(located: dict[Path, Path], wanted: Path) -> Path:
+    return located.get(wanted, wanted)
+
+
+def against_base(
+    project: Project, ref: str, stacks: Sequence[str], context: int, use_cache: bool = True
+) -> list[Compared]:
     """Each stack planned at git revision ``ref`` and in the working tree.
 
     ``stacks`` defaults to every stack of either side. A stack that exists on one side
@@ -70,17 +100,24 @@ def against_base(project: Project, ref: str, stacks: Sequence[str], context: int
             if name in base_stacks
         ]
         head = [name for name in names if name in head_stacks]
-        make_plans(revisions, project, head, head_dir, new_digest_key())
+        located = make_plans(
+            revisions,
+            project,
+            head,
+            head_dir,
+            plan_cache(project, use_cache),
+            Progress.on_terminal(),
+        )
         results = []
         for name in names:
             notes = []
             if name in base_stacks:
-                before = load_snapshot(base_dir / name)
+                before = load_snapshot(_at(located, base_dir / name), name)
             else:
                 before = empty_snapshot(name)
                 notes.append(MISSING_AT_BASE.format(stack=name, ref=ref))
             if name in head_stacks:
-                after = load_snapshot(head_dir / name)
+                after = load_snapshot(_at(located, head_dir / name), name)
             else:
                 after = empty_snapshot(name)
                 notes.append(MISSING_IN_TREE.format(stack=name))

@@ -15,10 +15,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from trainstack.errors import DiffError
+from trainstack.plan.files import AcknowledgedItem, ReviewFile, WarningItem
 
 if TYPE_CHECKING:
     from trainstack.diff.model import StackDiff
@@ -69,23 +68,17 @@ class Review:
     """(file, experiment) of every experiment the stack does not select."""
 
 
-def review_from_json(data: Any, path: Path) -> Review | None:
-    """``review.json``'s content (``None`` when the plan has none), checked."""
-    if data is None:
+def review_from_file(review: ReviewFile | None) -> Review | None:
+    """A plan's ``review.json`` (``None``: the plan has none) as the diff compares it."""
+    if review is None:
         return None
-    if not isinstance(data, dict):
-        raise DiffError(f"{path}: expected a JSON object")
-    stack_file = _text(data, "stackFile", path)
-    warnings = [_warning(item, stack_file, path) for item in _items(data, "warnings", path)]
+    stack_file = review.stack_file
+    warnings = [_warning(item, stack_file) for item in review.warnings]
     acknowledged = [
-        _warning(item, stack_file, path, acknowledged=True)
-        for item in _items(data, "acknowledged", path)
+        _warning(item, stack_file, item.reason, item.acknowledged_in)
+        for item in review.acknowledged
     ]
-    not_selected = [
-        (_text(item, "file", path), str(name))
-        for item in _items(data, "notSelected", path)
-        for name in item.get("experiments") or []
-    ]
+    not_selected = [(item.file, name) for item in review.not_selected for name in item.experiments]
     return Review(tuple(sorted(warnings)), tuple(sorted(acknowledged)), tuple(not_selected))
 
 
@@ -263,30 +256,16 @@ def _markdown_item(label: str, warning: ReviewedWarning, code_span: Callable[[st
 
 
 def _warning(
-    item: dict[str, Any], stack_file: str, path: Path, acknowledged: bool = False
+    item: WarningItem | AcknowledgedItem,
+    stack_file: str,
+    reason: str | None = None,
+    acknowledged_in: str | None = None,
 ) -> ReviewedWarning:
-    fields = {name: _text(item, name, path) for name in _FIELDS}
+    fields = {name: getattr(item, name) for name in _FIELDS}
     identity = tuple(fields[name].replace(stack_file, STACK_FILE) for name in _FIELDS)
     return ReviewedWarning(
-        identity=identity,
-        **fields,
-        reason=_text(item, "reason", path) if acknowledged else None,
-        acknowledged_in=_text(item, "acknowledgedIn", path) if acknowledged else None,
+        identity=identity, **fields, reason=reason, acknowledged_in=acknowledged_in
     )
 
 
 _FIELDS = ("source", "experiment", "key", "check", "message")
-
-
-def _items(data: dict[str, Any], name: str, path: Path) -> list[dict[str, Any]]:
-    items = data.get(name, [])
-    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-        raise DiffError(f"{path}: '{name}' is not a list of objects")
-    return items
-
-
-def _text(item: dict[str, Any], name: str, path: Path) -> str:
-    value = item.get(name)
-    if not isinstance(value, str):
-        raise DiffError(f"{path}: '{name}' missing or not a string")
-    return value

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from trainstack.errors import EnvironmentVariableError
+from trainstack.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
 from trainstack.file_names import check_stack_name
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
@@ -18,6 +17,7 @@ from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.writer import write_plan
 from trainstack.project import Project
+from trainstack.terminal import console, stderr_console
 
 DEFAULT_OUTPUT = Path("build/plan")
 
@@ -39,27 +39,52 @@ def digest_key_from_environment() -> bytes | None:
     return bytes.fromhex(value)
 
 
+def complete_stack(incomplete: str) -> list[str]:
+    """Shell completion: the project's stacks that start with what was typed."""
+    try:
+        return [name for name in Project.find().stacks() if name.startswith(incomplete)]
+    except TrainstackError:
+        return []
+
+
 def plan(
-    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc or baseline.")],
+    stack: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="STACK",
+            help="Stack name, e.g. aiacc or baseline (without one: the stacks are listed).",
+            autocompletion=complete_stack,
+            show_default=False,
+        ),
+    ] = None,
     output_dir: Annotated[
         Path,
         typer.Option(
-            "--output-dir", "-o", help="Where to write <stack>/resources.json and the YAML views."
+            "--output-dir",
+            "-o",
+            metavar="DIR",
+            help="Where to write <stack>/resources.json and the YAML views.",
         ),
     ] = DEFAULT_OUTPUT,
     crd_dir: Annotated[
         Path | None,
         typer.Option(
             "--crd-dir",
+            metavar="DIR",
             help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
         ),
     ] = None,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
+    project = Project.find()
+    if stack is None:
+        stacks = project.stacks()
+        for name in stacks:
+            print(name)
+        raise StackNotGivenError("plan", stacks, project.display(project.stack_config_dir))
     check_stack_name(stack)
     digest_key = digest_key_from_environment()
-    project = Project.find()
     result = plan_stack(project, stack, digest_key, crd_dir_from(crd_dir))
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
     written = write_plan(result, target)
-    print_summary(result, Console(), project.display(written))
+    print_summary(result, console(), project.display(written), stderr_console())

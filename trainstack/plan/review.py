@@ -7,28 +7,24 @@ end of the plan summary. Sorted, so the same plan gives the same bytes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from trainstack.checks import Finding
+from trainstack.plan.files import AcknowledgedItem, NotSelectedItem, ReviewFile, WarningItem
 from trainstack.plan.model import Plan
 
-REVIEW_FORMAT = "trainstack-review/1"
 
-
-def review_json(plan: Plan) -> dict[str, Any]:
+def review_file(plan: Plan) -> ReviewFile:
     """The content of ``review.json``."""
-    return {
-        "format": REVIEW_FORMAT,
-        "stackFile": plan.stack.source,
-        "warnings": [_finding(warning) for warning in plan.warnings],
-        "acknowledged": [
-            {**_finding(item.warning), "reason": item.reason, "acknowledgedIn": item.by}
+    return ReviewFile(
+        stack_file=plan.stack.source,
+        warnings=[WarningItem(**_finding(warning)) for warning in plan.warnings],
+        acknowledged=[
+            AcknowledgedItem(**_finding(item.warning), reason=item.reason, acknowledged_in=item.by)
             for item in plan.acknowledged
         ],
-        "notSelected": [
-            {"file": item.file, "experiments": list(item.experiments)} for item in plan.not_selected
+        not_selected=[
+            NotSelectedItem(item.file, list(item.experiments)) for item in plan.not_selected
         ],
-    }
+    )
 
 
 def _finding(finding: Finding) -> dict[str, str]:

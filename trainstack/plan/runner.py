@@ -39,6 +39,7 @@ def plan_stack(
     stack_name: str,
     digest_key: bytes | None = None,
     crd_dir: Path | None = None,
+    memo: dict[str, Plan] | None = None,
 ) -> Plan:
     """Everything ``pulumi up -s <stack_name>`` would register, computed offline.
 
@@ -47,16 +48,24 @@ def plan_stack(
     With ``digest_key`` the plan keeps keyed digests of the secrets it masks, so that
     two plans made with the same key show which secrets changed (see ``masking``). Every
     planned object is checked against its API's schema (custom resources against the CRD
-    schemas in ``crd_dir`` when given) before anything is returned.
+    schemas in ``crd_dir`` when given) before anything is returned. ``memo``: plans
+    already made in this run (with the same key), by stack name; the data stacks this
+    stack reads are taken from it, and added to it.
     """
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack, project.stack_config_dir)
     # The data stacks it reads: their own plans answer its StackReferences offline.
-    references = {
-        name: plan_stack(project, name, digest_key).outputs for name in deployment.referenced_stacks
-    }
+    references = {}
+    for name in deployment.referenced_stacks:
+        if memo is not None and name in memo:
+            references[name] = memo[name].outputs
+            continue
+        referenced = plan_stack(project, name, digest_key, memo=memo)
+        if memo is not None:
+            memo[name] = referenced
+        references[name] = referenced.outputs
     early = EarlyRenders(
         [
             RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)

@@ -12,13 +12,19 @@ from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
+from trainstack.terminal import print_warning
 
 
-def print_summary(plan: Plan, console: Console, written_to: str) -> None:
-    """Counts by type, the pools, the datasets, the teams' quotas, experiments and notes."""
+def print_summary(
+    plan: Plan, console: Console, written_to: str, err: Console | None = None
+) -> None:
+    """Counts by type, the pools, the datasets, the teams' quotas, experiments and notes.
+
+    Warnings go to ``err`` (stderr), everything else to ``console`` (stdout).
+    """
     counts = Counter(r.type for r in plan.resources if r.type != "pulumi:pulumi:Stack")
     table = Table(title=f"stack {plan.stack.name}: {sum(counts.values())} resources")
-    table.add_column("type")
+    table.add_column("type", overflow="fold")
     table.add_column("count", justify="right")
     for type_token, count in sorted(counts.items()):
         table.add_row(type_token, str(count))
@@ -35,6 +41,8 @@ def print_summary(plan: Plan, console: Console, written_to: str) -> None:
             )
     else:
         _cluster_summary(plan, stack, console)
+        for warning in plan.warnings:
+            print_warning(warning.located(), err)
     for note in plan.notes:
         console.print(f"note: {note}")
     placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
@@ -81,7 +89,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
             release_name = rendered.release.rpartition("::")[2]
             kinds_by_release[release_name].append(str(rendered.object.get("kind")))
         for column in ("experiment", "namespace", "framework", "pods", "GPUs", "objects"):
-            experiments.add_column(column)
+            # Names fold onto a second line in a narrow terminal, never end in "…".
+            experiments.add_column(column, overflow="fold")
         for experiment in plan.experiments:
             pods = role_pods(experiment.job)
             objects = kinds_by_release.get(f"{experiment.name}-release", [])
@@ -100,12 +109,10 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
     if access:
         who = Table(title="access: who gets what, in which namespace")
         for column in ("namespace", "role", "subjects"):
-            who.add_column(column)
+            who.add_column(column, overflow="fold")
         for row in access:
             who.add_row(*row)
         console.print(who)
-    for warning in plan.warnings:
-        console.print(f"warning: {warning}", markup=False)
 
 
 _BINDINGS = {

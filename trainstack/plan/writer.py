@@ -9,7 +9,6 @@ byte-identical files.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,22 +16,45 @@ from typing import Any
 
 from trainstack.file_names import child, unique_file_names
 from trainstack.plan.charts import HELM_RELEASE
+from trainstack.plan.files import (
+    DATASETS_JSON,
+    EXPERIMENTS_JSON,
+    OBJECTS_JSON,
+    OUTPUTS_JSON,
+    PROVIDER_CONFIG_JSON,
+    RESOURCES_JSON,
+    REVIEW_JSON,
+    SECRET_DIGESTS_JSON,
+    DatasetItem,
+    ExperimentItem,
+    Fact,
+    ObjectItem,
+    ResourceItem,
+    SecretDigests,
+    encode,
+)
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.output_dir import checkpoint, replacing
-from trainstack.plan.review import review_json
+from trainstack.plan.review import review_file
 from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
-RESOURCES_JSON = "resources.json"
+__all__ = [
+    "DATASETS_JSON",
+    "EXPERIMENTS_JSON",
+    "NOTES_FILE",
+    "OBJECTS_JSON",
+    "OUTPUTS_JSON",
+    "PROVIDER_CONFIG_JSON",
+    "RESOURCES_JSON",
+    "REVIEW_JSON",
+    "SECRET_DIGESTS_JSON",
+    "canonical_json",
+    "write_plan",
+]
+
 RESOURCES_DIR = "resources"
 NOTES_FILE = "NOTES.txt"
-SECRET_DIGESTS_JSON = "secret-digests.json"
-OBJECTS_JSON = "objects.json"
 OBJECTS_DIR = "objects"
-EXPERIMENTS_JSON = "experiments.json"
-PROVIDER_CONFIG_JSON = "provider-config.json"
-OUTPUTS_JSON = "outputs.json"
-DATASETS_JSON = "datasets.json"
-REVIEW_JSON = "review.json"
 
 
 def write_plan(plan: Plan, output_dir: Path) -> Path:
@@ -42,15 +64,16 @@ def write_plan(plan: Plan, output_dir: Path) -> Path:
     return output_dir.resolve() / plan.stack.name
 
 
-def _write(directory: Path, name: str, text: str) -> None:
+def _write(directory: Path, name: str, text: str | bytes) -> None:
     """A new file (``x``: never overwrites, so two names can never meet in one file)."""
-    with child(directory, name).open("x", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    with child(directory, name).open("xb") as handle:
+        handle.write(data)
 
 
 def _write_into(plan: Plan, directory: Path) -> None:
-    items = [resource.as_json() for resource in plan.resources]
-    _write(directory, RESOURCES_JSON, canonical_json(items))
+    items = [resource_item(resource) for resource in plan.resources]
+    _write(directory, RESOURCES_JSON, encode(items))
     checkpoint("writing")
     views = directory / RESOURCES_DIR
     views.mkdir()
@@ -59,66 +82,98 @@ def _write_into(plan: Plan, directory: Path) -> None:
     if plan.objects:
         _write_objects(plan, directory)
     if plan.experiments:
+        releases = _release_urns(plan)
         experiments = [
-            {
-                "name": experiment.name,
-                "namespace": experiment.namespace,
-                "source": experiment.source,
-                "release": _release_urn(plan, experiment.name),
-                "values": experiment.values,
-                "baseValues": experiment.base_values,
-                "accelerationOverrides": experiment.acceleration_overrides,
-            }
+            ExperimentItem(
+                name=experiment.name,
+                namespace=experiment.namespace,
+                source=experiment.source,
+                release=releases.get(experiment.name, ""),
+                values=experiment.values,
+                base_values=experiment.base_values,
+                acceleration_overrides=experiment.acceleration_overrides,
+            )
             for experiment in plan.experiments
         ]
-        _write(directory, EXPERIMENTS_JSON, canonical_json(experiments))
+        _write(directory, EXPERIMENTS_JSON, encode(experiments))
     if plan.outputs:
-        _write(directory, OUTPUTS_JSON, canonical_json(plan.outputs))
+        _write(directory, OUTPUTS_JSON, encode(plan.outputs))
     if plan.datasets:
-        datasets = [dataset.as_json() for dataset in plan.datasets]
-        _write(directory, DATASETS_JSON, canonical_json(datasets))
+        datasets = [
+            DatasetItem(
+                dataset.name,
+                {name: Fact(fact.value, fact.key) for name, fact in dataset.facts.items()},
+            )
+            for dataset in plan.datasets
+        ]
+        _write(directory, DATASETS_JSON, encode(datasets))
     if plan.provider_config:
-        _write(directory, PROVIDER_CONFIG_JSON, canonical_json(plan.provider_config))
-    _write(directory, REVIEW_JSON, canonical_json(review_json(plan)))
+        _write(directory, PROVIDER_CONFIG_JSON, encode(plan.provider_config))
+    _write(directory, REVIEW_JSON, encode(review_file(plan)))
     if plan.notes:
         _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)
-    if any(digests.values()):
-        _write(directory, SECRET_DIGESTS_JSON, canonical_json(digests))
+    if digests.config or digests.resources or digests.objects:
+        _write(directory, SECRET_DIGESTS_JSON, encode(digests))
     checkpoint("written")
 
 
+def resource_item(resource: PlannedResource) -> ResourceItem:
+    """The ``resources.json`` item of ``resource``."""
+    return ResourceItem(
+        urn=resource.urn,
+        type=resource.type,
+        name=resource.name,
+        parent=resource.parent,
+        inputs=resource.inputs,
+        options=resource.options,
+    )
+
+
+def object_item(rendered: RenderedObject) -> ObjectItem:
+    """The ``objects.json`` item of ``rendered``."""
+    kind, namespace, name = rendered.key
+    return ObjectItem(
+        release=rendered.release,
+        api_version=str(rendered.object.get("apiVersion", "")),
+        kind=kind,
+        namespace=namespace,
+        name=name,
+        object=rendered.object,
+    )
+
+
 def _write_objects(plan: Plan, directory: Path) -> None:
-    items = [rendered.as_json() for rendered in plan.objects]
-    _write(directory, OBJECTS_JSON, canonical_json(items))
+    items = [object_item(rendered) for rendered in plan.objects]
+    _write(directory, OBJECTS_JSON, encode(items))
     views = directory / OBJECTS_DIR
     views.mkdir()
     for file_name, rendered in object_file_names(plan.objects).items():
         _write(views, file_name, canonical_yaml(rendered.object))
 
 
-def _release_urn(plan: Plan, release_name: str) -> str:
-    """The URN of the experiment's Helm release (its name is the experiment's)."""
+def _release_urns(plan: Plan) -> dict[str, str]:
+    """The URN of each Helm release by its name (an experiment's release has its name)."""
+    urns: dict[str, str] = {}
     for resource in plan.resources:
-        if resource.type == HELM_RELEASE and resource.inputs.get("name") == release_name:
-            return resource.urn
-    return ""
+        name = resource.inputs.get("name")
+        if resource.type == HELM_RELEASE and isinstance(name, str):
+            urns.setdefault(name, resource.urn)
+    return urns
 
 
-def secret_digests(plan: Plan) -> dict[str, Any]:
+def secret_digests(plan: Plan) -> SecretDigests:
     """Keyed digests of masked secrets (present only when the plan was made with a key)."""
-    return {
-        "config": dict(plan.config_digests),
-        "resources": {r.urn: dict(r.secret_digests) for r in plan.resources if r.secret_digests},
-        "objects": {
-            "/".join(o.key): dict(o.secret_digests) for o in plan.objects if o.secret_digests
-        },
-    }
+    return SecretDigests(
+        config=dict(plan.config_digests),
+        resources={r.urn: dict(r.secret_digests) for r in plan.resources if r.secret_digests},
+        objects={"/".join(o.key): dict(o.secret_digests) for o in plan.objects if o.secret_digests},
+    )
 
 
 def canonical_json(data: Any) -> str:
     """JSON with sorted keys and a final newline: stable across runs and machines."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return encode(data).decode("utf-8")
 
 
 def resource_yaml(resource: PlannedResource) -> str:

@@ -1,0 +1,318 @@
+"""Plans kept by a digest of everything they read, so that ``trainstack diff`` plans a side once.
+
+Where: ``build/cache/`` of the project (git-ignored, like ``build/plan``), or
+``$TRAINSTACK_CACHE_DIR``; ``TRAINSTACK_NO_CACHE=1`` (or ``trainstack diff --no-cache``)
+turns it off. Layout: ``plans/<sha256>/<stack>/`` (a plan directory as ``trainstack
+plan`` writes it), ``secret-digest.key`` (below), the marker ``.trainstack-cache`` and a
+``.gitignore`` of ``*`` (git never lists the cache, wherever it is).
+
+What the digest covers (:func:`side_digest`, :func:`plan_digest`), so that a cached plan
+can never be stale — any byte that could change a plan changes the digest:
+
+- every file of the side's project tree (the working tree, or the revision's checkout)
+  and of its stack directory (``stackConfigDir``, wherever it is): stack files, the data
+  stacks they read, experiments (always inside the project), the chart, the
+  operators' overlays, ``__main__.py``, ``components/`` and the checkout's own
+  ``trainstack/`` code; symbolic links are followed (cycles cut). Left out: ``.git``,
+  ``build``, ``.venv``, ``node_modules`` and tool caches, which no plan reads;
+- the code of the ``trainstack`` package that runs, wherever it is installed;
+- the Python version and every installed distribution's name and version;
+- ``PULUMI_*`` and ``TRAINSTACK_*`` environment variables, the files of
+  ``$TRAINSTACK_CRD_DIR``, and a fingerprint of the secret-digest key;
+- the stack's name.
+
+A plan's secret digests are keyed (HMAC): two plans compare masked values only when made
+with one key. A diff that uses the cache makes every plan with the cache's own random
+key, ``secret-digest.key`` (mode 0600, never printed), so that a cached side and a fresh
+side compare; the digests it makes are of values that are in the repository anyway
+(``secure:`` ciphertexts, chart values). Removing the cache directory forgets the key.
+
+Safe by construction: entries are written into a temporary directory and renamed into
+place (a reader sees a whole plan or none; two diffs at once both succeed), the cache
+holds at most :data:`MAX_ENTRIES` plans and :data:`MAX_BYTES` (least recently used go
+first), and nothing outside it is ever written or removed: a directory that exists
+without the marker, or any symbolic link in the way, is refused (the diff then plans
+without the cache and says so).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import secrets
+import shutil
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from importlib import metadata
+from pathlib import Path
+
+from trainstack.file_names import check_stack_name
+
+CACHE_DIR_ENV = "TRAINSTACK_CACHE_DIR"
+NO_CACHE_ENV = "TRAINSTACK_NO_CACHE"
+DEFAULT_CACHE = Path("build") / "cache"
+MARKER = ".trainstack-cache"
+MARKER_TEXT = "A cache of trainstack plans: safe to remove whole.\n"
+KEY_FILE = "secret-digest.key"
+PLANS = "plans"
+MAX_ENTRIES = 64
+MAX_BYTES = 512 * 1024 * 1024
+FORMAT = b"trainstack plan cache 1\n"
+
+# Directories no plan reads (and that can be large): never hashed.
+_SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        "build",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        "dist",
+    }
+)
+_ENTRY = re.compile(r"[0-9a-f]{64}")
+_ENV_PREFIXES = ("PULUMI_", "TRAINSTACK_")
+_SECRET_KEY_ENV = "TRAINSTACK_SECRET_DIGEST_KEY"
+
+
+class CacheUnavailable(Exception):
+    """The cache directory cannot be used (not ours, a symbolic link, unwritable)."""
+
+
+def _hash_tree(digest: hashlib._Hash, root: Path, label: str) -> None:
+    """Every regular file under ``root`` (links followed, cycles cut), path and content."""
+    digest.update(f"tree {label}\n".encode())
+    seen: set[tuple[int, int]] = set()
+    for directory, names, files in os.walk(root, followlinks=True):
+        info = os.stat(directory)
+        if (info.st_dev, info.st_ino) in seen:
+            names[:] = []
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        names[:] = sorted(
+            name for name in names if name not in _SKIPPED_DIRS and not name.endswith(".egg-info")
+        )
+        relative = os.path.relpath(directory, root)
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            digest.update(f"file {relative}/{name}\n".encode())
+            try:
+                with open(path, "rb") as handle:
+                    while block := handle.read(1 << 20):
+                        digest.update(block)
+            except OSError as error:
+                # A file a plan could not read either (a dangling link...): its state counts.
+                digest.update(f"unreadable {error.errno}\n".encode())
+
+
+def environment_digest() -> bytes:
+    """What every side shares: Python, installed distributions, environment, CRDs, code."""
+    digest = hashlib.sha256(FORMAT)
+    digest.update(sys.version.encode())
+    versions = sorted(
+        f"{dist.metadata['Name']}=={dist.version}"
+        for dist in metadata.distributions()
+        if dist.metadata["Name"]
+    )
+    digest.update("\n".join(versions).encode())
+    for name in sorted(os.environ):
+        if name.startswith(_ENV_PREFIXES) and name != _SECRET_KEY_ENV:
+            digest.update(f"env {name}={os.environ[name]}\n".encode())
+    crd_dir = os.environ.get("TRAINSTACK_CRD_DIR")
+    if crd_dir and Path(crd_dir).is_dir():
+        _hash_tree(digest, Path(crd_dir), "crds")
+    import trainstack
+
+    _hash_tree(digest, Path(trainstack.__file__).resolve().parent, "trainstack")
+    return digest.digest()
+
+
+def side_digest(environment: bytes, project_root: Path, stack_dir: Path | None = None) -> bytes:
+    """The digest of one side: the shared part, the side's project tree and its stack files
+    (``stack_dir``, hashed too when ``Pulumi.yaml`` puts them outside the project)."""
+    digest = hashlib.sha256(environment)
+    _hash_tree(digest, project_root, "project")
+    if stack_dir is not None and not stack_dir.resolve().is_relative_to(project_root.resolve()):
+        _hash_tree(digest, stack_dir, "stacks")
+    return digest.digest()
+
+
+def plan_digest(side: bytes, stack: str, digest_key: bytes | None) -> str:
+    """The cache entry of ``stack`` planned on that side with ``digest_key``."""
+    check_stack_name(stack)
+    digest = hashlib.sha256(side)
+    digest.update(f"stack {stack}\n".encode())
+    fingerprint = hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
+    digest.update(f"secret-digest key {fingerprint}\n".encode())
+    return digest.hexdigest()
+
+
+class PlanCache:
+    """The cache at ``root`` (see the module docstring).
+
+    Opening and looking up only read: the directory, its marker and its key are written
+    with the first plans stored (:meth:`put_all`), after every plan of a diff succeeded,
+    so that a diff that fails leaves no trace.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._key: bytes | None = None
+        self._key_is_new = False
+
+    @classmethod
+    def open(cls, root: Path) -> PlanCache:
+        """The cache at ``root``; :class:`CacheUnavailable` when the directory is not ours."""
+        try:
+            _refuse_links(root)
+            _refuse_links(root / PLANS)
+            _refuse_links(root / KEY_FILE)
+            if root.exists():
+                if not root.is_dir():
+                    raise CacheUnavailable(f"{root} is not a directory")
+                if not (root / MARKER).is_file() and any(root.iterdir()):
+                    raise CacheUnavailable(f"{root} exists and is not a trainstack cache")
+        except OSError as error:
+            raise CacheUnavailable(f"{root}: {error.strerror or error}") from None
+        return cls(root)
+
+    def secret_key(self) -> bytes:
+        """The cache's secret-digest key (a new one, kept with the first plans stored)."""
+        if self._key is not None:
+            return self._key
+        path = self.root / KEY_FILE
+        try:
+            if path.exists():
+                self._key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+            else:
+                self._key, self._key_is_new = secrets.token_bytes(32), True
+        except (OSError, ValueError) as error:
+            raise CacheUnavailable(f"{path}: unusable secret-digest key ({error})") from None
+        return self._key
+
+    def get(self, digest: str, stack: str) -> Path | None:
+        """The cached plan directory of ``stack`` for ``digest``, or ``None``."""
+        entry = self._entry(digest)
+        plan = entry / stack
+        if entry.is_symlink() or plan.is_symlink() or not (plan / "resources.json").is_file():
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(entry)  # recently used: pruned last
+        return plan
+
+    def put_all(self, plans: Iterable[tuple[str, str, Path]]) -> None:
+        """Keep a copy of each ``(digest, stack, plan directory)``; then prune.
+
+        Best effort: a cache that cannot be written only means the next diff plans again.
+        """
+        try:
+            self._create()
+        except (OSError, CacheUnavailable):
+            return
+        for digest, stack, plan_dir in plans:
+            self._put(digest, stack, plan_dir)
+        self.prune()
+
+    def _create(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _refuse_links(self.root)
+        for name, text, mode in (
+            (MARKER, MARKER_TEXT.encode(), 0o644),
+            # Never listed by `git status`, even where build/ is not ignored (pytest does
+            # the same for its cache).
+            (".gitignore", b"*\n", 0o644),
+        ):
+            if not (self.root / name).exists():
+                with contextlib.suppress(FileExistsError):
+                    _write_new(self.root / name, text, mode)
+        (self.root / PLANS).mkdir(exist_ok=True, mode=0o700)
+        _refuse_links(self.root / PLANS)
+        if self._key_is_new and self._key is not None:
+            try:
+                _write_new(self.root / KEY_FILE, self._key.hex().encode(), 0o600)
+            except FileExistsError:
+                # Another diff made the key meanwhile: entries keyed with ours would never
+                # be found again, so none is stored.
+                raise CacheUnavailable("the secret-digest key changed meanwhile") from None
+            self._key_is_new = False
+
+    def _put(self, digest: str, stack: str, plan_dir: Path) -> None:
+        entry = self._entry(digest)
+        if entry.exists():
+            return
+        staging = self.root / PLANS / f".new-{os.getpid()}-{secrets.token_hex(6)}"
+        try:
+            staging.mkdir(mode=0o700)
+            shutil.copytree(plan_dir, staging / stack, symlinks=True)
+            # One rename: a reader sees the whole plan or nothing. Made meanwhile by another
+            # diff: the rename fails and that one is kept.
+            with contextlib.suppress(OSError):
+                os.rename(staging, entry)
+        except OSError:
+            pass
+        finally:
+            if staging.exists() and not staging.is_symlink():
+                shutil.rmtree(staging, ignore_errors=True)
+
+    def prune(self) -> None:
+        """Remove the least recently used entries beyond the bounds, and stale leftovers."""
+        plans = self.root / PLANS
+        entries = []
+        for path in _entries(plans):
+            with contextlib.suppress(OSError):
+                entries.append((path.stat().st_mtime, _size(path), path))
+        entries.sort(reverse=True)
+        total = 0
+        for index, (_, size, path) in enumerate(entries):
+            total += size
+            if index >= MAX_ENTRIES or total > MAX_BYTES:
+                shutil.rmtree(path, ignore_errors=True)
+        hour_ago = time.time() - 3600
+        for path in plans.glob(".new-*"):
+            with contextlib.suppress(OSError):
+                if not path.is_symlink() and path.stat().st_mtime < hour_ago:
+                    shutil.rmtree(path, ignore_errors=True)
+
+    def _entry(self, digest: str) -> Path:
+        if _ENTRY.fullmatch(digest) is None:
+            raise ValueError(f"not a cache digest: {digest!r}")
+        return self.root / PLANS / digest
+
+
+def cache_for(project_root: Path) -> PlanCache:
+    """The cache the environment asks for (:class:`CacheUnavailable` when it cannot be used)."""
+    configured = os.environ.get(CACHE_DIR_ENV)
+    root = Path(configured) if configured else project_root / DEFAULT_CACHE
+    return PlanCache.open(root if root.is_absolute() else Path.cwd() / root)
+
+
+def _entries(plans: Path) -> Iterator[Path]:
+    if not plans.is_dir():
+        return
+    for path in plans.iterdir():
+        if _ENTRY.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+            yield path
+
+
+def _size(path: Path) -> int:
+    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+
+
+def _refuse_links(path: Path) -> None:
+    # Only the cache's own levels: the project may well live under a linked directory.
+    if path.is_symlink():
+        raise CacheUnavailable(f"{path} is a symbolic link: the cache never follows one")
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)

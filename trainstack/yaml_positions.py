@@ -1,0 +1,155 @@
+"""Line numbers for messages: where a dotted key path is written in the file a message names.
+
+E.g. ``trainstack:nodePools[0].gpusPerNode`` in ``stacks/Pulumi.aiacc.yaml``.
+
+Files are parsed for their values by ruamel.yaml (stack files) or Helm's reader
+(experiment files), neither of which keeps positions; this module reads the same text
+again, only when a message is printed, as libyaml's event stream (the pre-scan's parser,
+:mod:`trainstack.yaml_scan`), so that positions never cost anything on the way to a plan.
+Every reader of user files records which file a message's ``source`` names
+(:func:`remember`); a message whose file cannot be read again, or whose key is not
+written in it, simply has no line.
+
+A key that is not written (a missing required key) is located at its closest written
+parent: ``nodePools[0].desiredSize`` missing points at the pool's line. In a stack file
+the keys are under ``config:`` (``trainstack:cluster`` is ``config["trainstack:cluster"]``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from trainstack.errors import TrainstackError
+
+Location = tuple[int | str, ...]
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_TOKEN = re.compile(r'\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]|([^.\[\]]+)')
+# Messages may name a file with a suffix: `experiments/x.yaml (matrix point gpus=2)`.
+_SUFFIX = re.compile(r"^(?P<file>\S+?\.ya?ml)(?P<rest>(?: .*)?)$", re.DOTALL)
+_MAX_REMEMBERED = 4096
+
+_sources: dict[str, Path] = {}
+
+
+def remember(source: str, path: Path) -> None:
+    """``source`` (how messages name a file) is ``path`` on disk."""
+    if len(_sources) < _MAX_REMEMBERED or source in _sources:
+        _sources[source] = path
+
+
+def split_source(source: str) -> tuple[str, str]:
+    """``("experiments/x.yaml", " (matrix point gpus=2)")`` from a message's source."""
+    match = _SUFFIX.match(source)
+    if match is None:
+        return source, ""
+    return match.group("file"), match.group("rest")
+
+
+def at(source: str, key: str) -> str:
+    """``source:LINE`` when ``key`` (a dotted path) can be found in that file, else ``source``."""
+    file, rest = split_source(source)
+    line = key_line(file, key)
+    return f"{file}:{line}{rest}" if line is not None else source
+
+
+def key_line(source: str, key: str) -> int | None:
+    """The 1-based line of ``key`` (or of its closest written parent) in ``source``."""
+    path = _sources.get(source)
+    location = parse_key(key)
+    if path is None or not location:
+        return None
+    try:
+        lines = _key_lines(path, path.stat().st_mtime_ns)
+    except (OSError, TrainstackError, yaml.YAMLError):
+        return None
+    for candidate in (location, ("config", *location)):
+        for end in range(len(candidate), 0, -1):
+            found = lines.get(candidate[:end])
+            if found is not None and (end > 1 or candidate is location):
+                return found
+    return None
+
+
+def parse_key(key: str) -> Location:
+    """``trainstack:nodePools[0].labels["a.b/c"]`` -> ``("trainstack:nodePools", 0, "labels",
+    "a.b/c")``; ``()`` for what is no key path (``(file)``, ``line 3, column 1``)."""
+    text = key.strip()
+    if not text or text.startswith("(") or " " in text:
+        return ()
+    parts: list[int | str] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() != position and text[position : match.start()] != ".":
+            return ()
+        quoted, index, word = match.groups()
+        if quoted is not None:
+            parts.append(json.loads(f'"{quoted}"'))
+        elif index is not None:
+            parts.append(int(index))
+        else:
+            parts.append(word)
+        position = match.end()
+    return tuple(parts) if position == len(text) else ()
+
+
+@functools.lru_cache(maxsize=64)
+def _key_lines(path: Path, _mtime_ns: int) -> dict[Location, int]:
+    """Every key path of the file's document (and list item) with its line."""
+    from trainstack.yaml_io import read_text
+
+    loader = _Loader(read_text(path))
+    lines: dict[Location, int] = {}
+    # One entry per open collection: [is_mapping, current key or index, expecting a key]
+    open_: list[list[Any]] = []
+    here: list[int | str] = []
+    try:
+        while True:
+            event = loader.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return lines
+            if isinstance(event, yaml.CollectionEndEvent):
+                open_.pop()
+                if here:
+                    here.pop()
+                _after_node(open_, here)
+                continue
+            if not isinstance(
+                event, yaml.ScalarEvent | yaml.AliasEvent | yaml.CollectionStartEvent
+            ):
+                continue
+            top = open_[-1] if open_ else None
+            line = event.start_mark.line + 1
+            if top is not None and top[0] and top[2]:
+                # A key of a mapping: the path of its value.
+                key = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                top[1], top[2] = key, False
+                lines.setdefault((*here, key), line)
+                continue
+            if top is not None and not top[0]:
+                lines.setdefault((*here, top[1]), line)
+            if isinstance(event, yaml.CollectionStartEvent):
+                if top is not None:
+                    here.append(top[1])
+                open_.append([isinstance(event, yaml.MappingStartEvent), 0, True])
+                continue
+            _after_node(open_, here)
+    finally:
+        loader.dispose()
+
+
+def _after_node(open_: list[list[Any]], here: list[int | str]) -> None:
+    """A value was read: the enclosing mapping expects a key, a list its next item."""
+    if not open_:
+        return
+    top = open_[-1]
+    if top[0]:
+        top[2] = True
+    else:
+        top[1] += 1
