@@ -6,16 +6,20 @@ Run inside a project (``benchmarks/`` copied into it), each in a process of its 
   ``trainstack plan STACK`` in this process and writes to FILE (JSON) every module the
   plan imported, in the order it imported them.
 - ``python -m benchmarks._plan_parts imports FILE``: imports those modules and nothing
-  else; the benchmark times this whole process (interpreter start included), as it
-  times the plan's.
-- ``python -m benchmarks._plan_parts parts STACK FILE``: imports those modules (not
-  timed), then prints JSON: ``registrations``, the seconds of the program's run under
-  the SDK's mock engine for the stack and the data stacks it reads (the experiments
-  already resolved and checked, as the plan hands them to the program; the registrations
-  are not recorded: the plan's recording is overhead), and ``renders``, the seconds
-  Helm takes to render every experiment release of the stack: the same requests, in one
-  batch through the same function, as the plan's render worker gets (chart loading
-  included, the worker's process start not).
+  else, then prints when it was done (``time.monotonic()``, the system-wide clock): the
+  benchmark counts from before it started the process (interpreter start included, as
+  in the plan's time) to then (the interpreter's teardown left out).
+- ``python -m benchmarks._plan_parts parts STACK FILE``: imports those modules and sets
+  the garbage collector up as the command line does (neither timed), then prints JSON:
+
+  - ``registrations``: seconds of the program's run under the SDK's mock engine, for
+    the stack and the data stacks it reads, with the experiments already resolved and
+    checked as the plan hands them to the program, and nothing recorded (the plan's
+    recording of each registration is its own overhead);
+  - ``renders``: seconds Helm takes to render every experiment release of the stack:
+    the plan's requests, through the plan's function (``render_all``), in one batch in
+    this process. The plan splits the same batch between its render worker and itself;
+    the worker's process start is not counted here.
 """
 
 from __future__ import annotations
@@ -111,8 +115,10 @@ def _renders(project: Any, stack: str) -> tuple[float, int]:
 def parts(stack: str, file: Path) -> None:
     """Print the registrations' and the renders' seconds as JSON."""
     import_modules(file)
+    from trainstack.lifetime import tune_garbage_collector
     from trainstack.project import Project
 
+    tune_garbage_collector()  # as the command line does: the same collector settings
     project = Project.find()
     registrations, _ = _registrations(project, stack)
     renders, releases = _renders(project, stack)
@@ -126,6 +132,7 @@ def main() -> None:
             write_modules(stack, Path(file))
         case ["imports", file]:
             import_modules(Path(file))
+            print(json.dumps({"imported": time.monotonic()}))
         case ["parts", stack, file]:
             parts(stack, Path(file))
         case _:

@@ -81,31 +81,33 @@ def make_project(root: Path) -> None:
     (root / "stacks" / "Pulumi.bench.yaml").write_text(dump_yaml({"config": config}))
 
 
-def _run(root: Path, *args: str) -> tuple[float, str, float]:
-    """Wall-clock seconds, stdout and peak memory (MiB) of one ``python ARGS`` process."""
+def _run(root: Path, *args: str) -> tuple[float, float, str, float]:
+    """Start time (``time.monotonic()``), wall-clock seconds, stdout and peak memory (MiB)
+    of one ``python ARGS`` process."""
     with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-        started = time.perf_counter()
+        started = time.monotonic()
         process = subprocess.Popen([sys.executable, *args], cwd=root, stdout=stdout, stderr=stderr)
         _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - started
+        seconds = time.monotonic() - started
         process.returncode = os.waitstatus_to_exitcode(status)
         stdout.seek(0)
         stderr.seek(0)
         if process.returncode != 0:
             raise SystemExit(f"{' '.join(args)} failed:\n{stderr.read().decode()}")
-        return seconds, stdout.read().decode(), usage.ru_maxrss / 1024
+        return started, seconds, stdout.read().decode(), usage.ru_maxrss / 1024
 
 
 def measure(root: Path) -> dict[str, float]:
     """The best of ``ROUNDS`` rounds of the plan and of each part (seconds), and the plan's
     peak memory (MiB, the plan's process: its render worker is a process of its own)."""
-    modules = root / "modules.json"
+    modules, out = root / "modules.json", root / "out"
     _run(root, "-m", "benchmarks._plan_parts", "modules", "bench", str(modules))
     runs: dict[str, list[float]] = {}
     for _ in range(ROUNDS):
-        plan, _, memory = _run(root, "-m", "trainstack", "plan", "bench", "-o", str(root / "out"))
-        imports, _, _ = _run(root, "-m", "benchmarks._plan_parts", "imports", str(modules))
-        _, output, _ = _run(root, "-m", "benchmarks._plan_parts", "parts", "bench", str(modules))
+        _, plan, _, memory = _run(root, "-m", "trainstack", "plan", "bench", "-o", str(out))
+        started, _, output, _ = _run(root, "-m", "benchmarks._plan_parts", "imports", str(modules))
+        imports = json.loads(output)["imported"] - started
+        _, _, output, _ = _run(root, "-m", "benchmarks._plan_parts", "parts", "bench", str(modules))
         parts = json.loads(output)
         for name, seconds in (
             ("plan", plan),
