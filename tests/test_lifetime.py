@@ -57,3 +57,21 @@ def test_a_usage_error_keeps_its_status(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "No such command" in done.stderr
     assert marker.read_text() == "handler ran"
+
+
+def test_a_profiler_still_gets_to_write_its_report(tmp_path: Path) -> None:
+    """``python -m cProfile -o FILE -m trainstack``: the profile is written after the
+    program returns, so the process does not end at once under a profiler."""
+    report = tmp_path / "profile"
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(report), "-m", "trainstack", "--version"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("trainstack ")
+    assert report.stat().st_size > 0

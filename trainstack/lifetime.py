@@ -34,10 +34,12 @@ def exit_at_once(status: int) -> None:
     What an exit must still do is done first: the standard streams are flushed and the
     ``atexit`` handlers run (those of ``multiprocessing``, ``logging``, temporary files,
     coverage...). The teardown that is skipped only frees memory, which the system
-    reclaims anyway. Where flushing fails (stdout closed by ``| head``), this returns,
-    and the interpreter exits and reports it as usual.
+    reclaims anyway. This returns instead, and the interpreter exits as usual, where
+    flushing fails (stdout closed by ``| head``: Python reports it) and under a profiler
+    or a tracer (``python -m cProfile``, a debugger: they finish their work after the
+    program returns).
     """
-    if not _flushed():
+    if sys.getprofile() is not None or sys.gettrace() is not None or not _flushed():
         return
     atexit._run_exitfuncs()
     if _flushed():  # what the handlers printed
