@@ -241,3 +241,14 @@ def test_help_is_plain_and_offers_completion_and_version() -> None:
     options = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("  --")]
     assert options == ["--version", "--install-completion", "--show-completion", "--help"]
     assert "<bool>" not in result.stdout + _run(["plan", "--help"], REPO).stdout
+
+
+@pytest.mark.parametrize("group", [[], ["chart"], ["results"]])
+def test_command_lists_are_not_cut(group: list[str]) -> None:
+    """Click cuts a command's description with "..." past ~45 characters: each command
+    has a short help of its own that fits an 80-column list."""
+    result = _run([*group, "--help"], REPO)
+    listed = result.stdout.split("Commands:\n", 1)[1].splitlines()
+    assert listed, result.stdout
+    assert [line for line in listed if line.rstrip().endswith("...")] == []
+    assert all(len(line) <= 80 for line in listed)
