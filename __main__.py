@@ -11,17 +11,15 @@ from pathlib import Path
 import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
-from components.ack_node_pool import AckNodePool, AckNodePoolArgs
 from components.cluster_provider import kubernetes_provider
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
-from components.existing_nodes import ExistingNodes, ExistingNodesArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
 from components.nas_file_system import NasFileSystem, NasFileSystemArgs
+from components.node_pools import node_pool
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
-from trainstack.config.cluster import AlicloudCluster
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.conformance.cluster_gate import crd_gate
 from trainstack.deployment import CHART_PATH, Deployment, prepare_for_program
@@ -59,13 +57,10 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
     access = kubernetes_provider("cluster", stack)
     cluster = access.provider
     first_gpu = config.gpu_pools[0] if config.gpu_pools else None
-    pool_ids = []
-    for pool in config.node_pools:
-        if isinstance(config.cluster, AlicloudCluster):
-            ack = AckNodePool(pool.name, AckNodePoolArgs(pool, config.cluster, pool is first_gpu))
-            pool_ids.append(ack.node_pool_id)
-        else:
-            ExistingNodes(pool.name, ExistingNodesArgs(pool, cluster, pool is first_gpu))
+    made = [
+        node_pool(pool, config.cluster, cluster, pool is first_gpu) for pool in config.node_pools
+    ]
+    pool_ids = [pool_id for pool_id in made if pool_id is not None]
     teams = {
         team.name: Team(
             team.name,

@@ -6,7 +6,9 @@ deployer's current kubectl context happens to point at.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 import pulumi_alicloud as alicloud
@@ -14,6 +16,17 @@ import pulumi_kubernetes as k8s
 
 from trainstack.config.cluster import AlicloudCluster
 from trainstack.config.loader import LoadedStack
+
+
+def _from_ack(cluster: AlicloudCluster) -> pulumi.Output[str]:
+    """The cluster's kubeconfig, read from ACK (`alicloud.cs.getClusterCredential`)."""
+    credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
+    return credential.kube_config
+
+
+KUBECONFIG_FETCHERS: dict[str, Callable[[Any], pulumi.Output[str]]] = {"alicloud": _from_ack}
+"""By ``provider``: how the program fetches the kubeconfig of a cluster whose cloud's API
+gives one (``cloud_services``), when the stack sets no ``trainstack:kubeconfig``."""
 
 
 @dataclass(frozen=True)
@@ -37,9 +50,8 @@ def kubernetes_provider(name: str, stack: LoadedStack) -> ClusterAccess:
     kubeconfig: pulumi.Output[str] | None = None
     if stack.kubeconfig is not None:
         kubeconfig = pulumi.Output.secret(stack.kubeconfig)
-    elif isinstance(cluster, AlicloudCluster):
-        credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
-        kubeconfig = pulumi.Output.secret(credential.kube_config)
-    context = None if isinstance(cluster, AlicloudCluster) else cluster.context
+    elif cluster.cloud_services:
+        kubeconfig = pulumi.Output.secret(KUBECONFIG_FETCHERS[cluster.provider](cluster))
+    context = cluster.kubeconfig_context
     provider = k8s.Provider(name, kubeconfig=kubeconfig, context=context)
     return ClusterAccess(provider, kubeconfig, context)

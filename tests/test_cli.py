@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,60 @@ def test_two_owners_of_one_crd_without_documented_coexistence(tmp_path: Path) ->
         "operators.mpiOperator is enabled: both install mpijobs.kubeflow.org"
     )
     assert result.stderr.count("\n") == 1  # one line
+
+
+def test_version_is_the_packages() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    result = _run(["--version"], REPO)
+    assert (result.returncode, result.stdout) == (0, f"trainstack {project['version']}\n")
+
+
+def test_plan_without_a_stack_lists_the_stacks(tmp_path: Path) -> None:
+    root = _project_copy(tmp_path)
+    for stack in ("onprem", "aiacc", "baseline"):
+        (root / "stacks" / f"Pulumi.{stack}.yaml").write_text("config: {}\n")
+    result = _run(["plan"], root)
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == ["aiacc", "baseline", "onprem"]
+    assert result.stderr == (
+        "error: trainstack plan needs a stack: one of aiacc, baseline, onprem (e.g. `trainstack "
+        "plan aiacc`)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("words", "offered"),
+    [("trainstack plan a", ["aiacc"]), ("trainstack diff aiacc b", ["baseline"])],
+)
+def test_shell_completion_offers_the_projects_stacks(words: str, offered: list[str]) -> None:
+    """Typer's bash completion protocol, as `trainstack --install-completion` sets it up."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "_TRAINSTACK_COMPLETE": "complete_bash",
+        "COMP_WORDS": words,
+        "COMP_CWORD": str(len(words.split()) - 1),
+    }
+    # The console script: completion is keyed by the program's name.
+    script = Path(sys.executable).parent / "trainstack"
+    result = subprocess.run([script], cwd=REPO, env=env, capture_output=True, text=True)
+    assert (result.returncode, result.stdout.split()) == (0, offered)
+
+
+def test_help_is_plain_and_offers_completion_and_version() -> None:
+    result = _run(["--help"], REPO)
+    assert result.returncode == 0
+    options = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("  --")]
+    assert options == ["--version", "--install-completion", "--show-completion", "--help"]
+    assert "<bool>" not in result.stdout + _run(["plan", "--help"], REPO).stdout
+
+
+@pytest.mark.parametrize("group", [[], ["chart"], ["results"]])
+def test_command_lists_are_not_cut(group: list[str]) -> None:
+    """Click cuts a command's description with "..." past ~45 characters: each command
+    has a short help of its own that fits an 80-column list."""
+    result = _run([*group, "--help"], REPO)
+    listed = result.stdout.split("Commands:\n", 1)[1].splitlines()
+    assert listed, result.stdout
+    assert [line for line in listed if line.rstrip().endswith("...")] == []
+    assert all(len(line) <= 80 for line in listed)

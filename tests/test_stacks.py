@@ -54,3 +54,36 @@ def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
         assert operators == [("mpiOperator", "0.8.1"), ("trainingOperator", "1.9.4")]
     assert example_plans["aiacc"].stack.config.acceleration.enabled
     assert not example_plans["baseline"].stack.config.acceleration.enabled
+
+
+def test_example_stacks_plan_warning_clean_with_their_choices_acknowledged(
+    example_plans: dict[str, Plan],
+) -> None:
+    """No warning to learn to ignore: each deliberate choice is acknowledged, with a reason."""
+    assert {stack: plan.warnings for stack, plan in example_plans.items()} == {
+        stack: () for stack in ("imagenet", "aiacc", "baseline", "onprem")
+    }
+    acknowledged = {
+        stack: [(a.warning.check, a.warning.experiment, a.by) for a in plan.acknowledged]
+        for stack, plan in example_plans.items()
+    }
+    horovod = "experiments/horovod-resnet50-onprem.yaml"
+    assert acknowledged == {
+        "imagenet": [],
+        **{
+            stack: [
+                # by file: experiments/ first
+                ("borrowing", "imagenet-tensorflow", f"{source}: trainstack:acknowledge[0]"),
+                ("queuedTogether", "(all of team vision)", f"{source}: trainstack:acknowledge[1]"),
+            ]
+            for stack, source in (
+                ("aiacc", "stacks/Pulumi.aiacc.yaml"),
+                ("baseline", "stacks/Pulumi.baseline.yaml"),
+            )
+        },
+        "onprem": [
+            ("hostNetwork", "horovod-resnet50-onprem", f"{horovod}: acknowledge[0]"),
+            ("privileged", "horovod-resnet50-onprem", f"{horovod}: acknowledge[1]"),
+        ],
+    }
+    assert all(a.reason for plan in example_plans.values() for a in plan.acknowledged)

@@ -67,13 +67,14 @@ def _root(
     """A distributed GPU-training platform on Kubernetes, as code."""
 
 
-app.add_typer(chart_app, name="chart")
-app.add_typer(results_app, name="results")
-app.command()(plan)
-app.command()(diff)
-app.command()(operators)
-app.command()(status)
-app.command()(logs)
+# Short help of at most ~60 characters: click cuts longer ones with "..." in the list.
+app.add_typer(chart_app, name="chart", short_help="Generate, check, render, package the chart.")
+app.add_typer(results_app, name="results", short_help="Record, compare and plot training runs.")
+app.command(short_help="Plan a stack offline: every resource, checked.")(plan)
+app.command(short_help="What differs between stacks or against a git revision.")(diff)
+app.command(short_help="The operator catalog: versions, installs, settings.")(operators)
+app.command(short_help="Each experiment's jobs on the stack's cluster.")(status)
+app.command(short_help="Print the logs of an experiment's job.")(logs)
 
 USER_ERROR_EXIT = 2
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status

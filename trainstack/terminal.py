@@ -69,6 +69,8 @@ def print_error(text: str, err: Console | None = None) -> None:
 def _labelled(label: str, style: str, text: str, err: Console | None) -> None:
     from rich.text import Text
 
-    line = Text(f"{label}:", style=style)
+    # Only the label is coloured: the message is read, the label found.
+    line = Text()
+    line.append(f"{label}:", style=style)
     line.append(f" {text}")
     (err or stderr_console()).print(line)

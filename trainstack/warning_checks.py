@@ -23,6 +23,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field, StringConstraints
 
 from trainstack.base_model import StrictModel, constraint
+from trainstack.validation import did_you_mean
 
 WARNING_CHECKS: dict[str, str] = {
     "sharedMemory": "/dev/shm off, or under 1Gi, on a multi-GPU (NCCL) job",
@@ -60,7 +61,8 @@ UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement"})
 def _known_warning(name: str) -> str:
     if name not in WARNING_CHECKS or name in UNACKNOWLEDGEABLE:
         ids = sorted(set(WARNING_CHECKS) - UNACKNOWLEDGEABLE)
-        raise constraint("", name, f"a warning id: {', '.join(ids)}")
+        hint = did_you_mean(name, ids)
+        raise constraint("", name, f"a warning id{hint}: {', '.join(ids)}")
     return name
 
 

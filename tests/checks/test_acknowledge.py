@@ -159,7 +159,11 @@ def test_an_experiment_the_stack_does_not_select_may_be_named(deploy: Deployer) 
 @pytest.mark.parametrize(
     ("item", "key", "allowed"),
     [
-        ({"warning": "hostNetwrok", "reason": RDMA}, "acknowledge[0].warning", "a warning id: "),
+        (
+            {"warning": "hostNetwrok", "reason": RDMA},
+            "acknowledge[0].warning",
+            'a warning id (did you mean "hostNetwork"?): ',
+        ),
         ({"warning": "staleAcknowledgement", "reason": RDMA}, "acknowledge[0].warning", "borrow"),
         ({"warning": "hostNetwork", "reason": "  "}, "acknowledge[0].reason", "at least 1"),
         ({"warning": "hostNetwork"}, "acknowledge[0].reason", ""),

@@ -26,7 +26,7 @@ chart_app = typer.Typer(
 )
 
 
-@chart_app.command()
+@chart_app.command(short_help="Write the chart's generated files from the model.")
 def generate(
     output: Annotated[
         Path | None,
@@ -42,7 +42,7 @@ def generate(
     typer.echo(f"wrote {len(written)} generated files to {target}")
 
 
-@chart_app.command()
+@chart_app.command(short_help="Fail when the generated files drift from the model.")
 def check(
     chart_dir: Annotated[
         Path | None, typer.Option(help="Chart to check (default: charts/training-job/).")

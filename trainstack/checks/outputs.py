@@ -94,7 +94,8 @@ def _outputs(job: TrainingJob) -> list[tuple[str, str, str]]:
         if value is None and index + 1 < len(words):
             value = words[index + 1][1]
         if value is not None and value.startswith("/") and not re.search(r"[$`]", value):
-            found.append((key, f"--{match.group(1)}", posixpath.normpath(value)))
+            # The option as written (one dash or two): the message quotes the command.
+            found.append((key, word.split("=", 1)[0], posixpath.normpath(value)))
     return found
 
 

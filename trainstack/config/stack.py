@@ -6,7 +6,7 @@ from pydantic import Field, model_validator
 
 from trainstack.base_model import StrictModel, constraint
 from trainstack.config.acceleration import Acceleration, AckAddon, HelmComponent
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.cluster import Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
@@ -61,12 +61,11 @@ class StackConfig(StrictModel):
         max_length=256,
         description="Warnings this stack means, by id (for one experiment, or stack-wide), "
         "each with its reason: shown as acknowledged, not as warnings; one that matches no "
-        "warning is an error.",
+        "warning is itself a warning (staleAcknowledgement).",
     )
 
     @model_validator(mode="after")
     def _pool_rules(self) -> StackConfig:
-        on_ack = isinstance(self.cluster, AlicloudCluster)
         names: dict[str, int] = {}
         for index, pool in enumerate(self.node_pools):
             key = f"nodePools[{index}]"
@@ -77,15 +76,12 @@ class StackConfig(StrictModel):
                     f"a name no other pool uses (nodePools[{names[pool.name]}] has it)",
                 )
             names[pool.name] = index
-            if on_ack:
-                _ack_pool_rules(key, pool)
-            else:
-                _existing_pool_rules(key, pool)
+            self.cluster.check_pool(key, pool)
         return self
 
     @model_validator(mode="after")
     def _provider_rules(self) -> StackConfig:
-        on_ack = isinstance(self.cluster, AlicloudCluster)
+        on_ack = self.cluster.cloud_services
         if not on_ack:
             for operator in self.operators.enabled():
                 if operator_family(operator.key).ack_only:
@@ -323,41 +319,3 @@ class StackConfig(StrictModel):
     def team_key(self, team: Team) -> str:
         """``teams[<index>]``: where ``team`` is declared."""
         return f"teams[{self.teams.index(team)}]"
-
-
-def _ack_pool_rules(key: str, pool: NodePool) -> None:
-    """What ACK's node pool API requires (see trainstack.config.alicloud_rules)."""
-    if not pool.instance_types:
-        raise constraint(f"{key}.instanceTypes", [], "at least one ECS instance type on alicloud")
-    if pool.nodes:
-        raise constraint(
-            f"{key}.nodes", pool.nodes, "nothing on alicloud (ACK creates and names the nodes)"
-        )
-    if pool.login is None:
-        raise constraint(
-            f"{key}.login",
-            None,
-            "a login method ACK requires: `{keyName: <ECS key pair>}` or "
-            "`{passwordSecret: trainstack:<key>}` naming a secret config key",
-        )
-    if "taint_policy" in pool.model_fields_set:
-        raise constraint(
-            f"{key}.taintPolicy", pool.taint_policy, "nothing on alicloud (ACK taints the nodes)"
-        )
-
-
-def _existing_pool_rules(key: str, pool: NodePool) -> None:
-    """An existing cluster's nodes exist already: nothing about creating them applies."""
-    for field, attribute in (
-        ("instanceTypes", "instance_types"),
-        ("systemDisk", "system_disk"),
-        ("login", "login"),
-        ("autoscaling", "autoscaling"),
-    ):
-        if attribute in pool.model_fields_set:
-            raise constraint(
-                f"{key}.{field}",
-                getattr(pool, attribute) if attribute != "system_disk" else "a disk",
-                "nothing on an existing cluster (nodes are not created); list them in "
-                f"{key}.nodes to label and taint them",
-            )

@@ -108,8 +108,9 @@ class WarningChanges:
 
     @property
     def any(self) -> bool:
-        """Anything to show."""
-        return bool(self.changed or self.unchanged or self.acknowledged or self.not_selected)
+        """Anything to show (a plan that records no warnings is said, even with none)."""
+        shown = self.unchanged or self.acknowledged or self.not_selected or self.notes
+        return bool(self.changed or shown)
 
 
 def warning_changes(

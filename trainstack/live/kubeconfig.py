@@ -17,7 +17,6 @@ from typing import Any
 
 import yaml
 
-from trainstack.config.cluster import ExistingCluster
 from trainstack.config.loader import KUBECONFIG_KEY, LoadedStack
 from trainstack.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.live.options import ClusterOptions
@@ -72,14 +71,14 @@ def default_kubeconfig_path() -> Path:
 def resolve_target(stack: LoadedStack, options: ClusterOptions) -> Target:
     """The kubeconfig and context for ``stack``; an error says how to provide them."""
     cluster = stack.config.cluster
-    stack_context = cluster.context if isinstance(cluster, ExistingCluster) else None
+    stack_context = cluster.kubeconfig_context
     if options.kubeconfig is None and options.context is None:
         if stack.kubeconfig is not None:
             raise ClusterError(
                 f"stack {stack.name} reaches its cluster through the secret {KUBECONFIG_KEY}, "
                 f"which trainstack does not decrypt: {_how_to_get(stack)}"
             )
-        if stack_context is None and not isinstance(cluster, ExistingCluster):
+        if stack_context is None and cluster.cloud_services:
             raise ClusterError(
                 f"stack {stack.name} is an ACK cluster ({stack.source}) whose kubeconfig the "
                 f"program fetches from ACK: {_how_to_get(stack)}"

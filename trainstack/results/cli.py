@@ -52,7 +52,7 @@ def _print_written(written: Sequence[Written], project: Project) -> None:
         print(f"{project.display(item.path)}: run {record.run}: {values}{note}")
 
 
-@results_app.command("add")
+@results_app.command("add", short_help="Record runs from saved logs (arena or kubectl logs).")
 def add(
     stack: Annotated[str, typer.Argument(help="The stack the logs come from.")],
     experiment: Annotated[str, typer.Argument(help="The experiment (or matrix point).")],
@@ -65,7 +65,7 @@ def add(
     _print_written(add_logs(project, stack, experiment, logs), project)
 
 
-@results_app.command("collect")
+@results_app.command("collect", short_help="Record the finished runs of a stack's experiments.")
 def collect(
     stack: Annotated[str, typer.Argument(help="The stack whose cluster to read.")],
     experiments: Annotated[
@@ -97,7 +97,7 @@ def _stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
     return runs
 
 
-@results_app.command("compare")
+@results_app.command("compare", short_help="Two stacks' runs: mean ± sd, 95% CI, change A vs B.")
 def compare(
     a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.")],
     b: Annotated[str, typer.Argument(help="Stack B, e.g. baseline.")],
@@ -127,7 +127,7 @@ def compare(
     sys.stdout.write(text)
 
 
-@results_app.command("scaling")
+@results_app.command("scaling", short_help="A matrix's speed-up and efficiency against GPUs.")
 def scaling(
     stack: Annotated[str, typer.Argument(help="The stack, e.g. aiacc.")],
     matrix: Annotated[str, typer.Argument(help="The matrix, e.g. keras-lstm.")],

@@ -1,0 +1,353 @@
+"""Each stack's plan-time warnings in ``trainstack diff``: new ones first, none hidden.
+
+The end-to-end cases run ``trainstack diff --base main aiacc`` on a git repository holding
+a copy of the project, as the pull-request workflow does; the expected lines are written
+from the inputs the tests create (the unbacked-write rule of ``trainstack.checks.outputs``:
+an output option whose absolute path no writable volume backs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import Ran, run, run_process
+from tests.diff.plan_dirs import copy_project, write_plan_dir
+from tests.diff.test_sources import commit_all, git
+from trainstack.diff.sources import two_plans
+from trainstack.diff.warnings import (
+    MARKDOWN_LISTED,
+    Review,
+    review_from_file,
+    warning_changes,
+    warnings_markdown,
+)
+from trainstack.plan.files import (
+    REVIEW_JSON,
+    AcknowledgedItem,
+    NotSelectedItem,
+    ReviewFile,
+    WarningItem,
+    encode,
+)
+from trainstack.yaml_io import read_yaml
+
+AIACC = "stacks/Pulumi.aiacc.yaml"
+BASELINE = "stacks/Pulumi.baseline.yaml"
+ACKED_REASON = "a scratch run: nobody keeps its model"
+
+
+def _unbacked(path: str) -> str:
+    """The unbackedWrite message for ``--model-dir PATH`` of a job that mounts nothing."""
+    return (
+        f"--model-dir {path}: the job writes there, but no volume is mounted at or above it "
+        "(the job mounts no writable volume): what it writes is lost with the pods; mount a "
+        "claim there (job.results {claimName, mountPath}, a dataset of the stack) or write "
+        "under a mounted path"
+    )
+
+
+# -- matching: warning_changes -----------------------------------------------------------
+
+
+def _item(
+    message: str, source: str = "experiments/a.yaml", check: str = "borrowing"
+) -> WarningItem:
+    return WarningItem(check=check, source=source, experiment="a", key="team", message=message)
+
+
+def _review(
+    stack_file: str = AIACC,
+    warnings: tuple[WarningItem, ...] = (),
+    acknowledged: tuple[AcknowledgedItem, ...] = (),
+    not_selected: tuple[NotSelectedItem, ...] = (),
+) -> Review:
+    review = review_from_file(
+        ReviewFile(stack_file, "x", list(warnings), list(acknowledged), list(not_selected))
+    )
+    assert review is not None
+    return review
+
+
+def _acknowledged(item: WarningItem, reason: str = "meant") -> AcknowledgedItem:
+    return AcknowledgedItem(
+        item.check, item.source, item.experiment, item.key, item.message, reason, "x: ack[0]"
+    )
+
+
+def test_the_same_warning_in_two_stack_files_is_unchanged() -> None:
+    """A team warning names the stack file it reads; aiacc's and baseline's are one warning."""
+
+    def team_warning(stack_file: str) -> WarningItem:
+        return _item(
+            f"the job needs 16 GPUs, above team vision's own 10 GPUs (trainstack:teams[0]"
+            f".quota.gpu in {stack_file})",
+            source=stack_file,
+        )
+
+    changes = warning_changes(
+        _review(AIACC, (team_warning(AIACC),)),
+        _review(BASELINE, (team_warning(BASELINE),)),
+        "aiacc",
+        "baseline",
+    )
+    assert (changes.new, changes.gone) == ((), ())
+    [unchanged] = changes.unchanged
+    assert (unchanged.source, unchanged.message.endswith(f"in {BASELINE})")) == (BASELINE, True)
+    assert not changes.changed
+
+
+def test_a_warning_whose_numbers_change_is_new_and_the_old_one_gone() -> None:
+    before = _item("the job needs 12 GPUs, above team nlp's own 6 GPUs")
+    after = _item("the job needs 16 GPUs, above team nlp's own 6 GPUs")
+    changes = warning_changes(_review(warnings=(before,)), _review(warnings=(after,)), "a", "b")
+    assert [w.message for w in changes.new] == [after.message]
+    assert [w.message for w in changes.gone] == [before.message]
+    assert changes.unchanged == ()
+    assert changes.changed
+
+
+def test_acknowledging_a_warning_is_neither_new_nor_gone() -> None:
+    found = _item("the job needs 16 GPUs")
+    changes = warning_changes(
+        _review(warnings=(found,)), _review(acknowledged=(_acknowledged(found),)), "a", "b"
+    )
+    assert (changes.new, changes.gone, changes.unchanged) == ((), (), ())
+    [(warning, newly)] = changes.acknowledged
+    assert (warning.message, warning.reason, newly) == ("the job needs 16 GPUs", "meant", True)
+    assert changes.changed
+
+
+def test_a_warning_acknowledged_on_both_sides_is_shown_but_no_change() -> None:
+    found = _acknowledged(_item("the job needs 16 GPUs"))
+    changes = warning_changes(
+        _review(acknowledged=(found,)), _review(acknowledged=(found,)), "a", "b"
+    )
+    assert [(w.reason, newly) for w, newly in changes.acknowledged] == [("meant", False)]
+    assert changes.any and not changes.changed
+
+
+def test_dropping_an_acknowledgement_makes_the_warning_new() -> None:
+    found = _item("the job needs 16 GPUs")
+    changes = warning_changes(
+        _review(acknowledged=(_acknowledged(found),)), _review(warnings=(found,)), "a", "b"
+    )
+    assert [w.message for w in changes.new] == ["the job needs 16 GPUs"]
+    assert (changes.gone, changes.acknowledged) == ((), ())
+
+
+def test_a_warning_that_disappears_while_acknowledged_is_gone() -> None:
+    found = _acknowledged(_item("the job needs 16 GPUs"))
+    changes = warning_changes(_review(acknowledged=(found,)), _review(), "a", "b")
+    [gone] = changes.gone
+    assert (gone.message, gone.reason) == ("the job needs 16 GPUs", "meant")
+
+
+def test_experiments_no_longer_selected_are_told_apart_from_those_never_selected() -> None:
+    old = NotSelectedItem("experiments/old.yaml", ["old"])
+    before = _review(not_selected=(old,))
+    after = _review(not_selected=(old, NotSelectedItem("experiments/m.yaml", ["m-1", "m-2"])))
+    changes = warning_changes(before, after, "a", "b")
+    assert changes.newly_not_selected == (
+        ("experiments/m.yaml", "m-1"),
+        ("experiments/m.yaml", "m-2"),
+    )
+    assert changes.not_selected == (("experiments/old.yaml", "old"),)
+    assert changes.changed
+
+
+def test_a_plan_without_review_json_is_noted_and_its_warnings_not_compared() -> None:
+    found = _item("the job needs 16 GPUs")
+    changes = warning_changes(None, _review(warnings=(found,)), "aiacc@main", "aiacc")
+    assert changes.notes == (
+        "the plan aiacc@main records no warnings (made by a trainstack without review.json): "
+        "its warnings are not compared",
+    )
+    assert [w.message for w in changes.new] == ["the job needs 16 GPUs"]
+    assert changes.newly_not_selected == ()
+
+
+def test_the_note_is_shown_even_when_neither_side_has_a_warning() -> None:
+    changes = warning_changes(None, _review(), "old", "new")
+    assert changes.any and not changes.changed
+
+
+# -- the PR comment's section ------------------------------------------------------------
+
+
+def test_a_long_list_is_cut_per_group_in_the_comment_and_markup_escaped(tmp_path: Path) -> None:
+    count = MARKDOWN_LISTED + 2
+    after = tmp_path / "b"
+    write_plan_dir(tmp_path / "a", "s", {"x": 1})
+    write_plan_dir(after, "s", {"x": 1})
+    warnings = [
+        WarningItem("memoryLimit", f"experiments/e{n:02d}.yaml", f"e{n:02d}", "job", "<no limit>")
+        for n in range(count)
+    ]
+    (after / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(AIACC, warnings=warnings)))
+    (tmp_path / "a" / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(AIACC)))
+    section = warnings_markdown([two_plans(tmp_path / "a" / "s", after / "s", 0).diff])
+    items = [line for line in section.splitlines() if line.startswith("- **new**")]
+    assert len(items) == MARKDOWN_LISTED
+    assert items[0].endswith(": &lt;no limit&gt;")
+    assert "- ... and 2 more new (run `trainstack diff` locally)" in section.splitlines()
+
+
+def test_diff_of_a_plan_without_review_json_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = write_plan_dir(tmp_path / "old", "aiacc", {"x": 1})
+    new = write_plan_dir(tmp_path / "new", "aiacc", {"x": 1})
+    found = WarningItem("memoryLimit", "experiments/x.yaml", "x", "job.worker", "no limit")
+    (new / REVIEW_JSON).write_bytes(encode(ReviewFile(AIACC, warnings=[found])))
+    ran = run(tmp_path, "diff", "--plans", str(old), str(new), monkeypatch=monkeypatch)
+    assert ran.code == 1  # a new warning is a change, with no object changed
+    assert ran.stdout.splitlines()[1:4] == [
+        "warnings: 1 new, 0 gone, 0 unchanged, 0 acknowledged",
+        "  new  experiments/x.yaml: experiment x: job.worker: no limit [memoryLimit]",
+        f"note: the plan {old} records no warnings (made by a trainstack without review.json): "
+        "its warnings are not compared",
+    ]
+
+
+# -- end to end: a pull request that adds, fixes and acknowledges warnings ---------------
+
+
+def _experiment(name: str, path: str, extra: str = "") -> str:
+    """A CPU-only TFJob of team nlp whose command writes a model to ``path``."""
+    return (
+        f"name: {name}\n"
+        "team: nlp\n"
+        f"{extra}"
+        "job:\n"
+        "  framework: tensorflow\n"
+        "  image: {name: kubeflow/tf-mnist:1.0}\n"
+        f"  command: [python, /mnist.py, --model-dir, {path}]\n"
+        "  worker: {replicas: 1, gpus: 0}\n"
+    )
+
+
+def _select(root: Path, *names: str, drop: str = "") -> None:
+    stack = root / AIACC
+    text = stack.read_text()
+    listed = "      - keras-lstm\n"
+    assert listed in text
+    text = text.replace(listed, listed + "".join(f"      - {name}\n" for name in names))
+    stack.write_text(text.replace(f"      - {drop}\n", "") if drop else text)
+
+
+@pytest.fixture(scope="module")
+def pull_request(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
+    """``diff --base main aiacc`` (markdown and text) of a change to a committed project.
+
+    On main, three selected experiments write where no volume is mounted. The change adds
+    a fourth (new warning), mounts the results volume under one (gone), acknowledges
+    another (newly acknowledged), keeps the last (unchanged) and stops selecting
+    pytorch-ddp-mnist.
+    """
+    root = copy_project(tmp_path_factory.mktemp("pr") / "repo", ("imagenet", "aiacc"))
+    experiments = root / "experiments"
+    for name in ("kept", "fixed", "acked"):
+        (experiments / f"{name}.yaml").write_text(_experiment(name, f"/models/{name}"))
+    _select(root, "kept", "fixed", "acked")
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+
+    (experiments / "added.yaml").write_text(_experiment("added", "/models/added"))
+    results = "  results: {claimName: training-results, mountPath: /models}\n"
+    (experiments / "fixed.yaml").write_text(_experiment("fixed", "/models/fixed") + results)
+    acknowledge = f"acknowledge: [{{warning: unbackedWrite, reason: '{ACKED_REASON}'}}]\n"
+    (experiments / "acked.yaml").write_text(_experiment("acked", "/models/acked", acknowledge))
+    _select(root, "added", drop="pytorch-ddp-mnist")
+    return {
+        output: run_process(root, "diff", "--base", "main", "aiacc", "--format", output)
+        for output in ("markdown", "text")
+    }
+
+
+def _stack_reasons() -> list[str]:
+    """The reasons of the example aiacc stack's own acknowledgements, in file order
+    (borrowing of imagenet-tensorflow, then queuedTogether)."""
+    config = read_yaml(Path(__file__).parents[2] / AIACC)["config"]
+    return [item["reason"] for item in config["trainstack:acknowledge"]]
+
+
+def _warning_text(name: str) -> str:
+    message = _unbacked(f"/models/{name}")
+    return f"experiments/{name}.yaml: experiment {name}: job.command[2]: {message} [unbackedWrite]"
+
+
+def test_the_pr_comment_lists_the_new_warning_first(pull_request: dict[str, Ran]) -> None:
+    ran = pull_request["markdown"]
+    assert ran.code == 1, ran.stderr
+    comment = ran.stdout
+    start = comment.index("#### Warnings\n\n")
+    assert start < comment.index("| compared | change | object |")
+    section = comment[start:].split("\n\n| compared | change")[0].splitlines()
+    assert section[:7] == [
+        "#### Warnings",
+        "",
+        "`aiacc@main` → `aiacc`: 1 new, 1 gone, 1 unchanged, 3 acknowledged (1 newly)",
+        "",
+        "> [!WARNING]",
+        "> 1 new warning(s) with this change.",
+        "",
+    ]
+
+    def item(label: str, name: str) -> str:
+        return (
+            f"- **{label}** `unbackedWrite` `experiments/{name}.yaml` experiment `{name}` "
+            f"`job.command[2]`: {_unbacked(f'/models/{name}')}"
+        )
+
+    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: *{}*"
+    borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
+    items = section[7:]
+    assert items[:4] == [
+        item("new", "added"),
+        item("gone", "fixed"),
+        item("newly acknowledged", "acked")
+        + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: *{ACKED_REASON}*",
+        item("unchanged", "kept"),
+    ]
+    # The example stack's own acknowledgements: shown, with their reasons, not hidden.
+    assert items[4].startswith("- **acknowledged** `queuedTogether` `stacks/Pulumi.aiacc.yaml`")
+    assert items[4].endswith(f" — acknowledged in {queued}")
+    assert items[5].startswith("- **acknowledged** `borrowing` `experiments/imagenet-tensorflow")
+    assert items[5].endswith(f" — acknowledged in {borrowing}")
+    assert items[6:] == [
+        "- newly not selected (this stack no longer plans them, or never did): "
+        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)",
+        "- not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
+        "(horovod-resnet50-onprem)",
+    ]
+
+
+def test_the_text_report_lists_them_alike(pull_request: dict[str, Ran]) -> None:
+    ran = pull_request["text"]
+    assert ran.code == 1, ran.stderr
+    lines = ran.stdout.splitlines()
+    start = lines.index("warnings: 1 new, 1 gone, 1 unchanged, 3 acknowledged (1 newly)")
+    # Labels padded to the widest, "newly acknowledged" (18 characters).
+    assert lines[start + 1 : start + 5] == [
+        f"  new                 {_warning_text('added')}",
+        f"  gone                {_warning_text('fixed')}",
+        f"  newly acknowledged  {_warning_text('acked')} (acknowledged in "
+        f"experiments/acked.yaml: acknowledge[0]: {ACKED_REASON})",
+        f"  unchanged           {_warning_text('kept')}",
+    ]
+    borrowing, queued = _stack_reasons()
+    assert lines[start + 5].endswith(
+        f"[queuedTogether] (acknowledged in {AIACC}: trainstack:acknowledge[1]: {queued})"
+    )
+    assert lines[start + 6].endswith(
+        f"[borrowing] (acknowledged in {AIACC}: trainstack:acknowledge[0]: {borrowing})"
+    )
+    assert lines[start + 7 : start + 9] == [
+        "newly not selected (this stack no longer plans them, or never did): "
+        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)",
+        "not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
+        "(horovod-resnet50-onprem)",
+    ]
+    assert "\x1b[" not in ran.stdout  # a pipe: no colour
