@@ -5,17 +5,20 @@ Run: ``.venv/bin/python -m benchmarks.plan_many_experiments`` (target: the plan 
 the project: 200 MPI, TensorFlow and PyTorch jobs of different shapes, each rendered by
 Helm in the plan. Timed in each round, each a process of its own (see ``_plan_parts``):
 
-- the plan: ``trainstack plan bench``, the whole process;
-- its parts: importing every module the plan imports (a process that does only that),
-  the program's registrations under the SDK's mock engine, and Helm rendering the same
-  releases in one batch, as the plan's render worker does.
+- the plan: ``trainstack plan bench`` (and the data stack it reads), the whole process
+  from its start to its end;
+- its parts: importing every module the plan imports (a process that does only that,
+  from its start until the imports are done), the program's registrations under the
+  SDK's mock engine (for both stacks, nothing recorded), and Helm rendering the same
+  releases through the same function, in one batch in one process (the plan shares the
+  batch between its render worker and itself).
 
 What the plan does beyond its parts is its overhead: resolving and checking the
 experiments, recording and masking the registrations, checking objects against their
 schemas, writing the files and the summary. The plan renders in a second process while
 the program runs, so on an idle machine it can take less than the sum of its parts.
-The best (minimum) of several rounds is compared: noise on a shared machine only ever
-adds time.
+Each is the best (minimum) of :data:`ROUNDS` rounds: noise on a shared machine only
+ever adds time.
 """
 
 from __future__ import annotations
