@@ -16,16 +16,13 @@ time.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
+from benchmarks._project import copy_project, trainstack_seconds
 from trainstack.plan.cache import CACHE_DIR_ENV, NO_CACHE_ENV
 
-ROOT = Path(__file__).resolve().parents[1]
 PROJECT_FILES = (
     "Pulumi.yaml",
     "__main__.py",
@@ -43,34 +40,11 @@ TARGET_RATIO = 2.0
 
 def make_repository(root: Path) -> list[str]:
     """The project's copy at ``root``, committed; returns its stacks."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in PROJECT_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name, ignore=ignore)
-        else:
-            shutil.copy2(source, root / name)
+    copy_project(root, PROJECT_FILES)
     identity = ["-c", "user.name=benchmark", "-c", "user.email=benchmark@localhost"]
     for command in (["init", "-q"], ["add", "-A"], [*identity, "commit", "-q", "-m", "bench"]):
         subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
     return sorted(path.name[len("Pulumi.") : -len(".yaml")] for path in root.glob("stacks/*"))
-
-
-def seconds(root: Path, env: dict[str, str], *args: str) -> float:
-    """Wall-clock seconds of one ``python -m trainstack ARGS`` process (exit 0 or 1)."""
-    started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "trainstack", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    spent = time.monotonic() - started
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"trainstack {' '.join(args)} failed:\n{done.stderr}")
-    return spent
 
 
 def main() -> None:
@@ -81,14 +55,16 @@ def main() -> None:
         stacks = make_repository(root)
         env = {key: value for key, value in os.environ.items() if key != NO_CACHE_ENV}
         env[CACHE_DIR_ENV] = str(cache)
-        seconds(root, env, "diff", "--base", "HEAD")  # fills the cache
+        trainstack_seconds(root, "diff", "--base", "HEAD", env=env)  # fills the cache
         entries = list((cache / "plans").iterdir())
         plans, diffs = [], []
         for _ in range(ROUNDS):
-            plans.append(seconds(root, env, "plan", PLANNED, "--output-dir", str(out)))
+            plans.append(
+                trainstack_seconds(root, "plan", PLANNED, "--output-dir", str(out), env=env)
+            )
             for entry in entries:
                 os.utime(entry, (0, 0))
-            diffs.append(seconds(root, env, "diff", "--base", "HEAD"))
+            diffs.append(trainstack_seconds(root, "diff", "--base", "HEAD", env=env))
             # A plan found in the cache is marked as used; one not found would be made.
             if any(entry.stat().st_mtime == 0 for entry in entries):
                 raise SystemExit("a warm diff did not find every plan in the cache")

@@ -32,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks._project import ROOT, copy_project
 from trainstack.yaml_io import dump_yaml, read_yaml
 
-ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = 200
 TARGET_RATIO = 1.5
 ROUNDS = 3
@@ -61,11 +61,7 @@ def experiment(index: int) -> dict:
 
 def make_project(root: Path) -> None:
     """A scratch project: the real program, components and chart, generated experiments."""
-    for name in ("Pulumi.yaml", "__main__.py"):
-        shutil.copy(ROOT / name, root / name)
-    shutil.copytree(ROOT / "components", root / "components")
-    shutil.copytree(ROOT / "charts", root / "charts")
-    shutil.copytree(ROOT / "operators", root / "operators")
+    copy_project(root, ("Pulumi.yaml", "__main__.py", "components", "charts", "operators"))
     (root / "benchmarks").mkdir()
     for name in ("__init__.py", "_plan_parts.py"):
         shutil.copy(ROOT / "benchmarks" / name, root / "benchmarks" / name)

@@ -22,10 +22,9 @@ run()
 """
 
 
-def _run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
-    marker = tmp_path / "marker"
-    done = subprocess.run(
-        [sys.executable, "-c", _PROGRAM, str(marker), *args],
+def _python(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True,
@@ -33,7 +32,11 @@ def _run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], 
         check=False,
         timeout=60,
     )
-    return done, marker
+
+
+def _run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    marker = tmp_path / "marker"
+    return _python(tmp_path, "-c", _PROGRAM, str(marker), *args), marker
 
 
 def test_success_keeps_its_status_output_and_exit_handlers(tmp_path: Path) -> None:
@@ -63,15 +66,7 @@ def test_a_profiler_still_gets_to_write_its_report(tmp_path: Path) -> None:
     """``python -m cProfile -o FILE -m trainstack``: the profile is written after the
     program returns, so the process does not end at once under a profiler."""
     report = tmp_path / "profile"
-    done = subprocess.run(
-        [sys.executable, "-m", "cProfile", "-o", str(report), "-m", "trainstack", "--version"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = _python(tmp_path, "-m", "cProfile", "-o", str(report), "-m", "trainstack", "--version")
     assert done.returncode == 0
     assert done.stdout.startswith("trainstack ")
     assert report.stat().st_size > 0
