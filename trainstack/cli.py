@@ -82,8 +82,10 @@ DEBUG_ENV = "TRAINSTACK_DEBUG"
 
 
 def run() -> None:
-    """The ``trainstack`` executable: :func:`main`, then the process ends without the
-    interpreter's teardown (:func:`~trainstack.lifetime.exit_at_once`)."""
+    """The ``trainstack`` executable: :func:`main` in a process of its own, with fewer
+    garbage collections, ending without the interpreter's teardown (both in
+    :mod:`trainstack.lifetime`; :func:`main` alone, as tests call it, changes neither)."""
+    tune_garbage_collector()  # every module is imported by now
     try:
         main()
     except SystemExit as exiting:
@@ -95,7 +97,6 @@ def run() -> None:
 
 def main() -> None:
     """Command-line entry point (usage errors are Typer's own: message and exit 2)."""
-    tune_garbage_collector()  # every module is imported by now
     try:
         with unwinding():
             app()
