@@ -1,38 +1,79 @@
-"""The parts of ``trainstack plan STACK``, each timed alone in this process (a helper).
+"""The parts of ``trainstack plan STACK``, each measured alone (a helper of the benchmark).
 
-Run inside a project as ``python -m benchmarks._plan_parts STACK``; prints JSON:
-``registrations`` (seconds the program's run under the mock engine takes, for the stack
-and the data stacks it reads, its modules already imported) and ``renders`` (seconds
-Helm takes to render every experiment release of the stack). The benchmark measures the
-third part, importing the program's modules, as a process of its own.
+Run inside a project (``benchmarks/`` copied into it), each in a process of its own:
+
+- ``python -m benchmarks._plan_parts modules STACK FILE``: set-up, not timed. Runs
+  ``trainstack plan STACK`` in this process and writes to FILE (JSON) every module the
+  plan imported, in the order it imported them.
+- ``python -m benchmarks._plan_parts imports FILE``: imports those modules and nothing
+  else, then prints when it was done (``time.monotonic()``, the system-wide clock): the
+  benchmark counts from before it started the process (interpreter start included, as
+  in the plan's time) to then (the interpreter's teardown left out).
+- ``python -m benchmarks._plan_parts parts STACK FILE``: imports those modules and sets
+  the garbage collector up as the command line does (neither timed), then prints JSON:
+
+  - ``registrations``: seconds of the program's run under the SDK's mock engine, for
+    the stack and the data stacks it reads, with the experiments already resolved and
+    checked as the plan hands them to the program, and nothing recorded (the plan's
+    recording of each registration is its own overhead);
+  - ``renders``: seconds Helm takes to render every experiment release of the stack:
+    the plan's requests, through the plan's function (``render_all``), in one batch in
+    this process. The plan splits the same batch between its render worker and itself;
+    the worker's process start is not counted here.
 """
 
 from __future__ import annotations
 
+import atexit
+import importlib
 import json
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
-from trainstack.chart.batch import RenderRequest, render_all
-from trainstack.config.loader import load_stack_config, read_stack_file
-from trainstack.deployment import CHART_PATH, Deployment, prepare, reusing
-from trainstack.plan.engine import run_program
-from trainstack.project import Project
+SKIPPED = ("__main__", "__mp_main__", "benchmarks")
 
 
-def _deployment(project: Project, stack: str) -> tuple[Deployment, dict, set]:
+def write_modules(stack: str, file: Path) -> None:
+    """Plan ``stack`` as the command line does, then record the modules it imported."""
+
+    def record() -> None:
+        names = [n for n in sys.modules if n.split(".")[0] not in SKIPPED]
+        file.write_text(json.dumps(names))
+
+    atexit.register(record)
+    from trainstack.cli import main
+
+    sys.argv = ["trainstack", "plan", stack, "--output-dir", str(file.parent / "modules-plan")]
+    main()
+
+
+def import_modules(file: Path) -> None:
+    """Import the recorded modules, in the plan's order."""
+    for name in json.loads(file.read_text()):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue  # an alias the import system cannot load by name (e.g. six.moves.*)
+
+
+def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
+    """The stack's file and its deployment, as ``trainstack plan`` prepares them."""
+    from trainstack.config.loader import load_stack_config, read_stack_file
+    from trainstack.deployment import prepare
+
     stack_file = read_stack_file(project, stack)
     loaded = load_stack_config(stack, stack_file.config, stack_file.secret_keys, stack_file.source)
-    return (
-        prepare(project.root, loaded, project.stack_config_dir),
-        stack_file.config,
-        stack_file.secret_keys,
-    )
+    return stack_file, prepare(project.root, loaded, project.stack_config_dir)
 
 
-def _registrations(project: Project, stack: str) -> tuple[float, dict]:
+def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
     """Seconds of the program's run for ``stack`` (after its data stacks), and its outputs."""
-    deployment, config, secret_keys = _deployment(project, stack)
+    from trainstack.deployment import reusing
+    from trainstack.plan.engine import run_program
+
+    stack_file, deployment = _prepared(project, stack)
     seconds, references = 0.0, {}
     for name in deployment.referenced_stacks:
         spent, outputs = _registrations(project, name)
@@ -41,29 +82,61 @@ def _registrations(project: Project, stack: str) -> tuple[float, dict]:
     started = time.perf_counter()
     with reusing(deployment):
         run = run_program(
-            project.main_program, project.name, stack, config, secret_keys, None, references
+            project.main_program,
+            project.name,
+            stack,
+            stack_file.config,
+            stack_file.secret_keys,
+            None,
+            references,
+            record=False,
         )
     return seconds + time.perf_counter() - started, run.outputs
 
 
-def main() -> None:
-    """Time the registrations (second run: modules imported by the first) and the renders."""
-    stack = sys.argv[1]
-    project = Project.find()
-    _registrations(project, stack)  # imports the program's modules
-    registrations, _ = _registrations(project, stack)
-    deployment, _, _ = _deployment(project, stack)
+def _renders(project: Any, stack: str) -> tuple[float, int]:
+    """Seconds of Helm rendering the stack's releases in one batch, and their count."""
+    from trainstack.chart.batch import RenderRequest, render_all
+    from trainstack.deployment import CHART_PATH
+
+    _, deployment = _prepared(project, stack)
     chart = (project.root / CHART_PATH).resolve()
     requests = [
         RenderRequest.of(e.name, e.namespace, chart, e.values) for e in deployment.experiments
     ]
-    render_all(requests[:1])  # loads Helm's library
     started = time.perf_counter()
-    render_all(requests)
-    renders = time.perf_counter() - started
-    print(
-        json.dumps({"registrations": registrations, "renders": renders, "releases": len(requests)})
-    )
+    rendered = render_all(requests)
+    seconds = time.perf_counter() - started
+    if any(objects is None for objects in rendered.values()):
+        raise SystemExit("a release failed to render")
+    return seconds, len(requests)
+
+
+def parts(stack: str, file: Path) -> None:
+    """Print the registrations' and the renders' seconds as JSON."""
+    import_modules(file)
+    from trainstack.lifetime import tune_garbage_collector
+    from trainstack.project import Project
+
+    tune_garbage_collector()  # as the command line does: the same collector settings
+    project = Project.find()
+    registrations, _ = _registrations(project, stack)
+    renders, releases = _renders(project, stack)
+    print(json.dumps({"registrations": registrations, "renders": renders, "releases": releases}))
+
+
+def main() -> None:
+    """Dispatch on the first argument (see the module's docstring)."""
+    match sys.argv[1:]:
+        case ["modules", stack, file]:
+            write_modules(stack, Path(file))
+        case ["imports", file]:
+            import_modules(Path(file))
+            print(json.dumps({"imported": time.monotonic()}))
+        case ["parts", stack, file]:
+            parts(stack, Path(file))
+        case _:
+            raise SystemExit(f"usage: {__doc__}")
 
 
 if __name__ == "__main__":

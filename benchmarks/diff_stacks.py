@@ -16,11 +16,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks._project import ROOT, trainstack_seconds
+
 EXPERIMENTS = 200
 RUNS = 3
 TARGET_SECONDS = 5.0
@@ -84,17 +84,7 @@ def plan(stack: str, output_dir: Path) -> Path:
 
 def time_diff(first: Path, second: Path, options: list[str]) -> float:
     """Wall-clock seconds of one ``trainstack diff --plans`` process (exit 0 or 1)."""
-    started = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "trainstack", "diff", "--plans", str(first), str(second), *options],
-        cwd=ROOT,
-        capture_output=True,
-        check=False,
-    )
-    seconds = time.perf_counter() - started
-    if result.returncode not in (0, 1):
-        raise SystemExit(f"trainstack diff failed:\n{result.stderr.decode()}")
-    return seconds
+    return trainstack_seconds(ROOT, "diff", "--plans", str(first), str(second), *options)
 
 
 def main() -> None:

@@ -35,6 +35,23 @@ def test_worker_renders_match_local_renders() -> None:
         assert early[request] == local
 
 
+def test_releases_the_worker_has_not_reached_are_rendered_by_the_plan() -> None:
+    """Asked for at once (the worker is still starting), every release is there all the
+    same, each exactly as rendering it here gives."""
+    requests = _requests(BACKGROUND_RENDER_MINIMUM + 5)
+    early = EarlyRenders(requests).take()
+    assert set(early) == set(requests)
+    for request in requests[-3:]:
+        replicas = int(request.release.split("-")[1]) + 1
+        local = render_training_job(
+            job_values("mpi", worker={"replicas": replicas}),
+            release=request.release,
+            namespace="default",
+            chart_dir=CHART_DIR,
+        )
+        assert early[request] == local
+
+
 def test_few_releases_start_no_worker() -> None:
     assert EarlyRenders(_requests(2)).take() == {}
 

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conformance import crd_dir
 from tests.conftest import EXAMPLE_STACKS
 from trainstack.conformance import CrdSchemas, object_violations
+from trainstack.conformance.kubernetes import core_validator, is_core
+from trainstack.conformance.schema_check import SchemaCheck
+from trainstack.conformance.validate import pod_templates
 from trainstack.errors import PlanError
 from trainstack.plan.conformance import check_conformance, schema_files
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
@@ -97,3 +104,81 @@ def test_an_object_no_installed_operator_serves_is_refused_with_a_crd_directory(
         r"operator of the stack serves TFJob kubeflow\.org/v1",
     ):
         check_conformance(plan.stack.config, [], [tfjob], crd_dir())
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _mutated(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` with one place changed: replaced by any JSON value, or a key added."""
+    if isinstance(value, dict) and value and draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(value)))
+        return {**value, key: _mutated(draw, value[key])}
+    if isinstance(value, list) and value and draw(st.booleans()):
+        index = draw(st.integers(0, len(value) - 1))
+        return [*value[:index], _mutated(draw, value[index]), *value[index + 1 :]]
+    if isinstance(value, dict) and draw(st.booleans()):
+        return {**value, draw(st.text(max_size=6)): draw(_JSON)}
+    return draw(_JSON)
+
+
+def _same_verdict(check: SchemaCheck, instance: Any) -> None:
+    assert check.fast is not None  # the plan's schemas all compile
+    if check.fast.is_valid(instance):
+        assert list(check.validator.iter_errors(instance)) == []
+
+
+def _example_objects(example_plans: dict[str, Plan]) -> list[dict[str, Any]]:
+    return [
+        item
+        for plan in example_plans.values()
+        for item in [*(r.inputs for r in plan.resources), *(o.object for o in plan.objects)]
+        if "apiVersion" in item and "kind" in item
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_compiled_check_never_accepts_what_jsonschema_refuses(
+    example_plans: dict[str, Plan], data: st.DataObject
+) -> None:
+    """The fast path decides nothing jsonschema would decide otherwise: any change to an
+    example object (core kinds, and every job's metadata and pod templates) that jsonschema
+    refuses, the compiled check refuses too, so jsonschema's errors are reported."""
+    examples = _example_objects(example_plans)
+    objects = [o for o in examples if is_core(o["apiVersion"])] + [
+        {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "t"}, "template": t}
+        for job in examples
+        if not is_core(job["apiVersion"])
+        for _, t in pod_templates(job)
+    ]
+    obj = data.draw(st.sampled_from(objects))
+    check = core_validator(obj["apiVersion"], obj["kind"])
+    assert check is not None
+    _same_verdict(check, data.draw(st.composite(lambda draw: _mutated(draw, obj))()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_compiled_crd_check_never_accepts_what_jsonschema_refuses(
+    example_plans: dict[str, Plan], data: st.DataObject
+) -> None:
+    schemas = CrdSchemas(crd_dir())
+    jobs = [
+        (job, schema_files(plan.stack.config)[(job["apiVersion"], job["kind"])])
+        for plan in example_plans.values()
+        for job in (o.object for o in plan.objects)
+    ]
+    job, file_name = data.draw(st.sampled_from(jobs))
+    check = schemas.validator(file_name, job["apiVersion"], job["kind"])
+    _same_verdict(check, data.draw(st.composite(lambda draw: _mutated(draw, job))()))

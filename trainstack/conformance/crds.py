@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 
+from trainstack.conformance.schema_check import SchemaCheck
 from trainstack.errors import PlanError
 
 
@@ -27,18 +29,16 @@ class CrdSchemas:
         if not directory.is_dir():
             raise PlanError(f"CRD schema directory {directory} does not exist")
         self.directory = directory
-        self._validators: dict[tuple[str, str, str], jsonschema.protocols.Validator] = {}
+        self._validators: dict[tuple[str, str, str], SchemaCheck] = {}
 
-    def validator(
-        self, file_name: str, api_version: str, kind: str
-    ) -> jsonschema.protocols.Validator:
-        """The strict validator of ``kind`` from ``file_name`` of the directory (built once)."""
+    def validator(self, file_name: str, api_version: str, kind: str) -> SchemaCheck:
+        """The strict check of ``kind`` from ``file_name`` of the directory (built once)."""
         key = (file_name, api_version, kind)
         if key not in self._validators:
             self._validators[key] = self._build(file_name, api_version, kind)
         return self._validators[key]
 
-    def _build(self, file_name: str, api_version: str, kind: str) -> jsonschema.protocols.Validator:
+    def _build(self, file_name: str, api_version: str, kind: str) -> SchemaCheck:
         path = self.directory / file_name
         try:
             document = json.loads(path.read_text(encoding="utf-8"))
@@ -47,7 +47,9 @@ class CrdSchemas:
         schema = _schema_in(document, api_version, kind)
         if schema is None:
             raise PlanError(f"CRD schema {path} does not describe {kind} {api_version}")
-        return jsonschema.Draft7Validator(closed(schema))
+        return SchemaCheck.of(
+            jsonschema.Draft7Validator(closed(schema)), jsonschema_rs.Draft7Validator
+        )
 
 
 def _schema_in(document: Any, api_version: str, kind: str) -> dict[str, Any] | None:

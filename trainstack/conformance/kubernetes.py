@@ -14,7 +14,10 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 from referencing import Registry, Resource
+
+from trainstack.conformance.schema_check import SchemaCheck
 
 KUBERNETES_VERSION = "1.30.0"
 """The Kubernetes release whose schemas objects are checked against (ACK and upstream
@@ -35,8 +38,8 @@ def _definitions() -> Resource[Any]:
 
 
 @functools.lru_cache(maxsize=64)
-def core_validator(api_version: str, kind: str) -> jsonschema.protocols.Validator | None:
-    """The strict validator of a core kind; ``None`` when Kubernetes has no such kind."""
+def core_validator(api_version: str, kind: str) -> SchemaCheck | None:
+    """The strict check of a core kind; ``None`` when Kubernetes has no such kind."""
     # rbac.authorization.k8s.io/v1 -> rbac-v1, as the schema files are named
     group_version = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
     try:
@@ -44,8 +47,13 @@ def core_validator(api_version: str, kind: str) -> jsonschema.protocols.Validato
     except FileNotFoundError:
         return None
     registry: Registry[Any] = Resource.from_contents(schema) @ Registry()
-    registry = _definitions() @ registry
-    return jsonschema.Draft202012Validator(schema, registry=registry)
+    definitions = _definitions()
+    registry = definitions @ registry
+    return SchemaCheck.of(
+        jsonschema.Draft202012Validator(schema, registry=registry),
+        jsonschema_rs.Draft202012Validator,
+        {definitions.contents["$id"]: definitions.contents},
+    )
 
 
 def _read(name: str) -> Any:

@@ -18,10 +18,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 from trainstack.conformance.crds import CrdSchemas
 from trainstack.conformance.kubernetes import core_validator, is_core
+from trainstack.conformance.schema_check import SchemaCheck
 
 _LABEL_KEY = re.compile(
     r"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
@@ -71,10 +70,10 @@ def object_violations(
     )
     name = f"{kind or '?'} {where or '?'}"
     if is_core(api_version):
-        validator = core_validator(api_version, kind)
-        if validator is None:
+        check = core_validator(api_version, kind)
+        if check is None:
             return [Violation(name, "(root)", f"Kubernetes has no kind {kind} in {api_version}")]
-        return _errors(name, validator, obj) + _label_violations(name, obj)
+        return _errors(name, check, obj) + _label_violations(name, obj)
     found: list[Violation] = []
     file_name = files.get((api_version, kind))
     if crds is not None:
@@ -90,7 +89,7 @@ def object_violations(
     found += _errors(name, config_map, metadata_holder)
     pod_template = core_validator("v1", "PodTemplate")
     assert pod_template is not None
-    for path, template in _pod_templates(obj):
+    for path, template in pod_templates(obj):
         holder = {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "t"}}
         found += [
             Violation(v.name, path + v.path.removeprefix("template"), v.rule)
@@ -99,16 +98,14 @@ def object_violations(
     return found + _label_violations(name, obj)
 
 
-def _errors(
-    name: str, validator: jsonschema.protocols.Validator, obj: Mapping[str, Any]
-) -> list[Violation]:
+def _errors(name: str, check: SchemaCheck, obj: Mapping[str, Any]) -> list[Violation]:
     return [
         Violation(
             name,
             ".".join(str(part) for part in error.absolute_path) or "(root)",
             f"{error.validator}: {_short(error.message)}",
         )
-        for error in validator.iter_errors(dict(obj))
+        for error in check.errors(dict(obj))
     ]
 
 
@@ -142,7 +139,7 @@ def _labels(obj: Any, path: str = "") -> Iterator[tuple[str, Mapping[str, Any]]]
             yield from _labels(item, f"{path}{index}.")
 
 
-def _pod_templates(obj: Any, path: str = "") -> Iterator[tuple[str, Mapping[str, Any]]]:
+def pod_templates(obj: Any, path: str = "") -> Iterator[tuple[str, Mapping[str, Any]]]:
     """Every pod template (a ``template`` with ``spec.containers``) in an object."""
     if isinstance(obj, Mapping):
         for key, value in obj.items():
@@ -151,4 +148,4 @@ def _pod_templates(obj: Any, path: str = "") -> Iterator[tuple[str, Mapping[str,
             if key == "template" and isinstance(spec, Mapping) and "containers" in spec:
                 yield here, value
             else:
-                yield from _pod_templates(value, here)
+                yield from pod_templates(value, here)

@@ -11,41 +11,66 @@ from typing import Any
 
 from trainstack.chart.batch import RenderRequest, render_all
 from trainstack.chart.render import render_training_job
+from trainstack.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
+
+_Renders = dict[RenderRequest, list[dict[str, Any]] | None]
 
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 # Below this many releases a second process costs more than it saves.
 BACKGROUND_RENDER_MINIMUM = 32
+# Releases per task handed to the worker: what it has not started when the plan needs the
+# renders is rendered in the plan's own process instead (a task is the unit of that).
+RENDER_CHUNK = 8
 
 
 class EarlyRenders:
     """Releases rendered ahead of time in a worker process, looked up by their request.
 
     Only an optimisation: a release whose values differ from what was requested (or that
-    failed) is rendered again in the plan's own process, by the same function.
+    failed) is rendered again in the plan's own process, by the same function. The
+    worker takes the releases in tasks of :data:`RENDER_CHUNK`; when the plan asks for the
+    renders (:meth:`take`), the tasks the worker has not started are rendered in the
+    plan's process while the worker finishes its own, so that neither waits long for
+    the other, whichever was slowed down.
     """
 
     def __init__(self, requests: list[RenderRequest]) -> None:
-        self._future: Future[dict[RenderRequest, list[dict[str, Any]] | None]] | None = None
+        self._tasks: list[tuple[list[RenderRequest], Future[_Renders]]] = []
         self._pool: ProcessPoolExecutor | None = None
         if len(requests) >= BACKGROUND_RENDER_MINIMUM:
             # spawn, not fork: the plan's process holds Pulumi's threads and event loop.
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-            self._future = self._pool.submit(render_all, requests)
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=tune_garbage_collector
+            )
+            self._tasks = [
+                (chunk, self._pool.submit(render_all, chunk))
+                for chunk in (
+                    requests[start : start + RENDER_CHUNK]
+                    for start in range(0, len(requests), RENDER_CHUNK)
+                )
+            ]
 
-    def take(self) -> dict[RenderRequest, list[dict[str, Any]] | None]:
-        """The renders, once the worker is done (empty when none was started)."""
-        if self._future is None or self._pool is None:
+    def take(self) -> _Renders:
+        """Every requested render, once done here or by the worker (empty when no worker
+        was started)."""
+        if self._pool is None:
             return {}
+        renders: _Renders = {}
         try:
-            return self._future.result()
+            left = [chunk for chunk, future in self._tasks if future.cancel()]
+            renders.update(render_all([request for chunk in left for request in chunk]))
+            for _, future in self._tasks:
+                if not future.cancelled():
+                    renders.update(future.result())
         except (BrokenProcessPool, OSError):
-            return {}  # the worker could not run here: render in this process instead
+            pass  # the worker could not run here: what it had left is rendered later
         finally:
             self._pool.shutdown()
             self._pool = None
+        return renders
 
     def close(self) -> None:
         """Stop the worker at once (the plan failed or was interrupted before :meth:`take`).

@@ -70,8 +70,8 @@ class _PreviewMocks(pulumi.runtime.Mocks):
         return dict(_INVOKE_RESULTS.get(args.token, {})), []
 
 
-class _RecordingMonitor(mocks.MockMonitor):
-    """A mock monitor that keeps each registration as the program sent it."""
+class _EngineMonitor(mocks.MockMonitor):
+    """The SDK's mock monitor, keeping the stack's outputs (masked) for StackReferences."""
 
     def __init__(self, digest_key: bytes | None, stack_outputs: dict[str, dict[str, Any]]) -> None:
         super().__init__(_PreviewMocks(stack_outputs))
@@ -80,20 +80,20 @@ class _RecordingMonitor(mocks.MockMonitor):
         self._digest_key = digest_key
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        inputs = _inputs(request.object)
-        self._record(request, inputs, resource_options(request))
         try:
             return super().RegisterResource(request)
         finally:
             _close_thread_loop()
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        # A read (e.g. a StackReference) changes nothing, but a reviewer sees what it reads.
-        inputs = rpc.deserialize_properties(request.properties, keep_unknowns=True)
-        options = {"read": True, "provider": _provider_urn(request.provider)}
-        self._record(request, inputs, options)
         try:
             return super().ReadResource(request)
+        finally:
+            _close_thread_loop()
+
+    def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        try:
+            return super().Invoke(request)
         finally:
             _close_thread_loop()
 
@@ -102,6 +102,21 @@ class _RecordingMonitor(mocks.MockMonitor):
             outputs = rpc.deserialize_properties(request.outputs, keep_unknowns=True)
             self.outputs = Masker(self._digest_key).mask(outputs)
         return super().RegisterResourceOutputs(request)
+
+
+class _RecordingMonitor(_EngineMonitor):
+    """The engine's monitor that also keeps each registration as the program sent it."""
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        self._record(request, _inputs(request.object), resource_options(request))
+        return super().RegisterResource(request)
+
+    def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        # A read (e.g. a StackReference) changes nothing, but a reviewer sees what it reads.
+        inputs = rpc.deserialize_properties(request.properties, keep_unknowns=True)
+        options = {"read": True, "provider": _provider_urn(request.provider)}
+        self._record(request, inputs, options)
+        return super().ReadResource(request)
 
     def _record(self, request: Any, inputs: Any, options: dict[str, Any]) -> None:
         masker = Masker(self._digest_key)
@@ -116,12 +131,6 @@ class _RecordingMonitor(mocks.MockMonitor):
                 options=options,
             )
         )
-
-    def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        try:
-            return super().Invoke(request)
-        finally:
-            _close_thread_loop()
 
 
 def _close_thread_loop() -> None:
@@ -192,6 +201,7 @@ def run_program(
     digest_key: bytes | None = None,
     stack_outputs: dict[str, dict[str, Any]] | None = None,
     preview: bool = True,
+    record: bool = True,
 ) -> ProgramRun:
     """Run ``program`` for ``stack_name`` with ``config``; return what it registered.
 
@@ -199,8 +209,10 @@ def run_program(
     StackReferences, by stack name (their own offline plans). ``preview``: the engine
     plays ``pulumi preview`` (outputs the cloud computes stay unknown), else ``pulumi up``
     (they resolve, so what waits for them runs: tests of the deployment path use it).
+    ``record``: keep every registration (else only the outputs: the engine's own cost,
+    which the plan benchmark compares the plan with).
     """
-    monitor = _RecordingMonitor(digest_key, stack_outputs or {})
+    monitor = (_RecordingMonitor if record else _EngineMonitor)(digest_key, stack_outputs or {})
     _reset_runtime()
     set_all_config(dict(config), sorted(secret_keys))
     pulumi.runtime.set_mocks(

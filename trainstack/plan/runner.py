@@ -56,16 +56,7 @@ def plan_stack(
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack, project.stack_config_dir)
-    # The data stacks it reads: their own plans answer its StackReferences offline.
-    references = {}
-    for name in deployment.referenced_stacks:
-        if memo is not None and name in memo:
-            references[name] = memo[name].outputs
-            continue
-        referenced = plan_stack(project, name, digest_key, memo=memo)
-        if memo is not None:
-            memo[name] = referenced
-        references[name] = referenced.outputs
+    # Started first: the worker renders while the data stacks and the program run.
     early = EarlyRenders(
         [
             RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
@@ -73,6 +64,16 @@ def plan_stack(
         ]
     )
     try:
+        # The data stacks it reads: their own plans answer its StackReferences offline.
+        references = {}
+        for name in deployment.referenced_stacks:
+            if memo is not None and name in memo:
+                references[name] = memo[name].outputs
+                continue
+            referenced = plan_stack(project, name, digest_key, memo=memo)
+            if memo is not None:
+                memo[name] = referenced
+            references[name] = referenced.outputs
         with reusing(deployment):
             run = run_program(
                 project.main_program,
