@@ -108,9 +108,7 @@ def _scalar(value: Any) -> str:
     raise _Unsupported  # floats (libyaml's spelling of them), other types
 
 
-@functools.lru_cache(maxsize=4096)
 def _text(value: str) -> str:
-    """``value`` as libyaml writes it in block style (keys and names recur: remembered)."""
     if len(value) > MAX_TEXT or not value.isascii() or not value.isprintable():
         raise _Unsupported  # long, non-ASCII, or with newlines or control characters
     if _plain(value) and _reads_as_text(value):
@@ -129,6 +127,7 @@ def _plain(value: str) -> bool:
     return ": " not in value and " #" not in value and not value.endswith(":")
 
 
+@functools.lru_cache(maxsize=8192)
 def _reads_as_text(value: str) -> bool:
     """Whether ``value`` written plain reads back as text (YAML 1.1, as PyYAML resolves)."""
     return _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG
