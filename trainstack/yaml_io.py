@@ -26,7 +26,6 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from trainstack.errors import InputLimitError, Problem, YamlSyntaxError
 from trainstack.limits import MAX_FILE_BYTES
-from trainstack.yaml_emit import block_yaml
 from trainstack.yaml_positions import remember
 from trainstack.yaml_scan import check_yaml, locate_scalar
 
@@ -195,19 +194,11 @@ def canonical_yaml(document: Any) -> str:
 def dump_yaml(data: Any) -> str:
     """Block-style YAML with keys in the order given (callers sort when they need to).
 
-    Written with libyaml through PyYAML's C dumper (:func:`libyaml_dump`): a plan writes
-    hundreds of documents and the pure-Python emitter made that the slowest step of
-    ``trainstack plan``. The output is the same YAML ruamel.yaml writes for plain data;
-    comments are not needed here (values.yaml, which has them, is written with
-    ruamel.yaml). Plain data that :func:`~trainstack.yaml_emit.block_yaml` can vouch for
-    is written by it directly: the same bytes, some three times faster.
+    Written with libyaml through PyYAML's C dumper: a plan writes hundreds of documents
+    and the pure-Python emitter made that the slowest step of ``trainstack plan``. The
+    output is the same YAML ruamel.yaml writes for plain data; comments are not needed
+    here (values.yaml, which has them, is written with ruamel.yaml).
     """
-    direct = block_yaml(data)
-    return direct if direct is not None else libyaml_dump(data)
-
-
-def libyaml_dump(data: Any) -> str:
-    """:func:`dump_yaml` through PyYAML and libyaml, whatever the data."""
     return yaml.dump(
         data,
         Dumper=_Dumper,
