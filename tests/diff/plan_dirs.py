@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -149,3 +150,22 @@ def copy_project(target: Path, stacks: tuple[str, ...] = ("imagenet", "aiacc", "
     for stack in stacks:
         shutil.copy2(REPO / "stacks" / f"Pulumi.{stack}.yaml", target / "stacks")
     return target
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in ``root``; returns its output."""
+    command = ["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args]
+    return subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def commit_all(root: Path, message: str) -> None:
+    """Commit everything in the working tree of ``root``."""
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
+def init_repo(root: Path) -> Path:
+    """Make ``root`` a git repository whose branch ``main`` holds what it has now."""
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+    return root

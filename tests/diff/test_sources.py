@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.diff.plan_dirs import copy_project
+from tests.diff.plan_dirs import commit_all, copy_project, git, init_repo
 from trainstack.cli import main
 from trainstack.diff.sources import against_base
 from trainstack.errors import DiffError
@@ -17,17 +16,6 @@ from trainstack.project import Project
 
 MASKING = Path("trainstack/plan/masking.py")
 BASE_MARKER = "[computed at base]"
-
-
-def git(root: Path, *args: str) -> str:
-    """Run git in ``root``; returns its output."""
-    command = ["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args]
-    return subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
-
-
-def commit_all(root: Path, message: str) -> None:
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", message)
 
 
 @pytest.fixture()
@@ -41,8 +29,7 @@ def repo(tmp_path: Path) -> Path:
     masking = root / MASKING
     original = masking.read_text()
     masking.write_text(original.replace('COMPUTED = "[computed]"', f'COMPUTED = "{BASE_MARKER}"'))
-    git(root, "init", "-q", "-b", "main")
-    commit_all(root, "base")
+    init_repo(root)
     masking.write_text(original)
     return root
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import Ran, run, run_process
-from tests.diff.plan_dirs import copy_project, write_plan_dir
-from tests.diff.test_sources import commit_all, git
+from tests.diff.plan_dirs import copy_project, init_repo, write_plan_dir
 from trainstack.diff.sources import two_plans
 from trainstack.diff.warnings import (
     MARKDOWN_LISTED,
@@ -251,8 +250,7 @@ def pull_request(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
     for name in ("kept", "fixed", "acked"):
         (experiments / f"{name}.yaml").write_text(_experiment(name, f"/models/{name}"))
     _select(root, "kept", "fixed", "acked")
-    git(root, "init", "-q", "-b", "main")
-    commit_all(root, "base")
+    init_repo(root)
 
     (experiments / "added.yaml").write_text(_experiment("added", "/models/added"))
     results = "  results: {claimName: training-results, mountPath: /models}\n"

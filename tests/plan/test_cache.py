@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 import trainstack
-from tests.diff.plan_dirs import copy_project
-from tests.diff.test_sources import commit_all, git
+from tests.diff.plan_dirs import copy_project, init_repo
 from tests.project_copy import run_in_process
 from trainstack.plan import cache as cache_module
 from trainstack.plan.cache import (
@@ -266,9 +265,7 @@ def _plans(cache: Path) -> set[str]:
 def test_with_base_the_unchanged_revision_comes_from_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = copy_project(tmp_path / "repo")
-    git(root, "init", "-q", "-b", "main")
-    commit_all(root, "base")
+    root = init_repo(copy_project(tmp_path / "repo"))
     cache = tmp_path / "cache"
     monkeypatch.setenv(CACHE_DIR_ENV, str(cache))
     baseline = root / "stacks" / "Pulumi.baseline.yaml"
