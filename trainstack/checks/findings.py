@@ -28,8 +28,7 @@ class Finding:
             raise ValueError(f"warning without a registered id: {self.check!r} ({self.key})")
 
     def __str__(self) -> str:
-        text = f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
-        return f"{text} [{self.check}]" if self.severity == "warning" else text
+        return self._text(self.source)
 
     def located(self) -> str:
         """What is printed: ``str()`` with the key's line in the file (``file:LINE``).
@@ -39,8 +38,10 @@ class Finding:
         """
         from trainstack.yaml_positions import at
 
-        text = f"{at(self.source, self.key)}: experiment {self.experiment}: {self.key}: "
-        text += self.message
+        return self._text(at(self.source, self.key))
+
+    def _text(self, where: str) -> str:
+        text = f"{where}: experiment {self.experiment}: {self.key}: {self.message}"
         return f"{text} [{self.check}]" if self.severity == "warning" else text
 
 
