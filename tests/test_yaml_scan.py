@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from trainstack.errors import InputLimitError, YamlSyntaxError
 from trainstack.limits import MAX_SCALAR_CHARS, MAX_YAML_DEPTH, MAX_YAML_NODES
@@ -37,13 +38,31 @@ def test_aliases_within_the_limit_are_fine() -> None:
     check_yaml(_laughs(4), "f.yaml")  # 10^4 nodes
 
 
+# Both parsers PyYAML offers: libyaml (which stops at its own depth of 1,000 since 0.2.6,
+# bundled with PyYAML 6.0.4) and the pure-Python one (no depth limit of its own). Whichever
+# reads the file, the refusal is trainstack's, with trainstack's limit.
+PARSERS = [
+    pytest.param(getattr(yaml, "CSafeLoader", None), id="libyaml"),
+    pytest.param(yaml.SafeLoader, id="python"),
+]
+
+
+@pytest.mark.parametrize("parser", PARSERS)
 @pytest.mark.parametrize("opening", ["[", "{a: "])
-def test_deep_flow_nesting_is_refused_at_the_limit(opening: str) -> None:
+@pytest.mark.parametrize("depth", [MAX_YAML_DEPTH + 1, 1_001, 100_000])
+def test_deep_flow_nesting_is_refused_at_the_limit(
+    opening: str, depth: int, parser: type | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if parser is None:
+        pytest.skip("this PyYAML was built without libyaml")
+    monkeypatch.setattr("trainstack.yaml_scan._Loader", parser)
     closing = "]" if opening == "[" else "}"
-    depth = 100_000
     text = "a: " + opening * depth + "1" + closing * depth + "\n"
-    with pytest.raises(InputLimitError, match=f"nested more than {MAX_YAML_DEPTH} deep"):
+    with pytest.raises(InputLimitError, match=f"nested more than {MAX_YAML_DEPTH} deep") as caught:
         check_yaml(text, "deep.yaml")
+    (problem,) = caught.value.problems
+    assert problem.allowed == f"at most {MAX_YAML_DEPTH} levels (trainstack's limit)"
+    assert "(line 1, column " in problem.path
 
 
 def test_deep_block_nesting_names_the_key_and_the_line() -> None:

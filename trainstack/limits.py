@@ -54,3 +54,8 @@ MAX_QUANTITY_CHARS = 64
 MAX_QUANTITY_VALUE = INT64_MAX
 """A quantity's value: Kubernetes caps anything larger (resource.Quantity: "no quantity
 may represent a number greater than 2^63-1 in magnitude"), so it is refused instead."""
+
+MAX_JSON_DEPTH = 64
+"""Objects and arrays nested in each other in a JSON file trainstack reads (results files,
+plan and cache files) or an API response: the same bound as YAML's. JSON readers recurse,
+so a deeper document would otherwise fail (or not) wherever the reader's own limit is."""

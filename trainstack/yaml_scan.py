@@ -46,6 +46,10 @@ ALLOWED_COLLECTION_TAGS = frozenset({f"{_CORE}map", f"{_CORE}seq"})
 _NOT_A_NUMBER = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SHOWN_DEPTH = 8  # key paths in messages: the first levels only
+# libyaml 0.2.6 (bundled with PyYAML 6.0.4) stops nesting deeper than 1,000 levels itself,
+# while scanning ahead of the events this check counts: far past MAX_YAML_DEPTH, so such a
+# document is refused with trainstack's own limit, whichever libyaml reads it.
+_READER_NESTING_LIMIT = "exceeded maximum nesting depth"
 
 
 @dataclass
@@ -146,6 +150,8 @@ def check_yaml(text: str, source: str) -> None:
             _on_event(scan, event)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
+        if mark is not None and _READER_NESTING_LIMIT in str(error.problem):
+            _too_deep(scan, mark)
         found = f"invalid YAML ({error.problem or error})"
         if mark is None:
             raise YamlSyntaxError(source, [Problem("(document)", found, "valid YAML")]) from None
@@ -214,14 +220,18 @@ def _on_collection(scan: _Scan, event: Any) -> None:
     if event.tag is not None and event.tag not in ALLOWED_COLLECTION_TAGS:
         scan.fail(mark, f"the tag {_short(event.tag)}", _TAG_HELP)
     if len(scan.open) >= MAX_YAML_DEPTH:
-        scan.fail(
-            mark,
-            f"mappings and lists nested more than {MAX_YAML_DEPTH} deep",
-            f"at most {MAX_YAML_DEPTH} levels (trainstack's limit)",
-            limit=True,
-        )
+        _too_deep(scan, mark)
     scan.count(mark, 1, 0)
     scan.open.append(_Open(is_mapping, event.anchor, scan.nodes - 1, scan.chars))
+
+
+def _too_deep(scan: _Scan, mark: Any) -> None:
+    scan.fail(
+        mark,
+        f"mappings and lists nested more than {MAX_YAML_DEPTH} deep",
+        f"at most {MAX_YAML_DEPTH} levels (trainstack's limit)",
+        limit=True,
+    )
 
 
 _TAG_HELP = "plain values (no explicit tag but !!str)"

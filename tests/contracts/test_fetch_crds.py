@@ -9,35 +9,25 @@ pinned list is checked against the reference schemas it must reproduce.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
 
 from tests.conformance import crd_dir
+from tests.scripts import load_script
 from tests.stack_helpers import REPO
 
 SCRIPT = REPO / "scripts" / "fetch_crds.py"
 SOURCES = REPO / ".github" / "crd-sources.json"
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fetch_crds", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fetch_crds"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fetch_crds = _load()
+fetch_crds = load_script("fetch_crds")
 
 WIDGET_CRD = """\
 apiVersion: apiextensions.k8s.io/v1

@@ -134,9 +134,17 @@ def test_a_plain_credential_in_an_old_plan_is_masked(tmp_path: Path) -> None:
             + "[" * 100_000
             + "]" * 100_000
             + "}}]",
-            "nested too deeply to be a plan",
+            "JSON nested more than 64 deep; allowed: at most 64 levels",
         ),
-        ("[" * 100_000 + "]" * 100_000, "nested too deeply to be a plan"),
+        ("[" * 100_000 + "]" * 100_000, "JSON nested more than 64 deep"),
+        # Deeper than trainstack's limit but well within what msgspec itself decodes.
+        (
+            '[{"urn": "u", "type": "t", "name": "n", "inputs": {"a": '
+            + "[" * 70
+            + "]" * 70
+            + "}}]",
+            "JSON nested more than 64 deep; allowed: at most 64 levels",
+        ),
         (b'[{"urn": "\xff"}]', r"not UTF-8 \(byte 10\)"),
     ],
 )

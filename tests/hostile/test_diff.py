@@ -62,7 +62,7 @@ DIFF_CASES = [
     Case(
         "plan-file-nested-too-deeply",
         _plan_file("resources.json", "[" * 100_000 + "]" * 100_000),
-        ("plans/b/resources.json: nested too deeply",),
+        ("plans/b/resources.json: JSON nested more than 64 deep", "at most 64 levels"),
         args=PLANS,
     ),
     Case(

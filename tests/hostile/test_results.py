@@ -41,7 +41,14 @@ RESULTS_CASES = [
     Case(
         "a-results-file-nested-too-deeply",
         _results_file("[" * 100_000 + "]" * 100_000),
-        (f"{RUNS}/run-001.json", "JSON nested too deeply"),
+        (f"{RUNS}/run-001.json", "JSON nested more than 64 deep", "at most 64 levels"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        # Past trainstack's limit, short of the JSON reader's own (about 1,000 levels).
+        "a-results-file-nested-past-the-limit",
+        _results_file('{"metrics": ' + "[" * 65 + "]" * 65 + "}"),
+        (f"{RUNS}/run-001.json", "JSON nested more than 64 deep", "at most 64 levels"),
         args=("results", "compare", "aiacc", "baseline"),
     ),
     Case(
@@ -59,6 +66,13 @@ RESULTS_CASES = [
     Case(
         "a-kubeconfig-nested-too-deeply",
         write("k.yaml", "a: " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        ("cannot read kubeconfig", "at most 64 levels"),
+        args=("status", "aiacc", "--kubeconfig", "k.yaml", "--context", "x"),
+    ),
+    Case(
+        # Past trainstack's limit, short of any YAML reader's own.
+        "a-kubeconfig-nested-past-the-limit",
+        write("k.yaml", "a: " + "[" * 70 + "]" * 70 + "\n"),
         ("cannot read kubeconfig", "at most 64 levels"),
         args=("status", "aiacc", "--kubeconfig", "k.yaml", "--context", "x"),
     ),

@@ -12,16 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
 from trainstack.deployment import Deployment
-from trainstack.errors import ClusterError
+from trainstack.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster
-from trainstack.live.kubeconfig import Target, default_kubeconfig_path
+from trainstack.live.kubeconfig import Target, default_kubeconfig_path, parse_kubeconfig
+from trainstack.yaml_io import read_text
 
 TIMEOUT_SECONDS = 20.0
 
@@ -57,18 +56,15 @@ def _target(kubeconfig: str | None, context: str | None) -> Target:
     if kubeconfig is None:
         path = default_kubeconfig_path()
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise ClusterError(f"cannot read kubeconfig {path}: {error.strerror}") from None
+            text = read_text(path)  # bounded: a regular file of at most MAX_FILE_BYTES
+        except InputLimitError as error:
+            found = error.problems[0].found
+            raise ClusterError(f"cannot read kubeconfig {path}: {found}") from None
+        except YamlSyntaxError:
+            raise ClusterError(f"kubeconfig {path} is not UTF-8 text") from None
     else:
         path, text = Path("(trainstack:kubeconfig)"), kubeconfig
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise ClusterError(f"kubeconfig {path} is not valid YAML") from None
-    if not isinstance(document, dict):
-        raise ClusterError(f"kubeconfig {path} is not a kubeconfig")
-    return Target(path, context, document)
+    return Target(path, context, parse_kubeconfig(text, str(path)))
 
 
 def crd_gate(

@@ -11,6 +11,7 @@ read from the wrong cluster.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ from trainstack.yaml_io import read_text
 from trainstack.yaml_scan import check_yaml
 
 DEFAULT_KUBECONFIG = Path("~/.kube/config")
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LINE = re.compile(r"line \d+")
 
 
 @dataclass(frozen=True)
@@ -97,23 +100,27 @@ def _read(path: Path, stack: LoadedStack) -> dict[str, Any]:
         ) from None
     except YamlSyntaxError:
         raise ClusterError(f"kubeconfig {path} is not UTF-8 text") from None
+    return parse_kubeconfig(text, str(path))
+
+
+def parse_kubeconfig(text: str, source: str) -> dict[str, Any]:
+    """A kubeconfig's document, bounded like every file trainstack reads.
+
+    Its size, depth and shape are checked on the parser's events before any object is
+    built (so nothing deep reaches a recursive reader), and errors say where, never what:
+    a kubeconfig holds credentials.
+    """
     try:
-        # Its size and depth checked before the parser builds it; syntax errors are left to
-        # the parser below, which names the line (and only the line).
-        check_yaml(text, str(path))
+        check_yaml(text, source)
     except InputLimitError as error:
-        # Where and what is wrong, never the value found: a kubeconfig holds credentials.
         reasons = "; ".join(f"{p.path}: {p.allowed}" for p in error.problems)
-        raise ClusterError(f"cannot read kubeconfig {path}: {reasons}") from None
-    except YamlSyntaxError:
-        pass
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        # The parser's message quotes the file: name the line only, never its text.
-        mark = getattr(error, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark is not None else ""
-        raise ClusterError(f"kubeconfig {path} is not valid YAML{where}") from None
+        raise ClusterError(f"cannot read kubeconfig {source}: {reasons}") from None
+    except YamlSyntaxError as error:
+        # The line only: a key path or the parser's words could quote a credential.
+        lines = (_LINE.search(problem.path) for problem in error.problems)
+        where = "".join(f" ({found[0]})" for found in lines if found)
+        raise ClusterError(f"kubeconfig {source} is not valid YAML{where}") from None
+    document = yaml.load(text, Loader=_Loader)  # checked above: one plain, bounded mapping
     if not isinstance(document, dict) or not isinstance(document.get("contexts"), list):
-        raise ClusterError(f"kubeconfig {path} has no `contexts` list: not a kubeconfig")
+        raise ClusterError(f"kubeconfig {source} has no `contexts` list: not a kubeconfig")
     return document

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from trainstack.errors import DiffError
+from trainstack.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.limits import MAX_PLAN_FILE_BYTES
 
 RESOURCES_JSON = "resources.json"
@@ -184,7 +185,7 @@ def decode(data: bytes, kind: type[T], path: Path) -> T:
     except UnicodeDecodeError as error:
         raise DiffError(f"{path}: not UTF-8 (byte {error.start})") from None
     try:
-        return msgspec.json.decode(data, type=kind)
+        decoded = msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as error:
         # The typed decoder stops at the first value of the wrong type, before it sees
         # that the rest is no JSON at all: a syntax error is the better message.
@@ -193,7 +194,13 @@ def decode(data: bytes, kind: type[T], path: Path) -> T:
     except msgspec.DecodeError as error:
         raise DiffError(f"{path}: not valid JSON ({_position(str(error), data)})") from None
     except RecursionError:
-        raise DiffError(f"{path}: nested too deeply to be a plan") from None
+        raise DiffError(_TOO_DEEP.format(path=path)) from None
+    if too_deep(decoded):
+        raise DiffError(_TOO_DEEP.format(path=path))
+    return decoded
+
+
+_TOO_DEEP = "{path}: " + f"{TOO_DEEP}; allowed: {ALLOWED_DEPTH}"
 
 
 def _check_syntax(data: bytes, path: Path) -> None:
@@ -202,7 +209,7 @@ def _check_syntax(data: bytes, path: Path) -> None:
     except msgspec.DecodeError as error:
         raise DiffError(f"{path}: not valid JSON ({_position(str(error), data)})") from None
     except RecursionError:
-        raise DiffError(f"{path}: nested too deeply to be a plan") from None
+        raise DiffError(_TOO_DEEP.format(path=path)) from None
 
 
 def _validation(message: str) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.errors import Problem, ResultsError, ResultsFileError
+from trainstack.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.limits import MAX_FILE_BYTES
 from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
 from trainstack.results.record import RunRecord
@@ -61,13 +62,14 @@ def read_record(path: Path, display: Display) -> RunRecord:
             raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)])
         document = json.loads(path.read_bytes())
     except RecursionError:
-        found = "JSON nested too deeply"
-        raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from None
+        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
     except json.JSONDecodeError as error:
         found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
         raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from error
     except (OSError, UnicodeDecodeError) as error:
         raise ResultsFileError(where, [Problem("(document)", str(error), _RESTORE)]) from error
+    if too_deep(document):
+        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])
     try:
         record = RunRecord.model_validate(document)
     except ValidationError as error:

@@ -1,0 +1,49 @@
+"""The nesting limit of JSON documents, checked the same way whichever reader decoded them.
+
+Python's ``json`` and msgspec both recurse and stop near 1,000 levels with a
+``RecursionError``; trainstack refuses anything past
+:data:`~trainstack.limits.MAX_JSON_DEPTH` instead, with its own message, and maps the
+reader's error onto the same message (a document the reader cannot hold is deeper still).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trainstack.limits import MAX_JSON_DEPTH
+
+TOO_DEEP = f"JSON nested more than {MAX_JSON_DEPTH} deep"
+ALLOWED_DEPTH = f"at most {MAX_JSON_DEPTH} levels of objects and arrays (trainstack's limit)"
+
+
+def too_deep(document: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``document`` nests objects and arrays more than ``limit`` deep.
+
+    Walked with an explicit stack (never recursion); typed msgspec structs count as
+    objects, so a typed plan file is measured the way its JSON was written.
+    """
+    pending: list[tuple[Any, int]] = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        children = _children(value)
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children if _is_container(child))
+    return False
+
+
+def _is_container(value: Any) -> bool:
+    return isinstance(value, dict | list | tuple) or hasattr(value, "__struct_fields__")
+
+
+def _children(value: Any) -> Any:
+    if isinstance(value, dict):
+        return value.values()
+    if isinstance(value, list | tuple):
+        return value
+    fields = getattr(value, "__struct_fields__", None)
+    if fields is not None:
+        return [getattr(value, name) for name in fields]
+    return None
