@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from trainstack.errors import TrainstackError
+from trainstack.core.errors import TrainstackError
+from trainstack.core.quantity import quantity_problem
 from trainstack.experiments.model import ExperimentFile
-from trainstack.quantity import quantity_problem
 from trainstack.yaml_io import parse_helm_yaml, parse_yaml
 
 TARGET_SECONDS = 0.5

@@ -19,9 +19,9 @@ from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
+from trainstack.core.quantity import exact_quantity
 from trainstack.experiments.merge import merged
 from trainstack.frameworks import frameworks
-from trainstack.quantity import exact_quantity
 from trainstack.yaml_io import dump_yaml
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"

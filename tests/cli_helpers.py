@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tests.stack_helpers import REPO
 from trainstack.cli import USER_ERROR_EXIT, app
-from trainstack.errors import TrainstackError
+from trainstack.core.errors import TrainstackError
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from tests.conformance import crd_dir
 from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.loader import pulumi_config_map
+from trainstack.core.project import Project
 from trainstack.plan.engine import run_program
-from trainstack.project import Project
 
 CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/tfjobs.kubeflow.org"
 

@@ -7,10 +7,10 @@ import pytest
 
 from tests.stack_helpers import REPO
 from trainstack.config.loader import read_stack_file
+from trainstack.core.project import Project
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.engine import run_program
 from trainstack.plan.model import Plan
-from trainstack.project import Project
 
 KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
 AIACC_PLACEHOLDERS = [

@@ -13,7 +13,7 @@ from rich.console import Console
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import ARENA, TRAINING_OPERATOR
 from tests.team_helpers import team
-from trainstack.errors import PlanCheckError
+from trainstack.core.errors import PlanCheckError
 from trainstack.plan.model import Plan
 from trainstack.plan.summary import print_summary
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import A100_POOL
-from trainstack.errors import ConfigError, ExperimentError
+from trainstack.core.errors import ConfigError, ExperimentError
 
 GPU = {"trainstack.io/pool": "gpu-v100"}
 CPU = {"trainstack.io/pool": "cpu"}

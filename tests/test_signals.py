@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from trainstack.errors import Interrupted
+from trainstack.core.errors import Interrupted
 from trainstack.signals import deferred, unwinding
 
 

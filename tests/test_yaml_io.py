@@ -8,8 +8,8 @@ from pathlib import Path
 import helm_python
 import pytest
 
-from trainstack.errors import InputLimitError, YamlSyntaxError
-from trainstack.limits import MAX_FILE_BYTES
+from trainstack.core.errors import InputLimitError, YamlSyntaxError
+from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.yaml_io import parse_helm_yaml, parse_yaml, read_helm_yaml, read_text, read_yaml
 
 

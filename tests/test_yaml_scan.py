@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from trainstack.errors import InputLimitError, YamlSyntaxError
-from trainstack.limits import MAX_SCALAR_CHARS, MAX_YAML_DEPTH, MAX_YAML_NODES
+from trainstack.core.errors import InputLimitError, YamlSyntaxError
+from trainstack.core.limits import MAX_SCALAR_CHARS, MAX_YAML_DEPTH, MAX_YAML_NODES
 from trainstack.yaml_scan import check_yaml, locate_scalar
 
 

@@ -1,7 +1,7 @@
 """The ``trainstack`` command line.
 
 Exit statuses (also in the README): 0 success (``diff``: no changes), 1 ``diff`` found
-changes, 2 a user error (every :class:`~trainstack.errors.TrainstackError`: one
+changes, 2 a user error (every :class:`~trainstack.core.errors.TrainstackError`: one
 ``error:`` line per problem on stderr, no traceback) or a usage error (Typer's), 70 an
 internal error (a bug: one line, ``TRAINSTACK_DEBUG=1`` shows the traceback), 128+N
 stopped by signal N after cleaning up (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).
@@ -19,8 +19,8 @@ from typing import Annotated
 import typer
 
 from trainstack.chart.cli import chart_app
+from trainstack.core.errors import Interrupted, TrainstackError
 from trainstack.diff.cli import diff
-from trainstack.errors import Interrupted, TrainstackError
 from trainstack.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.live.cli import logs, status
 from trainstack.operators.cli import operators

@@ -28,8 +28,8 @@ from trainstack.config.loader import (
     load_stack_config,
     read_stack_file,
 )
-from trainstack.errors import ConfigError, Problem, TrainstackError
-from trainstack.project import Project
+from trainstack.core.errors import ConfigError, Problem, TrainstackError
+from trainstack.core.project import Project
 
 FACTS = ("fileSystem", "path", "zoneId", "storageType", "protocolType", "mountOptions")
 """What two clusters must agree on to read the same data, in report order."""

@@ -17,11 +17,11 @@ from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.config.placeholders import placeholders
+from trainstack.core.errors import PlaceholderError, TrainstackError
+from trainstack.core.project import Project
 from trainstack.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.enforcement import Enforcement, enforcement
-from trainstack.errors import PlaceholderError, TrainstackError
 from trainstack.experiments.resolve import Experiment, NotSelected, resolve_selection
-from trainstack.project import Project
 
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on

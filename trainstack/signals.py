@@ -2,7 +2,7 @@
 
 Python turns SIGINT into :class:`KeyboardInterrupt`, but dies on SIGTERM or SIGHUP
 without running a single ``finally``: temporary and staging directories would stay
-behind. While a command runs, those signals raise :class:`~trainstack.errors.Interrupted`
+behind. While a command runs, those signals raise :class:`~trainstack.core.errors.Interrupted`
 instead, so that every cleanup runs on the way out. :func:`deferred` holds the three
 signals around steps that must not be cut in half (swapping a plan directory, removing
 the one it replaced): a signal that arrives meanwhile is handled right after.
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-from trainstack.errors import Interrupted
+from trainstack.core.errors import Interrupted
 
 UNWINDING = (signal.SIGTERM, signal.SIGHUP)
 DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})

@@ -7,7 +7,7 @@ Two readers, each with the semantics of the tool that reads the file for real:
 - experiment files and chart values (:func:`read_helm_yaml`): exactly as ``helm install
   -f`` reads them, through Helm's own reader (YAML 1.1: ``yes`` is true, ``0755`` is 493).
 
-Both read at most :data:`~trainstack.limits.MAX_FILE_BYTES` of UTF-8 and check the
+Both read at most :data:`~trainstack.core.limits.MAX_FILE_BYTES` of UTF-8 and check the
 document's shape (:mod:`trainstack.yaml_scan`) before parsing it.
 """
 
@@ -24,8 +24,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from trainstack.errors import InputLimitError, Problem, YamlSyntaxError
-from trainstack.limits import MAX_FILE_BYTES
+from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
+from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.yaml_positions import remember
 from trainstack.yaml_scan import check_yaml, locate_scalar
 

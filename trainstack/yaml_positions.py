@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from trainstack.errors import TrainstackError
+from trainstack.core.errors import TrainstackError
 
 Location = tuple[int | str, ...]
 

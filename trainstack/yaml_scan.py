@@ -9,11 +9,11 @@ read YAML with, is a port of libyaml: both split documents into events the same 
 
 Refused, each with the key path and the line:
 
-- nesting deeper than :data:`~trainstack.limits.MAX_YAML_DEPTH`;
-- more than :data:`~trainstack.limits.MAX_YAML_NODES` nodes or
-  :data:`~trainstack.limits.MAX_YAML_EXPANDED_CHARS` characters once aliases are expanded
+- nesting deeper than :data:`~trainstack.core.limits.MAX_YAML_DEPTH`;
+- more than :data:`~trainstack.core.limits.MAX_YAML_NODES` nodes or
+  :data:`~trainstack.core.limits.MAX_YAML_EXPANDED_CHARS` characters once aliases are expanded
   (counted from each anchor's size, never by expanding), a string longer than
-  :data:`~trainstack.limits.MAX_SCALAR_CHARS`, an alias to no earlier anchor;
+  :data:`~trainstack.core.limits.MAX_SCALAR_CHARS`, an alias to no earlier anchor;
 - explicit tags but ``!!str`` (``!!binary``, ``!!set``, ``!!timestamp``, ``!!int``,
   ``!python/...``): they mean a different value to each reader, or none;
 - keys that are not plain text, a key given twice in one mapping (Helm would silently
@@ -29,8 +29,8 @@ from typing import Any
 
 import yaml
 
-from trainstack.errors import InputLimitError, Problem, YamlSyntaxError, dotted_path
-from trainstack.limits import (
+from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError, dotted_path
+from trainstack.core.limits import (
     MAX_SCALAR_CHARS,
     MAX_YAML_DEPTH,
     MAX_YAML_EXPANDED_CHARS,

@@ -11,7 +11,7 @@ from tests.chart.jobs import CHART_DIR, job_values, render_job
 from trainstack.chart.constants import GENERATED_FILES
 from trainstack.chart.generate import chart_files, check_chart, drift, write_chart
 from trainstack.chart.render import load_chart
-from trainstack.errors import ChartDriftError, ChartError
+from trainstack.core.errors import ChartDriftError, ChartError
 
 
 def test_the_committed_chart_is_what_the_generator_writes() -> None:

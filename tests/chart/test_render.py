@@ -9,7 +9,7 @@ import pytest
 
 from tests.chart.jobs import CHART_DIR, job_values
 from trainstack.chart.render import load_chart, parse_manifests, render_training_job
-from trainstack.errors import ChartError, ValuesError
+from trainstack.core.errors import ChartError, ValuesError
 from trainstack.frameworks import FrameworkSpec, frameworks
 
 

@@ -12,7 +12,7 @@ import pytest
 from tests.chart.bad_values import BAD_FIELD_VALUES
 from tests.chart.jobs import CHART_DIR, CI_VALUES, job_values
 from trainstack.chart.schema import schema_text
-from trainstack.errors import ValuesError
+from trainstack.core.errors import ValuesError
 from trainstack.training_job import read_values_file, validate_values
 
 SCHEMA = json.loads((CHART_DIR / "values.schema.json").read_text(encoding="utf-8"))

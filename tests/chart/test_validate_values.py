@@ -12,7 +12,7 @@ import pytest
 
 from tests.chart.jobs import CHART_DIR, IMAGE, job_values
 from trainstack.chart.render import render_manifests
-from trainstack.errors import ChartError, ValuesError
+from trainstack.core.errors import ChartError, ValuesError
 from trainstack.training_job import release_name_problems, validate_values
 
 FAIL_HEADER = "invalid values for the training-job chart"

@@ -18,7 +18,7 @@ from typing import Any
 import helm_python
 import pytest
 
-from trainstack.quantity import parse_quantity
+from trainstack.core.quantity import parse_quantity
 
 UPSTREAM_DIR_ENV = "TRAINSTACK_UPSTREAM_JOBS_DIR"
 SKIP_REASON = (

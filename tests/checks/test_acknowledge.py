@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
-from trainstack.errors import ConfigError, ExperimentError
+from trainstack.core.errors import ConfigError, ExperimentError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml"
 RDMA = "NCCL reaches the InfiniBand HCAs through the node's interfaces"

@@ -8,7 +8,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import A100_POOL
-from trainstack.errors import PlanCheckError
+from trainstack.core.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
 SOURCE = "stacks/Pulumi.test.yaml"

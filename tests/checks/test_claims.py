@@ -6,7 +6,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.team_helpers import example_teams
-from trainstack.errors import PlanCheckError
+from trainstack.core.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.experiment_helpers import Deployer, job
-from trainstack.errors import ExperimentError
+from trainstack.core.errors import ExperimentError
 
 
 def test_host_network_mpi_on_port_22(deploy: Deployer) -> None:

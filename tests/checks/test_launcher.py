@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.experiment_helpers import Deployer, job
-from trainstack.errors import PlanCheckError
+from trainstack.core.errors import PlanCheckError
 
 
 def test_launcher_command_on_a_worker_only_dataset(deploy: Deployer) -> None:

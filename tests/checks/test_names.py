@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.experiment_helpers import Deployer, job
-from trainstack.errors import ExperimentError, PlanCheckError
+from trainstack.core.errors import ExperimentError, PlanCheckError
 
 
 def test_duplicate_names_after_matrix_expansion(deploy: Deployer) -> None:

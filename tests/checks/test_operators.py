@@ -9,7 +9,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import example_config
-from trainstack.errors import ExperimentError, PlanCheckError
+from trainstack.core.errors import ExperimentError, PlanCheckError
 
 ARENA = {"arena": {"version": "0.14.2"}}
 TRAINING_OPERATOR = {"trainingOperator": {"version": "1.9.4"}}

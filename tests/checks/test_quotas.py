@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
+from trainstack.core.errors import PlanCheckError
 from trainstack.deployment import Deployment
-from trainstack.errors import PlanCheckError
 
 STACK = "stacks/Pulumi.test.yaml"
 VISION: dict[str, Any] = {

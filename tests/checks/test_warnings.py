@@ -6,8 +6,8 @@ import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
 from tests.team_helpers import example_teams
+from trainstack.core.errors import PlanCheckError
 from trainstack.deployment import Deployment
-from trainstack.errors import PlanCheckError
 
 SHARED_MEMORY = "Open MPI ranks per pod"
 

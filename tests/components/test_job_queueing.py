@@ -12,7 +12,7 @@ from tests.conftest import StackWriter
 from tests.stack_helpers import A100_POOL, ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.config.queueing import QUEUE_LABEL
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 from trainstack.yaml_io import parse_yaml

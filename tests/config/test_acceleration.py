@@ -6,7 +6,7 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 
 
 def test_baseline_leaves_acceleration_off(load: Loader) -> None:

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from trainstack.config.charts import ChartRef, HelmRelease
-from trainstack.validation import problems_from
+from trainstack.core.validation import problems_from
 
 CHART = {"repo": "oci://registry.example.com/charts", "name": "mpi-operator", "version": "0.6.0"}
 

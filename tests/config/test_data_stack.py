@@ -7,7 +7,7 @@ import pytest
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
 from trainstack.config.loader import LoadedDataStack
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 
 
 def test_the_example_data_stack_loads(load: Loader) -> None:

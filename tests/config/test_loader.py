@@ -15,7 +15,7 @@ from trainstack.config.loader import (
     pulumi_config_map,
     read_stack_file,
 )
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 from trainstack.yaml_io import YamlSyntaxError
 
 

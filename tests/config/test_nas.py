@@ -8,7 +8,7 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 
 CREATE = "trainstack:datasets[0].source.create"
 

@@ -9,7 +9,7 @@ import pytest
 from tests.config.conftest import Loader
 from tests.experiment_helpers import load as load_config
 from tests.stack_helpers import example_config
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 
 GPU_POOL = "trainstack:nodePools[0]"
 

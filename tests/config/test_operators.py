@@ -10,7 +10,7 @@ import pytest
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
 from trainstack.config import operators as operators_config
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 from trainstack.operators import ManifestInstall, release
 
 DIGEST = "0" * 63 + "1"

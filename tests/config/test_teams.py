@@ -11,8 +11,8 @@ from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
 from tests.team_helpers import example_teams, team, without_queueing
 from trainstack.config.teams import Amounts
-from trainstack.errors import ConfigError
-from trainstack.quantity import parse_quantity
+from trainstack.core.errors import ConfigError
+from trainstack.core.quantity import parse_quantity
 
 Change = Callable[[dict[str, Any]], None]
 

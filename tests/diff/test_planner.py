@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from trainstack.core.errors import DiffError
 from trainstack.diff.planner import _Children
-from trainstack.errors import DiffError
 
 
 def test_stopping_terminates_the_running_plans_and_refuses_new_ones() -> None:

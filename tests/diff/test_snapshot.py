@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.diff.plan_dirs import stack_urn, urn, write_plan_dir
+from trainstack.core.errors import DiffError
+from trainstack.core.limits import MAX_PLAN_FILE_BYTES
 from trainstack.diff.snapshot import load_snapshot
-from trainstack.errors import DiffError
-from trainstack.limits import MAX_PLAN_FILE_BYTES
 
 ACCELERATION = "trainstack:acceleration:Acceleration"
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"

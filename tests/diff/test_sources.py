@@ -10,9 +10,9 @@ import pytest
 
 from tests.diff.plan_dirs import commit_all, copy_project, git, init_repo
 from trainstack.cli import main
+from trainstack.core.errors import DiffError
+from trainstack.core.project import Project
 from trainstack.diff.sources import against_base
-from trainstack.errors import DiffError
-from trainstack.project import Project
 
 MASKING = Path("trainstack/plan/masking.py")
 BASE_MARKER = "[computed at base]"

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from trainstack.core.validation import problems_from
 from trainstack.experiments.model import ExperimentFile, Matrix
-from trainstack.validation import problems_from
 
 AXES = {"nodes": "worker.replicas", "gpusPerNode": "worker.gpus"}
 

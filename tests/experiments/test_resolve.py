@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
-from trainstack.errors import ConfigError, ExperimentError, InvalidExperimentsError
+from trainstack.core.errors import ConfigError, ExperimentError, InvalidExperimentsError
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
 

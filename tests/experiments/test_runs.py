@@ -8,7 +8,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from tests.experiments.test_resolve import _matrix
-from trainstack.errors import ConfigError
+from trainstack.core.errors import ConfigError
 from trainstack.experiments.runs import base_values_digest, release_name
 from trainstack.plan.model import Plan
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
-from trainstack.errors import ExperimentError, PlanCheckError
+from trainstack.core.errors import ExperimentError, PlanCheckError
 
 DEFAULTS = {"requests": {"cpu": "1", "memory": "4Gi"}, "limits": {"memory": "16Gi"}}
 TEAMS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.errors import ValuesError
+from trainstack.core.errors import ValuesError
 from trainstack.frameworks import framework
 from trainstack.frameworks.trainjob import UNSUPPORTED, replicated_jobs
 from trainstack.training_job import TrainingJob, release_name_problems, validate_values

@@ -11,7 +11,7 @@ import pytest
 
 from tests.hostile.corpus import Case, Edit, check_refused, nothing, stack, write
 from tests.project_copy import copy_project, run_in_process
-from trainstack.limits import MAX_PLAN_FILE_BYTES
+from trainstack.core.limits import MAX_PLAN_FILE_BYTES
 
 
 def _broken_twin(root: Path) -> None:

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from tests.experiment_helpers import load
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.stack import StackConfig
-from trainstack.errors import ConfigError, ValuesError
+from trainstack.core.errors import ConfigError, ValuesError
 from trainstack.training_job import TrainingJob, validate_values
 from trainstack.yaml_io import read_helm_yaml
 

@@ -17,8 +17,8 @@ import pytest
 from tests.cli_helpers import project_copy
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
 from tests.metrics.test_formats import DATA as LOGS
+from trainstack.core.project import Project
 from trainstack.experiments.lookup import load_stack_experiments
-from trainstack.project import Project
 
 MPIJOBS = "/apis/kubeflow.org/v2beta1/namespaces/vision/mpijobs"
 TFJOBS = "/apis/kubeflow.org/v1/namespaces/nlp/tfjobs"

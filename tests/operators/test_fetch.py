@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 import trustme
 
-from trainstack.errors import ManifestError
+from trainstack.core.errors import ManifestError
 from trainstack.operators.fetch import MAX_MANIFEST_BYTES, fetch_manifest
 
 MANIFEST = b"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: mpi-operator\n"

@@ -15,6 +15,7 @@ import pytest
 import trainstack
 from tests.diff.plan_dirs import copy_project, init_repo
 from tests.project_copy import run_in_process
+from trainstack.core.project import Project
 from trainstack.plan import cache as cache_module
 from trainstack.plan.cache import (
     CACHE_DIR_ENV,
@@ -26,7 +27,6 @@ from trainstack.plan.cache import (
     plan_digest,
     side_digest,
 )
-from trainstack.project import Project
 
 KEY = bytes(range(32))
 

@@ -10,12 +10,12 @@ import pytest
 
 from tests.conformance import crd_dir, validate_objects
 from trainstack.chart.batch import RenderRequest
+from trainstack.core.project import Project
 from trainstack.plan.charts import expand_local_releases
 from trainstack.plan.masking import SECRET
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import OBJECTS_JSON, SECRET_DIGESTS_JSON, write_plan
-from trainstack.project import Project
 
 JOB_KINDS = {"MPIJob", "TFJob", "PyTorchJob"}
 

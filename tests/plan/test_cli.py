@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.errors import EnvironmentVariableError
+from trainstack.core.errors import EnvironmentVariableError
 from trainstack.plan.cli import digest_key_from_environment
 from trainstack.plan.masking import DIGEST_KEY_ENV
 

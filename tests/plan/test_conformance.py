@@ -14,11 +14,11 @@ from trainstack.conformance import CrdSchemas, object_violations
 from trainstack.conformance.kubernetes import core_validator, is_core
 from trainstack.conformance.schema_check import SchemaCheck
 from trainstack.conformance.validate import pod_templates
-from trainstack.errors import PlanError
+from trainstack.core.errors import PlanError
+from trainstack.core.project import Project
 from trainstack.plan.conformance import check_conformance, schema_files
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.runner import plan_stack
-from trainstack.project import Project
 
 PV = PlannedResource(
     urn="urn:pv",

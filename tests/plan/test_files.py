@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from trainstack.core.errors import DiffError
 from trainstack.diff.snapshot import load_snapshot
-from trainstack.errors import DiffError
 from trainstack.plan.files import ResourceItem, decode, encode
 
 

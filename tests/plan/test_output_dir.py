@@ -23,7 +23,7 @@ import pytest
 
 from tests.project_copy import copy_project, edit_yaml, run_subprocess, tree
 from tests.stack_helpers import REPO
-from trainstack.errors import OutputError
+from trainstack.core.errors import OutputError
 from trainstack.plan import output_dir
 from trainstack.plan.model import Plan
 from trainstack.plan.output_dir import PAUSE_ENV

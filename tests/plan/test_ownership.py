@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.project_copy import tree
-from trainstack.errors import OutputError, StackNameError
+from trainstack.core.errors import OutputError, StackNameError
 from trainstack.plan.model import Plan
 from trainstack.plan.output_dir import replacing
 from trainstack.plan.ownership import MARKER

@@ -8,10 +8,10 @@ import pytest
 
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, REPO, example_config
-from trainstack.errors import ConfigError, PlanError
+from trainstack.core.errors import ConfigError, PlanError
+from trainstack.core.project import Project
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import FETCHED_NOTE, REMOTE_CHART_NOTE, plan_stack
-from trainstack.project import Project
 from trainstack.yaml_io import dump_yaml
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from trainstack.errors import OutputError
+from trainstack.core.errors import OutputError
+from trainstack.core.project import Project
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import RESOURCES_JSON, SECRET_DIGESTS_JSON, write_plan
-from trainstack.project import Project
 from trainstack.yaml_io import read_yaml
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.results.records import record
-from trainstack.errors import ResultsFileError
+from trainstack.core.errors import ResultsFileError
 from trainstack.results.store import (
     PendingRun,
     read_experiment_runs,

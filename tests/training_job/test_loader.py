@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trainstack.errors import InputLimitError, ValuesError, YamlSyntaxError
+from trainstack.core.errors import InputLimitError, ValuesError, YamlSyntaxError
 from trainstack.training_job import load_values, read_values_file
 
 

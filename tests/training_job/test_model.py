@@ -7,7 +7,7 @@ from typing import Any, get_args
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from trainstack.errors import Problem, ValuesError
+from trainstack.core.errors import Problem, ValuesError
 from trainstack.training_job import TrainingJob, validate_values
 
 MINIMAL = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}

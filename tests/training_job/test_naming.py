@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from trainstack.errors import Problem
+from trainstack.core.errors import Problem
 from trainstack.frameworks import framework
 from trainstack.training_job import TrainingJob, release_name_problems
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from trainstack.errors import ValuesError
+from trainstack.core.errors import ValuesError
 from trainstack.training_job import (
     TrainingJob,
     Violation,

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from trainstack.base_model import StrictModel
+from trainstack.core.base_model import StrictModel
+from trainstack.core.validation import problems_from
 from trainstack.training_job.env import EnvMap
 from trainstack.training_job.frameworks import NprocPerNode
 from trainstack.training_job.types import LabelMap, Quantity
-from trainstack.validation import problems_from
 
 
 class _Values(StrictModel):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.chart.render import render_training_job
-from trainstack.errors import TrainstackError
+from trainstack.core.errors import TrainstackError
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """``trainstack chart``: generate, check, render and package the training-job chart.
 
-User errors are raised as :class:`~trainstack.errors.TrainstackError`; the top-level
+User errors are raised as :class:`~trainstack.core.errors.TrainstackError`; the top-level
 CLI prints them as one line and exits with status 2. The Helm library and the model are
 imported by the commands that use them, so that other commands (``trainstack plan``)
 do not pay for them at start-up.
@@ -14,11 +14,11 @@ from typing import Annotated
 
 import typer
 
-from trainstack.base_model import PATTERN_WORDS
 from trainstack.chart.paths import repo_chart_dir
 from trainstack.config.names import DNS_LABEL_PATTERN
-from trainstack.errors import ChartError, Problem, ValuesError, describe_value
-from trainstack.project import Project
+from trainstack.core.base_model import PATTERN_WORDS
+from trainstack.core.errors import ChartError, Problem, ValuesError, describe_value
+from trainstack.core.project import Project
 
 chart_app = typer.Typer(
     help="Generate, check, render and package the training-job chart.",

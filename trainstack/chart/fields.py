@@ -12,7 +12,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, TypeAdapter
 from pydantic.fields import FieldInfo
 
-from trainstack.errors import ChartError
+from trainstack.core.errors import ChartError
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from trainstack.chart.constants import GENERATED_FILES, HAND_WRITTEN_PATTERNS
 from trainstack.chart.readme import readme_text
 from trainstack.chart.schema import schema_text
 from trainstack.chart.values_yaml import values_text
-from trainstack.errors import ChartDriftError, ChartError
+from trainstack.core.errors import ChartDriftError, ChartError
 
 _WRITERS: dict[str, Callable[[], str]] = {
     "Chart.yaml": chart_yaml_text,

@@ -7,7 +7,7 @@ from pathlib import Path
 import helm_python
 
 from trainstack.chart.generate import check_chart
-from trainstack.errors import ChartError
+from trainstack.core.errors import ChartError
 
 
 def package_chart(chart_dir: Path, destination: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from trainstack.chart.constants import CHART_DIR
-from trainstack.project import Project
+from trainstack.core.project import Project
 
 
 def repo_chart_dir(start: Path | None = None) -> Path:

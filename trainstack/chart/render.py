@@ -22,7 +22,7 @@ import helm_python
 
 from trainstack.chart.constants import CHART_NAME
 from trainstack.chart.paths import repo_chart_dir
-from trainstack.errors import ChartError, ValuesError
+from trainstack.core.errors import ChartError, ValuesError
 from trainstack.training_job import release_name_problems, validate_values
 
 NOTES = "NOTES.txt"

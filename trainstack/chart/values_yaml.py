@@ -18,7 +18,7 @@ from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from trainstack.chart.fields import Group, Param, walk
-from trainstack.errors import ChartError
+from trainstack.core.errors import ChartError
 from trainstack.training_job import SECTIONS, TrainingJob
 
 INDENT = 2

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from trainstack.checks.findings import Finding, warning
 from trainstack.config.loader import LoadedStack
-from trainstack.errors import ConfigError, Problem
+from trainstack.core.errors import ConfigError, Problem
 from trainstack.experiments.resolve import Experiment
 from trainstack.warning_checks import Acknowledgement
 

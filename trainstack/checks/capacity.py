@@ -13,9 +13,9 @@ from trainstack.checks.findings import Finding
 from trainstack.checks.pods import RolePods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
+from trainstack.core.quantity import format_quantity
 from trainstack.experiments.resolve import Experiment
 from trainstack.placement import role_pools
-from trainstack.quantity import format_quantity
 
 
 def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:

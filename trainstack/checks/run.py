@@ -14,7 +14,7 @@ from trainstack.checks.pools import pool_findings
 from trainstack.checks.quotas import quota_findings
 from trainstack.checks.warnings import warning_findings
 from trainstack.config.loader import LoadedStack
-from trainstack.errors import PlanCheckError
+from trainstack.core.errors import PlanCheckError
 from trainstack.experiments.resolve import Experiment
 
 

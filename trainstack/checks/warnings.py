@@ -5,11 +5,11 @@ from __future__ import annotations
 from trainstack.checks.findings import Finding, warning
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedStack
-from trainstack.credentials import holds_credential
-from trainstack.errors import dotted_path
+from trainstack.core.credentials import holds_credential
+from trainstack.core.errors import dotted_path
+from trainstack.core.quantity import parse_quantity
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import FrameworkSpec, framework
-from trainstack.quantity import parse_quantity
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
 
@@ -118,7 +118,7 @@ def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
 def _plain_credentials(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
     """Literal values of variables whose names say they hold credentials (job and roles).
 
-    Which names: :mod:`trainstack.credentials`. The value is never shown.
+    Which names: :mod:`trainstack.core.credentials`. The value is never shown.
     """
     job = experiment.job
     variables = [(["job", "env", name], name, value) for name, value in job.env.items()]

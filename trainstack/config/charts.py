@@ -6,7 +6,6 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from trainstack.base_model import StrictModel, constraint
 from trainstack.config.names import (
     RELEASE_NAME_MAX,
     ChartName,
@@ -14,6 +13,7 @@ from trainstack.config.names import (
     DnsLabel,
     PinnedVersion,
 )
+from trainstack.core.base_model import StrictModel, constraint
 
 
 class ChartRef(StrictModel):

@@ -7,11 +7,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.base_model import StrictModel, constraint
 from trainstack.config.cluster import VSwitchId
 from trainstack.config.names import DnsLabel, Quantity
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.config.placeholders import PLACEHOLDER_PATTERN
+from trainstack.core.base_model import StrictModel, constraint
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, StringConstraints
 
-from trainstack.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel, constraint
 
 
 def _inside_project(path: str) -> str:

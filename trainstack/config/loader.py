@@ -18,10 +18,10 @@ from trainstack.config.alicloud_rules import password_problem
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.placeholders import placeholders
 from trainstack.config.stack import StackConfig
-from trainstack.credentials import holds_credential
-from trainstack.errors import ConfigError, Problem, TrainstackError, dotted_path
-from trainstack.project import CONFIG_NAMESPACE, Project
-from trainstack.validation import problems_from
+from trainstack.core.credentials import holds_credential
+from trainstack.core.errors import ConfigError, Problem, TrainstackError, dotted_path
+from trainstack.core.project import CONFIG_NAMESPACE, Project
+from trainstack.core.validation import problems_from
 
 KUBECONFIG_KEY = f"{CONFIG_NAMESPACE}:kubeconfig"
 DATA_STORE_KEY = "dataStore"
@@ -236,7 +236,7 @@ def _secret_problems(
 def plain_credentials(key: str, value: Any, secret_keys: set[str]) -> list[Problem]:
     """A problem per credential-looking provider setting (or nested key) in plain text.
 
-    Which names hold credentials: :mod:`trainstack.credentials`. The value is never shown.
+    Which names hold credentials: :mod:`trainstack.core.credentials`. The value is never shown.
     A key with any ``secure:`` part is a secret as a whole (Pulumi treats it so).
     """
     if key in secret_keys:

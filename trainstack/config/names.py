@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
-from trainstack.base_model import constraint, pattern
-from trainstack.limits import MAX_QUANTITY_CHARS
-from trainstack.quantity import QUANTITY_PATTERN, quantity_problem
+from trainstack.core.base_model import constraint, pattern
+from trainstack.core.limits import MAX_QUANTITY_CHARS
+from trainstack.core.quantity import QUANTITY_PATTERN, quantity_problem
 from trainstack.training_job.types import (
     DNS_SUBDOMAIN_PATTERN,
     LABEL_KEY_PATTERN,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from trainstack.base_model import StrictModel, constraint
 from trainstack.config.acceleration import Acceleration, AckAddon, HelmComponent
 from trainstack.config.cluster import Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
@@ -20,6 +19,7 @@ from trainstack.config.teams import (
     nominal,
     reach,
 )
+from trainstack.core.base_model import StrictModel, constraint
 from trainstack.operators import family as operator_family
 from trainstack.warning_checks import StackAcknowledgement
 

@@ -14,10 +14,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.base_model import StrictModel, constraint
 from trainstack.config.names import DnsLabel, Quantity
-from trainstack.limits import INT32_MAX
-from trainstack.quantity import parse_quantity
+from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.limits import INT32_MAX
+from trainstack.core.quantity import parse_quantity
 
 # RBAC subject names are free-form (RAM user IDs on ACK, e-mails with OIDC): no spaces.
 SubjectName = Annotated[str, StringConstraints(pattern=r"^\S+$", max_length=253)]

@@ -14,8 +14,8 @@ from typing import Any
 
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
+from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.deployment import Deployment
-from trainstack.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster

@@ -19,7 +19,7 @@ import jsonschema
 import jsonschema_rs
 
 from trainstack.conformance.schema_check import SchemaCheck
-from trainstack.errors import PlanError
+from trainstack.core.errors import PlanError
 
 
 class CrdSchemas:

@@ -15,7 +15,7 @@ import jsonschema
 
 from trainstack.conformance.crds import closed
 from trainstack.conformance.validate import Violation, object_violations
-from trainstack.errors import ClusterError
+from trainstack.core.errors import ClusterError
 
 
 class ClusterCrds:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trainstack import terminal
+from trainstack.core.errors import DiffError
+from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.data_loss import DATA_LOSS
-from trainstack.errors import DiffError
 from trainstack.plan.cli import complete_stack
-from trainstack.project import Project
 
 if TYPE_CHECKING:
     from trainstack.diff.sources import Compared

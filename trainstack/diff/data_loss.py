@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from trainstack.config.alicloud_rules import FILE_SYSTEM_REPLACED_BY, MOUNT_TARGET_REPLACED_BY
+from trainstack.core.errors import describe_value
 from trainstack.diff.model import ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes
-from trainstack.errors import describe_value
 
 DATA_LOSS = 3
 """Exit status of ``trainstack diff`` when a data-bearing resource is deleted or replaced."""

@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from trainstack.core.errors import describe_value
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.snapshot import CONFIG_TYPE
-from trainstack.errors import describe_value
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.masking import SECRET
 

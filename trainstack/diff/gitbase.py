@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainstack.errors import DiffError
+from trainstack.core.errors import DiffError
 
 
 @dataclass(frozen=True)

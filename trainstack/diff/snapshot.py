@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trainstack.credentials import holds_credential
+from trainstack.core.credentials import holds_credential
+from trainstack.core.errors import DiffError
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.diff.warnings import review_from_file
-from trainstack.errors import DiffError
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,

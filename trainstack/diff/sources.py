@@ -9,15 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.core.errors import DiffError
+from trainstack.core.project import PROJECT_FILE, Project
 from trainstack.diff.compare import compare
 from trainstack.diff.gitbase import checkout
 from trainstack.diff.model import Snapshot, StackDiff
 from trainstack.diff.planner import RevisionPlan, make_plans
 from trainstack.diff.progress import Progress
 from trainstack.diff.snapshot import empty_snapshot, load_snapshot
-from trainstack.errors import DiffError
 from trainstack.plan.cache import NO_CACHE_ENV, CacheUnavailable, PlanCache, cache_for
-from trainstack.project import PROJECT_FILE, Project
 
 MISSING_AT_BASE = "stack {stack} does not exist at {ref}: every object shows as added"
 MISSING_IN_TREE = "stack {stack} does not exist in the working tree: every object shows as removed"

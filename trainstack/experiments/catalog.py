@@ -8,10 +8,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from trainstack.errors import ExperimentError, InvalidInputError, Problem, raise_all
+from trainstack.core.errors import ExperimentError, InvalidInputError, Problem, raise_all
+from trainstack.core.limits import MAX_EXPERIMENTS
+from trainstack.core.validation import problems_from
 from trainstack.experiments.model import ExperimentFile
-from trainstack.limits import MAX_EXPERIMENTS
-from trainstack.validation import problems_from
 from trainstack.yaml_io import read_helm_yaml
 
 SUFFIXES = (".yaml", ".yml")

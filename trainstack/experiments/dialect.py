@@ -13,7 +13,7 @@ from typing import Any
 
 from trainstack.config.loader import LoadedStack
 from trainstack.config.operators import EnabledOperator
-from trainstack.errors import Problem, describe_value
+from trainstack.core.errors import Problem, describe_value
 from trainstack.frameworks import framework
 from trainstack.operators import ServedApi, serving_families, used_settings
 from trainstack.training_job import TrainingJob

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
-from trainstack.errors import DataStackError, UnknownExperimentError
+from trainstack.core.errors import DataStackError, UnknownExperimentError
+from trainstack.core.project import Project
 from trainstack.experiments.resolve import Experiment, resolve_experiments
-from trainstack.project import Project
 
 
 @dataclass(frozen=True)

@@ -20,22 +20,22 @@ from pydantic import ValidationError
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
 from trainstack.config.queueing import QUEUE_LABEL, suspendable
-from trainstack.errors import (
+from trainstack.core.errors import (
     ConfigError,
     ExperimentError,
     InvalidInputError,
     Problem,
     raise_all,
 )
+from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
+from trainstack.core.validation import problems_from
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.merge import merged, set_path
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
-from trainstack.limits import MAX_EXPERIMENTS, MAX_RELEASES
 from trainstack.metrics.spec import MetricSpec
 from trainstack.placement import with_placement
 from trainstack.training_job import TrainingJob
-from trainstack.validation import problems_from
 from trainstack.warning_checks import Acknowledgement
 
 

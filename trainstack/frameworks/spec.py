@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from trainstack.quantity import parse_quantity
+from trainstack.core.quantity import parse_quantity
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from trainstack.errors import JobNotFoundError, TrainstackError
+from trainstack.core.errors import JobNotFoundError, TrainstackError
+from trainstack.core.project import Project
 from trainstack.live import options
 from trainstack.live.options import ClusterOptions
-from trainstack.project import Project
 
 
 def status(

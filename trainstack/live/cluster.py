@@ -20,7 +20,7 @@ from lightkube.operators import Operator
 from lightkube.resources.apiextensions_v1 import CustomResourceDefinition
 from lightkube.resources.core_v1 import Pod
 
-from trainstack.errors import ClusterError, JobNotFoundError
+from trainstack.core.errors import ClusterError, JobNotFoundError
 from trainstack.frameworks import FrameworkSpec
 from trainstack.live.kubeconfig import Target
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trainstack.errors import JobNotFoundError
+from trainstack.core.errors import JobNotFoundError
 from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.runs import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION
 from trainstack.frameworks import FrameworkSpec, framework

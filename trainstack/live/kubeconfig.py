@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from trainstack.config.loader import KUBECONFIG_KEY, LoadedStack
-from trainstack.errors import ClusterError, InputLimitError, YamlSyntaxError
+from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.live.options import ClusterOptions
 from trainstack.yaml_io import read_text
 from trainstack.yaml_scan import check_yaml

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel, constraint
 from trainstack.metrics.pattern import pattern_problem
 
 MetricName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$", max_length=63)]

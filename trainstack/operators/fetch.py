@@ -13,7 +13,7 @@ import ssl
 import urllib.error
 import urllib.request
 
-from trainstack.errors import ManifestError
+from trainstack.core.errors import ManifestError
 
 MAX_MANIFEST_BYTES = 32 * 1024 * 1024
 """Largest manifest accepted (mpi-operator's, with its CRD, is about 0.6 MB)."""

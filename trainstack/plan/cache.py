@@ -49,7 +49,7 @@ from collections.abc import Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
 
-from trainstack.file_names import check_stack_name
+from trainstack.core.file_names import check_stack_name
 
 CACHE_DIR_ENV = "TRAINSTACK_CACHE_DIR"
 NO_CACHE_ENV = "TRAINSTACK_NO_CACHE"

@@ -9,14 +9,14 @@ from typing import Annotated
 
 import typer
 
-from trainstack.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
-from trainstack.file_names import check_stack_name
+from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
+from trainstack.core.file_names import check_stack_name
+from trainstack.core.project import Project
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.writer import write_plan
-from trainstack.project import Project
 from trainstack.terminal import console, stderr_console
 
 DEFAULT_OUTPUT = Path("build/plan")

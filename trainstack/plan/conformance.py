@@ -12,7 +12,7 @@ from typing import Any
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
 from trainstack.conformance import CrdSchemas, SchemaFiles, violations
-from trainstack.errors import PlanError
+from trainstack.core.errors import PlanError
 from trainstack.operators import release
 from trainstack.plan.model import PlannedResource, RenderedObject
 

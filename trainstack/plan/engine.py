@@ -23,7 +23,7 @@ from google.protobuf import json_format
 from pulumi.runtime import mocks, rpc, settings, stack, sync_await
 from pulumi.runtime.config import set_all_config
 
-from trainstack.errors import PlanError
+from trainstack.core.errors import PlanError
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
 

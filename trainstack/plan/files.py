@@ -6,7 +6,7 @@ and :func:`encode` writes them with sorted keys and two-space indents, byte for 
 what ``json.dumps(..., indent=2, sort_keys=True, ensure_ascii=False)`` writes for the
 same data (except a float with an exponent, ``1e20`` instead of ``1e+20``), ten times
 faster. :func:`decode` reads a file back into its type and turns every way a file can
-be broken into one :class:`~trainstack.errors.DiffError` naming the file and the item.
+be broken into one :class:`~trainstack.core.errors.DiffError` naming the file and the item.
 
 Fields a plan of an earlier trainstack may not have (``options``, ``parent``, every
 optional file) have defaults, so that ``trainstack diff --plans`` reads earlier plans
@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from trainstack.errors import DiffError
-from trainstack.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
-from trainstack.limits import MAX_PLAN_FILE_BYTES
+from trainstack.core.errors import DiffError
+from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
+from trainstack.core.limits import MAX_PLAN_FILE_BYTES
 
 RESOURCES_JSON = "resources.json"
 OBJECTS_JSON = "objects.json"

@@ -20,7 +20,7 @@ unwritable directory:
    directory, or a plan of an earlier trainstack: plan files only); any other file or
    directory there is refused with exit status 2, as is a symbolic link anywhere in it
    (never followed, never removed). ``STACK`` must be a
-   valid Pulumi stack name (:func:`trainstack.file_names.check_stack_name`).
+   valid Pulumi stack name (:func:`trainstack.core.file_names.check_stack_name`).
 
 Not covered: a power loss right after the swap may, depending on the file system, leave
 files of the new plan empty (the plan does not ``fsync``: it would cost more than the
@@ -45,8 +45,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from trainstack.errors import OutputError
-from trainstack.file_names import check_stack_name, child
+from trainstack.core.errors import OutputError
+from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (
     MARKER,
     MARKER_TEXT,

@@ -13,7 +13,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from trainstack.errors import OutputError
+from trainstack.core.errors import OutputError
 from trainstack.signals import deferred
 
 MARKER = ".trainstack-plan"

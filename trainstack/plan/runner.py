@@ -7,8 +7,9 @@ from typing import Any
 
 from trainstack.chart.batch import RenderRequest
 from trainstack.config.loader import decode_config_value, load_stack_config, read_stack_file
+from trainstack.core.errors import PlanError
+from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.deployment import CHART_PATH, prepare, reusing
-from trainstack.errors import PlanError
 from trainstack.plan.charts import (
     HELM_RELEASE,
     EarlyRenders,
@@ -19,7 +20,6 @@ from trainstack.plan.conformance import check_conformance
 from trainstack.plan.engine import run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
-from trainstack.project import CONFIG_NAMESPACE, Project
 
 REMOTE_CHART_NOTE = (
     "{count} Helm release(s) of remote charts are recorded as chart + version + values: "

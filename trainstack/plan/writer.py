@@ -3,7 +3,7 @@
 The stack's directory is written in full into a staging directory and swapped in whole,
 on every exit path: see :mod:`trainstack.plan.output_dir` for the contract (what is
 replaced, what is refused, what happens on signals and full disks). File names come
-from :mod:`trainstack.file_names` only. Everything is sorted, so the same input gives
+from :mod:`trainstack.core.file_names` only. Everything is sorted, so the same input gives
 byte-identical files.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from trainstack.file_names import child, unique_file_names
+from trainstack.core.file_names import child, unique_file_names
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,

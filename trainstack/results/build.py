@@ -7,7 +7,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from trainstack.errors import LogError, Problem, ResultsError
+from trainstack.core.errors import LogError, Problem, ResultsError
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
 from trainstack.metrics import FORMATS, Measurement, extract

@@ -10,10 +10,10 @@ from typing import Annotated
 
 import typer
 
-from trainstack.errors import ResultsError
+from trainstack.core.errors import ResultsError
+from trainstack.core.project import Project
 from trainstack.live import options as cluster_options
 from trainstack.live.options import ClusterOptions
-from trainstack.project import Project
 from trainstack.results.store import StoredRun, Written, read_stack_runs
 
 results_app = typer.Typer(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from trainstack.errors import ResultsError
+from trainstack.core.errors import ResultsError
 
 RESULTS_DIR = "results"
 _RUN_FILE = re.compile(r"^run-(\d{3,})\.json$")

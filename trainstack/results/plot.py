@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from trainstack.errors import ResultsError
+from trainstack.core.errors import ResultsError
 from trainstack.results.compare import Row
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Scaling
 from trainstack.results.table import percent

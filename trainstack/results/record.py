@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from trainstack.base_model import StrictModel
+from trainstack.core.base_model import StrictModel
 
 FORMAT = "trainstack-results/1"
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from trainstack.errors import ResultsError
+from trainstack.core.errors import ResultsError
 from trainstack.results.compare import current_runs
 from trainstack.results.record import RunRecord
 from trainstack.results.stats import summarize

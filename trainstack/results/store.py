@@ -10,12 +10,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from trainstack.errors import Problem, ResultsError, ResultsFileError
-from trainstack.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
-from trainstack.limits import MAX_FILE_BYTES
+from trainstack.core.errors import Problem, ResultsError, ResultsFileError
+from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
+from trainstack.core.limits import MAX_FILE_BYTES
+from trainstack.core.validation import problems_from
 from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
 from trainstack.results.record import RunRecord
-from trainstack.validation import problems_from
 
 Display = Callable[[Path], str]
 _RESTORE = (

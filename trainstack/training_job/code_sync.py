@@ -24,8 +24,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from trainstack.base_model import StrictModel, constraint
-from trainstack.limits import INT32_MAX
+from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.roles import Resources
 from trainstack.training_job.types import AbsolutePath, DnsName
 

@@ -24,7 +24,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from trainstack.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel, constraint
 from trainstack.training_job.types import ENV_NAME_PATTERN, DnsName, Quantity, raise_for_keys
 
 # ConfigMap and Secret keys: what Kubernetes allows in a data key.

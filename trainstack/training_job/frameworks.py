@@ -9,9 +9,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from trainstack.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.frameworks.mpi import DEFAULT_SSH_PORT
-from trainstack.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.training_job.roles import Chief, Evaluator, Launcher, Master, ParameterServers
 from trainstack.training_job.types import AbsolutePath, CountOrText, Quantity
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from trainstack.errors import ValuesError
+from trainstack.core.errors import ValuesError
+from trainstack.core.validation import problems_from
 from trainstack.training_job.model import TrainingJob
-from trainstack.validation import problems_from
 from trainstack.yaml_io import read_helm_yaml
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from trainstack.errors import Problem, describe_value
+from trainstack.core.errors import Problem, describe_value
 from trainstack.frameworks import framework
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.base_model import StrictModel, constraint
-from trainstack.limits import INT32_MAX, INT64_MAX
+from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.limits import INT32_MAX, INT64_MAX
 from trainstack.training_job.security import Capability
 
 PortNumber = Annotated[int, Field(ge=1, le=65535)]

@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import Field
 
-from trainstack.base_model import StrictModel
-from trainstack.limits import INT32_MAX, MAX_REPLICAS
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.training_job.env import EnvMap
 from trainstack.training_job.pod import PortNumber, Probe, RoleSecurity
 from trainstack.training_job.run_policy import RestartPolicy

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from trainstack.base_model import StrictModel
-from trainstack.limits import INT32_MAX, INT64_MAX
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX, INT64_MAX
 from trainstack.training_job.types import DnsName, LabelMap
 
 

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from trainstack.base_model import StrictModel
-from trainstack.limits import INT32_MAX, INT64_MAX
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX, INT64_MAX
 from trainstack.training_job.types import DnsName
 
 Capability = Annotated[str, StringConstraints(pattern=r"^[A-Z][A-Z0-9_]*$")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from trainstack.base_model import StrictModel
+from trainstack.core.base_model import StrictModel
 from trainstack.training_job.types import AbsolutePath, DnsName, Quantity
 
 

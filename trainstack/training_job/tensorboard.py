@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from trainstack.base_model import StrictModel
+from trainstack.core.base_model import StrictModel
 from trainstack.training_job.types import AbsolutePath, Quantity
 
 TENSORBOARD_IMAGE = "registry.cn-zhangjiakou.aliyuncs.com/acs/tensorflow:1.12.0-devel"

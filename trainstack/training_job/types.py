@@ -24,9 +24,9 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import InitErrorDetails, core_schema
 
-from trainstack.base_model import constraint, pattern
-from trainstack.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
-from trainstack.quantity import quantity_problem
+from trainstack.core.base_model import constraint, pattern
+from trainstack.core.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
+from trainstack.core.quantity import quantity_problem
 
 # Kubernetes' resource.Quantity grammar without a sign: a negative request is never meant.
 QUANTITY_PATTERN = (

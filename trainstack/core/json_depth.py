@@ -2,7 +2,7 @@
 
 Python's ``json`` and msgspec both recurse and stop near 1,000 levels with a
 ``RecursionError``; trainstack refuses anything past
-:data:`~trainstack.limits.MAX_JSON_DEPTH` instead, with its own message, and maps the
+:data:`~trainstack.core.limits.MAX_JSON_DEPTH` instead, with its own message, and maps the
 reader's error onto the same message (a document the reader cannot hold is deeper still).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trainstack.limits import MAX_JSON_DEPTH
+from trainstack.core.limits import MAX_JSON_DEPTH
 
 TOO_DEEP = f"JSON nested more than {MAX_JSON_DEPTH} deep"
 ALLOWED_DEPTH = f"at most {MAX_JSON_DEPTH} levels of objects and arrays (trainstack's limit)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainstack.errors import (
+from trainstack.core.errors import (
     ConfigError,
     DiffError,
     EnvironmentVariableError,

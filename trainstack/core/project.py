@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.errors import ProjectNotFoundError, StackNotFoundError
-from trainstack.file_names import STACK_NAME_PATTERN, check_stack_name
+from trainstack.core.errors import ProjectNotFoundError, StackNotFoundError
+from trainstack.core.file_names import STACK_NAME_PATTERN, check_stack_name
 from trainstack.yaml_io import read_yaml
 
 PROJECT_FILE = "Pulumi.yaml"

@@ -115,7 +115,7 @@ class YamlSyntaxError(InvalidInputError):
 
 
 class InputLimitError(InvalidInputError):
-    """A file exceeds one of the documented limits (``trainstack.limits``)."""
+    """A file exceeds one of the documented limits (``trainstack.core.limits``)."""
 
     kind = "input"
 

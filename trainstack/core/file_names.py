@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from trainstack.errors import OutputError, StackNameError
+from trainstack.core.errors import OutputError, StackNameError
 
 # Pulumi's own rule (pulumi/pulumi pkg/backend/httpstate/backend.go, validateStackName:
 # `^[A-Za-z0-9_.-]{1,100}$`; "stack names may only contain alphanumeric, hyphens,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.credentials import holds_credential
+from trainstack.core.credentials import holds_credential
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import decimal
 import re
 from decimal import Decimal
 
-from trainstack.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
+from trainstack.core.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
 
 QUANTITY_PATTERN = r"^[0-9]+(\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$"
 """The quantities the stack configuration accepts (the common, readable subset)."""

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from trainstack.config.stack import StackConfig
+from trainstack.core.validation import problems_from
 from trainstack.experiments.model import ExperimentFile
-from trainstack.validation import problems_from
 
 
 def _problems(model: Any, data: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trainstack.errors import OutputError, StackNameError
-from trainstack.file_names import (
+from trainstack.core.errors import OutputError, StackNameError
+from trainstack.core.file_names import (
     check_stack_name,
     child,
     encode_part,

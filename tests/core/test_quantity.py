@@ -6,7 +6,12 @@ from decimal import Decimal
 
 import pytest
 
-from trainstack.quantity import exact_quantity, format_quantity, parse_quantity, quantity_problem
+from trainstack.core.quantity import (
+    exact_quantity,
+    format_quantity,
+    parse_quantity,
+    quantity_problem,
+)
 
 
 @pytest.mark.parametrize(

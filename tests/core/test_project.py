@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from trainstack.errors import StackNameError
-from trainstack.project import Project
+from trainstack.core.errors import StackNameError
+from trainstack.core.project import Project
 
 
 def test_files_that_name_no_stack_are_not_stacks(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Turn pydantic's structured errors into :class:`~trainstack.errors.Problem` lines.
+"""Turn pydantic's structured errors into :class:`~trainstack.core.errors.Problem` lines.
 
 Each problem names the dotted key path in the user's spelling, the value found
 and what is allowed, so one message tells the user exactly what to change.
@@ -15,8 +15,8 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, Discriminator, Tag, ValidationError
 from pydantic_core import ErrorDetails
 
-from trainstack.base_model import CONSTRAINT_ERROR, PATTERN_WORDS
-from trainstack.errors import Problem, describe_value, dotted_path
+from trainstack.core.base_model import CONSTRAINT_ERROR, PATTERN_WORDS
+from trainstack.core.errors import Problem, describe_value, dotted_path
 
 _FIELD_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
