@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from trainstack.core.errors import TrainstackError
 from trainstack.core.quantity import quantity_problem
+from trainstack.core.yaml.io import parse_helm_yaml, parse_yaml
 from trainstack.experiments.model import ExperimentFile
-from trainstack.yaml_io import parse_helm_yaml, parse_yaml
 
 TARGET_SECONDS = 0.5
 

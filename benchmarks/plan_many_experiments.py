@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from benchmarks._project import ROOT, copy_project
-from trainstack.yaml_io import dump_yaml, read_yaml
+from trainstack.core.yaml.io import dump_yaml, read_yaml
 
 EXPERIMENTS = 200
 TARGET_RATIO = 1.5

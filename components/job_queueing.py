@@ -20,9 +20,9 @@ from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
 from trainstack.core.quantity import exact_quantity
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.experiments.merge import merged
 from trainstack.frameworks import frameworks
-from trainstack.yaml_io import dump_yaml
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
 """Kueue's current API (0.15 and later); v1beta1 is deprecated there and removed in 0.17."""

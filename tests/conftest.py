@@ -12,12 +12,12 @@ import pytest
 from tests.experiment_helpers import Deployer, make_deployer
 from tests.stack_helpers import REPO
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan import engine
 from trainstack.plan.cache import CACHE_DIR_ENV
 from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
-from trainstack.yaml_io import dump_yaml
 
 EXAMPLE_STACKS = ("imagenet", "aiacc", "baseline", "onprem")
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.loader import LoadedStack, load_stack_config, pulumi_config_map
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.deployment import Deployment, prepare
-from trainstack.yaml_io import dump_yaml
 
 IMAGENET: dict[str, Any] = {
     "name": "imagenet-tensorflow",

@@ -15,7 +15,7 @@ from typing import Any
 from tests.cli_helpers import run_process
 from tests.stack_helpers import REPO
 from trainstack.cli import main
-from trainstack.yaml_io import dump_yaml, read_yaml
+from trainstack.core.yaml.io import dump_yaml, read_yaml
 
 PROJECT_ENTRIES = ("Pulumi.yaml", "__main__.py", "components", "charts", "experiments", "stacks")
 

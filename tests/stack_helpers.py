@@ -6,8 +6,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from trainstack.core.yaml.io import read_yaml
 from trainstack.plan.model import Plan, PlannedResource
-from trainstack.yaml_io import read_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 

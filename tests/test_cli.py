@@ -14,7 +14,7 @@ import pytest
 
 from tests.project_copy import run_in_process
 from tests.stack_helpers import REPO, example_config
-from trainstack.yaml_io import dump_yaml
+from trainstack.core.yaml.io import dump_yaml
 
 TRAINSTACK = [sys.executable, "-m", "trainstack"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.diff.test_preview_workflow import PINNED, actionlint
 from tests.scripts import load_script
 from tests.stack_helpers import REPO
-from trainstack.yaml_io import read_yaml
+from trainstack.core.yaml.io import read_yaml
 
 WORKFLOW = REPO / ".github" / "workflows" / "newest.yml"
 

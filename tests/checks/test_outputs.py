@@ -9,7 +9,7 @@ import pytest
 from tests.experiment_helpers import Deployer, job
 from tests.stack_helpers import REPO
 from trainstack.checks import Finding
-from trainstack.yaml_io import read_yaml
+from trainstack.core.yaml.io import read_yaml
 
 FILE = "experiments/00-imagenet-tensorflow.yaml"
 LOST = (

@@ -13,9 +13,9 @@ from tests.stack_helpers import A100_POOL, ACK_STACKS, example_config
 from tests.team_helpers import team, without_queueing
 from trainstack.config.queueing import QUEUE_LABEL
 from trainstack.core.errors import ConfigError
+from trainstack.core.yaml.io import parse_yaml
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
-from trainstack.yaml_io import parse_yaml
 
 KUEUE = "kubernetes:kueue.x-k8s.io/v1beta2:"
 RELEASE = "kubernetes:helm.sh/v3:Release"

@@ -16,7 +16,7 @@ from trainstack.config.loader import (
     read_stack_file,
 )
 from trainstack.core.errors import ConfigError
-from trainstack.yaml_io import YamlSyntaxError
+from trainstack.core.yaml.io import YamlSyntaxError
 
 
 def test_example_stack_loads(load: Loader) -> None:

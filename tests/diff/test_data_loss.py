@@ -11,11 +11,11 @@ import pytest
 from tests.stack_helpers import REPO, example_config
 from trainstack.cli import main
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.diff.cli import colour_wanted
 from trainstack.diff.render_markdown import markdown
 from trainstack.diff.render_text import text_lines, write_lines
 from trainstack.diff.sources import Compared, two_stacks
-from trainstack.yaml_io import dump_yaml
 
 PROTECTED = "protected: `pulumi up` fails until `pulumi state unprotect`"
 

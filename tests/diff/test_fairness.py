@@ -11,13 +11,13 @@ from tests.diff.plan_dirs import copy_project, write_plan_dir
 from tests.stack_helpers import REPO, example_config, with_data_stack
 from trainstack.cli import main
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.diff.compare import compare
 from trainstack.diff.fairness import FairnessReport, classify
 from trainstack.diff.model import ConfigChange, Snapshot, StackDiff
 from trainstack.diff.render_fairness import fairness_markdown
 from trainstack.diff.snapshot import load_snapshot
 from trainstack.diff.sources import two_stacks
-from trainstack.yaml_io import dump_yaml
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-v100-pool"
 CPU_POOL = "alicloud:cs/nodePool:NodePool cpu-pool"

@@ -8,12 +8,12 @@ from pathlib import Path
 from tests.diff.plan_dirs import secret_resource, urn, write_plan_dir
 from tests.stack_helpers import REPO, example_config, with_data_stack
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.diff.compare import compare
 from trainstack.diff.render_markdown import markdown
 from trainstack.diff.render_text import text_lines
 from trainstack.diff.snapshot import load_snapshot
 from trainstack.diff.sources import two_stacks
-from trainstack.yaml_io import dump_yaml
 
 SECRET_URN_NAME = ("kubernetes:core/v1:Secret", "db-credentials")
 DIGEST_A, DIGEST_B = "0" * 31 + "a", "0" * 31 + "b"

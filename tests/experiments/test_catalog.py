@@ -11,8 +11,8 @@ import pytest
 from tests.cli_helpers import project_copy, run_process
 from tests.experiment_helpers import IMAGENET
 from trainstack.core.errors import ExperimentError, InputLimitError, InvalidExperimentsError
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.experiments.catalog import read_catalog
-from trainstack.yaml_io import dump_yaml
 
 
 def _directory(root: Path) -> Path:

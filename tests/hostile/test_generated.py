@@ -20,8 +20,8 @@ from tests.experiment_helpers import load
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, ValuesError
+from trainstack.core.yaml.io import read_helm_yaml
 from trainstack.training_job import TrainingJob, validate_values
-from trainstack.yaml_io import read_helm_yaml
 
 HOSTILE_VALUES = st.one_of(
     st.integers(min_value=-(2**80), max_value=2**80),

@@ -16,12 +16,12 @@ import pytest
 from tests.experiment_helpers import stack_config
 from tests.project_copy import copy_project
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan.files import REVIEW_JSON
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import write_plan
-from trainstack.yaml_io import dump_yaml
 
 REASON = "a smoke test: its model is thrown away"
 LOST = (

@@ -10,9 +10,9 @@ from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, REPO, example_config
 from trainstack.core.errors import ConfigError, PlanError
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import FETCHED_NOTE, REMOTE_CHART_NOTE, plan_stack
-from trainstack.yaml_io import dump_yaml
 
 
 def test_example_plans_register_the_platform(example_plans: dict[str, Plan]) -> None:

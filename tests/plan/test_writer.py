@@ -10,10 +10,10 @@ import pytest
 
 from trainstack.core.errors import OutputError
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import read_yaml
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import RESOURCES_JSON, SECRET_DIGESTS_JSON, write_plan
-from trainstack.yaml_io import read_yaml
 
 
 def _tree(directory: Path) -> dict[str, bytes]:

@@ -36,7 +36,7 @@ class Finding:
         Not ``str()`` itself: a plan compares findings across revisions, and a line that
         moves is no new finding.
         """
-        from trainstack.yaml_positions import at
+        from trainstack.core.yaml.positions import at
 
         return self._text(at(self.source, self.key))
 

@@ -352,7 +352,7 @@ class StackFile:
 
 def read_stack_file(project: Project, stack: str) -> StackFile:
     """The config map, secret keys and display name of ``stack``'s file."""
-    from trainstack.yaml_io import read_yaml
+    from trainstack.core.yaml.io import read_yaml
 
     path: Path = project.stack_file(stack)
     source = project.display(path)

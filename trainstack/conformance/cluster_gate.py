@@ -15,12 +15,12 @@ from typing import Any
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
+from trainstack.core.files import read_text
 from trainstack.deployment import Deployment
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster
 from trainstack.live.kubeconfig import Target, default_kubeconfig_path, parse_kubeconfig
-from trainstack.yaml_io import read_text
 
 TIMEOUT_SECONDS = 20.0
 

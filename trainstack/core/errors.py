@@ -81,7 +81,7 @@ class InvalidInputError(TrainstackError):
     def lines(self) -> list[str]:
         """One line per problem, each naming the file and, where the key is written in it,
         the line (``file:LINE``; ``str()`` keeps them under one header, without lines)."""
-        from trainstack.yaml_positions import at
+        from trainstack.core.yaml.positions import at
 
         return [
             f"invalid {self.kind} in {at(self.source, problem.path)}: {problem}"

@@ -8,7 +8,7 @@ from typing import Any
 
 from trainstack.core.errors import ProjectNotFoundError, StackNotFoundError
 from trainstack.core.file_names import STACK_NAME_PATTERN, check_stack_name
-from trainstack.yaml_io import read_yaml
+from trainstack.core.yaml.io import read_yaml
 
 PROJECT_FILE = "Pulumi.yaml"
 CONFIG_NAMESPACE = "trainstack"

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any
 
+from trainstack.core.yaml.io import canonical_yaml
 from trainstack.diff.data_loss import data_risk
 from trainstack.diff.model import (
     ConfigChange,
@@ -19,7 +20,6 @@ from trainstack.diff.model import (
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
 from trainstack.diff.warnings import Review, warning_changes
 from trainstack.plan.masking import SECRET
-from trainstack.yaml_io import canonical_yaml
 
 # kubectl diff marks a changed Secret value the same way: the reader sees which value
 # changed and never what it was or became.

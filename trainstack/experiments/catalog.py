@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from trainstack.core.errors import ExperimentError, InvalidInputError, Problem, raise_all
 from trainstack.core.limits import MAX_EXPERIMENTS
 from trainstack.core.validation import problems_from
+from trainstack.core.yaml.io import read_helm_yaml
 from trainstack.experiments.model import ExperimentFile
-from trainstack.yaml_io import read_helm_yaml
 
 SUFFIXES = (".yaml", ".yml")
 

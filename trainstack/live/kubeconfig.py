@@ -20,9 +20,9 @@ import yaml
 
 from trainstack.config.loader import KUBECONFIG_KEY, LoadedStack
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
+from trainstack.core.files import read_text
+from trainstack.core.yaml.scan import check_yaml
 from trainstack.live.options import ClusterOptions
-from trainstack.yaml_io import read_text
-from trainstack.yaml_scan import check_yaml
 
 DEFAULT_KUBECONFIG = Path("~/.kube/config")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

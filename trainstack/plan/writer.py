@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.core.file_names import child, unique_file_names
+from trainstack.core.yaml.io import canonical_yaml, dump_yaml, sorted_keys
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,
@@ -36,7 +37,6 @@ from trainstack.plan.files import (
 from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.output_dir import checkpoint, replacing
 from trainstack.plan.review import review_file
-from trainstack.yaml_io import canonical_yaml, dump_yaml, sorted_keys
 
 __all__ = [
     "DATASETS_JSON",

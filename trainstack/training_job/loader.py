@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from trainstack.core.errors import ValuesError
 from trainstack.core.validation import problems_from
+from trainstack.core.yaml.io import read_helm_yaml
 from trainstack.training_job.model import TrainingJob
-from trainstack.yaml_io import read_helm_yaml
 
 
 def validate_values(values: Mapping[str, Any], source: str | Path) -> TrainingJob:

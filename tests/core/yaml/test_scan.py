@@ -7,7 +7,7 @@ import yaml
 
 from trainstack.core.errors import InputLimitError, YamlSyntaxError
 from trainstack.core.limits import MAX_SCALAR_CHARS, MAX_YAML_DEPTH, MAX_YAML_NODES
-from trainstack.yaml_scan import check_yaml, locate_scalar
+from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
 
 def _laughs(levels: int, width: int = 10) -> str:
@@ -55,7 +55,7 @@ def test_deep_flow_nesting_is_refused_at_the_limit(
 ) -> None:
     if parser is None:
         pytest.skip("this PyYAML was built without libyaml")
-    monkeypatch.setattr("trainstack.yaml_scan._Loader", parser)
+    monkeypatch.setattr("trainstack.core.yaml.scan._Loader", parser)
     closing = "]" if opening == "[" else "}"
     text = "a: " + opening * depth + "1" + closing * depth + "\n"
     with pytest.raises(InputLimitError, match=f"nested more than {MAX_YAML_DEPTH} deep") as caught:

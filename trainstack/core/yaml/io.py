@@ -8,14 +8,12 @@ Two readers, each with the semantics of the tool that reads the file for real:
   -f`` reads them, through Helm's own reader (YAML 1.1: ``yes`` is true, ``0755`` is 493).
 
 Both read at most :data:`~trainstack.core.limits.MAX_FILE_BYTES` of UTF-8 and check the
-document's shape (:mod:`trainstack.yaml_scan`) before parsing it.
+document's shape (:mod:`trainstack.core.yaml.scan`) before parsing it.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +22,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
-from trainstack.core.limits import MAX_FILE_BYTES
-from trainstack.yaml_positions import remember
-from trainstack.yaml_scan import check_yaml, locate_scalar
+from trainstack.core.errors import Problem, YamlSyntaxError
+from trainstack.core.files import read_text
+from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
@@ -61,55 +58,10 @@ def _safe() -> YAML:
     return loader
 
 
-def read_text(path: Path, display: str | None = None) -> str:
-    """The text of a file the user wrote: a regular file, at most ``MAX_FILE_BYTES``, UTF-8.
-
-    Checked before reading, so that ``/dev/zero`` or a 10 GB file is refused at once.
-    """
-    source = display or str(path)
-    remember(source, path)
-    not_regular = InputLimitError(
-        source, [Problem("(file)", "a directory, device or pipe", "a regular file")]
-    )
-    try:
-        # stat first: opening a FIFO would wait for a writer
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise not_regular
-        with path.open("rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise not_regular
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputLimitError(
-            source, [Problem("(file)", f"unreadable ({reason})", "a readable file")]
-        ) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputLimitError(
-            source,
-            [
-                Problem(
-                    "(file)",
-                    f"more than {MAX_FILE_BYTES} bytes",
-                    f"at most {MAX_FILE_BYTES} bytes (1 MiB, trainstack's limit)",
-                )
-            ],
-        )
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        found = f"the byte 0x{data[error.start]:02x}, which is not UTF-8"
-        raise YamlSyntaxError(
-            source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")]
-        ) from None
-
-
 def read_yaml(path: Path, display: str | None = None) -> Any:
     """Parse one YAML document as Pulumi does (stack files, ``Pulumi.yaml``).
 
-    The document is checked first (:mod:`trainstack.yaml_scan`); syntax errors name the
+    The document is checked first (:mod:`trainstack.core.yaml.scan`); syntax errors name the
     file, line and column.
     """
     source = display or str(path)
@@ -137,7 +89,7 @@ def read_helm_yaml(path: Path, display: str | None = None) -> dict[str, Any]:
 
     Helm's own reader (through helm-python-sdk): YAML 1.1 (``yes`` is true, ``0755`` is
     493), numbers as Helm holds them. The document is checked first
-    (:mod:`trainstack.yaml_scan`) so that Helm's recursive Go decoder only ever sees a
+    (:mod:`trainstack.core.yaml.scan`) so that Helm's recursive Go decoder only ever sees a
     bounded one.
     """
     source = display or str(path)

@@ -2,35 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import helm_python
 import pytest
 
-from trainstack.core.errors import InputLimitError, YamlSyntaxError
-from trainstack.core.limits import MAX_FILE_BYTES
-from trainstack.yaml_io import parse_helm_yaml, parse_yaml, read_helm_yaml, read_text, read_yaml
-
-
-def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
-    path = tmp_path / "big.yaml"
-    path.write_text("a: " + "x" * MAX_FILE_BYTES + "\n")
-    with pytest.raises(InputLimitError, match=r"\(file\): found more than 1048576 bytes"):
-        read_text(path, "big.yaml")
-
-
-@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
-def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
-    path = tmp_path / "values.yaml"
-    if kind == "directory":
-        path.mkdir()
-    elif kind == "fifo":
-        os.mkfifo(path)  # opening it would wait for a writer forever
-    else:
-        path = Path("/dev/zero")  # reading it would never end
-    with pytest.raises(InputLimitError, match="found a directory, device or pipe"):
-        read_text(path, "values.yaml")
+from trainstack.core.errors import YamlSyntaxError
+from trainstack.core.yaml.io import parse_helm_yaml, parse_yaml, read_helm_yaml, read_yaml
 
 
 def test_a_non_utf8_byte_is_located(tmp_path: Path) -> None:
@@ -44,11 +22,6 @@ def test_a_non_utf8_byte_is_located(tmp_path: Path) -> None:
         "the byte 0xe9, which is not UTF-8",
         "UTF-8 text",
     )
-
-
-def test_a_missing_file_is_one_clear_problem(tmp_path: Path) -> None:
-    with pytest.raises(InputLimitError, match=r"found unreadable \(No such file or directory\)"):
-        read_text(tmp_path / "absent.yaml")
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:

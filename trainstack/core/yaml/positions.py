@@ -5,10 +5,10 @@ E.g. ``trainstack:nodePools[0].gpusPerNode`` in ``stacks/Pulumi.aiacc.yaml``.
 Files are parsed for their values by ruamel.yaml (stack files) or Helm's reader
 (experiment files), neither of which keeps positions; this module reads the same text
 again, only when a message is printed, as libyaml's event stream (the pre-scan's parser,
-:mod:`trainstack.yaml_scan`), so that positions never cost anything on the way to a plan.
-Every reader of user files records which file a message's ``source`` names
-(:func:`remember`); a message whose file cannot be read again, or whose key is not
-written in it, simply has no line.
+:mod:`trainstack.core.yaml.scan`), so that positions never cost anything on the way to a
+plan. Every reader of user files records which file a message's ``source`` names
+(:func:`trainstack.core.files.remember`); a message whose file cannot be read again, or
+whose key is not written in it, simply has no line.
 
 A key that is not written (a missing required key) is located at its closest written
 parent: ``nodePools[0].desiredSize`` missing points at the pool's line. In a stack file
@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from trainstack.core.errors import TrainstackError
+from trainstack.core.files import read_text, remembered
 
 Location = tuple[int | str, ...]
 
@@ -33,15 +34,6 @@ _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TOKEN = re.compile(r'\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]|([^.\[\]]+)')
 # Messages may name a file with a suffix: `experiments/x.yaml (matrix point gpus=2)`.
 _SUFFIX = re.compile(r"^(?P<file>\S+?\.ya?ml)(?P<rest>(?: .*)?)$", re.DOTALL)
-_MAX_REMEMBERED = 4096
-
-_sources: dict[str, Path] = {}
-
-
-def remember(source: str, path: Path) -> None:
-    """``source`` (how messages name a file) is ``path`` on disk."""
-    if len(_sources) < _MAX_REMEMBERED or source in _sources:
-        _sources[source] = path
 
 
 def split_source(source: str) -> tuple[str, str]:
@@ -61,7 +53,7 @@ def at(source: str, key: str) -> str:
 
 def key_line(source: str, key: str) -> int | None:
     """The 1-based line of ``key`` (or of its closest written parent) in ``source``."""
-    path = _sources.get(source)
+    path = remembered(source)
     location = parse_key(key)
     if path is None or not location:
         return None
@@ -102,8 +94,6 @@ def parse_key(key: str) -> Location:
 @functools.lru_cache(maxsize=64)
 def _key_lines(path: Path, _mtime_ns: int) -> dict[Location, int]:
     """Every key path of the file's document (and list item) with its line."""
-    from trainstack.yaml_io import read_text
-
     loader = _Loader(read_text(path))
     lines: dict[Location, int] = {}
     # One entry per open collection: [is_mapping, current key or index, expecting a key]

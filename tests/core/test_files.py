@@ -1,0 +1,37 @@
+"""Reading the files users write: bounded, regular files only, each refusal naming the file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from trainstack.core.errors import InputLimitError
+from trainstack.core.files import read_text
+from trainstack.core.limits import MAX_FILE_BYTES
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("a: " + "x" * MAX_FILE_BYTES + "\n")
+    with pytest.raises(InputLimitError, match=r"\(file\): found more than 1048576 bytes"):
+        read_text(path, "big.yaml")
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "values.yaml"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)  # opening it would wait for a writer forever
+    else:
+        path = Path("/dev/zero")  # reading it would never end
+    with pytest.raises(InputLimitError, match="found a directory, device or pipe"):
+        read_text(path, "values.yaml")
+
+
+def test_a_missing_file_is_one_clear_problem(tmp_path: Path) -> None:
+    with pytest.raises(InputLimitError, match=r"found unreadable \(No such file or directory\)"):
+        read_text(tmp_path / "absent.yaml")

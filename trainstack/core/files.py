@@ -1,0 +1,75 @@
+"""Reading the files users write: bounded, and remembered by the name messages give them.
+
+Every reader of user files goes through :func:`read_text`, which records which file a
+message's ``source`` names (:func:`remember`), so that whoever prints a message can find
+the key's line in that file again (:mod:`trainstack.core.yaml.positions`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
+from trainstack.core.limits import MAX_FILE_BYTES
+
+_MAX_REMEMBERED = 4096
+
+_sources: dict[str, Path] = {}
+
+
+def remember(source: str, path: Path) -> None:
+    """``source`` (how messages name a file) is ``path`` on disk."""
+    if len(_sources) < _MAX_REMEMBERED or source in _sources:
+        _sources[source] = path
+
+
+def remembered(source: str) -> Path | None:
+    """The file on disk that messages name ``source``, if one was read under that name."""
+    return _sources.get(source)
+
+
+def read_text(path: Path, display: str | None = None) -> str:
+    """The text of a file the user wrote: a regular file, at most ``MAX_FILE_BYTES``, UTF-8.
+
+    Checked before reading, so that ``/dev/zero`` or a 10 GB file is refused at once.
+    """
+    source = display or str(path)
+    remember(source, path)
+    not_regular = InputLimitError(
+        source, [Problem("(file)", "a directory, device or pipe", "a regular file")]
+    )
+    try:
+        # stat first: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise not_regular
+        with path.open("rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise not_regular
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise InputLimitError(
+            source, [Problem("(file)", f"unreadable ({reason})", "a readable file")]
+        ) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputLimitError(
+            source,
+            [
+                Problem(
+                    "(file)",
+                    f"more than {MAX_FILE_BYTES} bytes",
+                    f"at most {MAX_FILE_BYTES} bytes (1 MiB, trainstack's limit)",
+                )
+            ],
+        )
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        found = f"the byte 0x{data[error.start]:02x}, which is not UTF-8"
+        raise YamlSyntaxError(
+            source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")]
+        ) from None

@@ -1,0 +1,1 @@
+"""YAML as trainstack reads it: the pre-scan, the two readers, the writer, key positions."""
