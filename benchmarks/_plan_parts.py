@@ -115,8 +115,8 @@ def _renders(project: Any, stack: str) -> tuple[float, int]:
 def parts(stack: str, file: Path) -> None:
     """Print the registrations' and the renders' seconds as JSON."""
     import_modules(file)
+    from trainstack.console.lifetime import tune_garbage_collector
     from trainstack.core.project import Project
-    from trainstack.lifetime import tune_garbage_collector
 
     tune_garbage_collector()  # as the command line does: the same collector settings
     project = Project.find()

@@ -19,15 +19,15 @@ from typing import Annotated
 import typer
 
 from trainstack.chart.cli import chart_app
+from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
+from trainstack.console.signals import unwinding
+from trainstack.console.terminal import print_error, stderr_console
 from trainstack.core.errors import Interrupted, TrainstackError
 from trainstack.diff.cli import diff
-from trainstack.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.live.cli import logs, status
 from trainstack.operators.cli import operators
 from trainstack.plan.cli import plan
 from trainstack.results.cli import results_app
-from trainstack.signals import unwinding
-from trainstack.terminal import print_error, stderr_console
 
 app = typer.Typer(
     name="trainstack",
@@ -84,7 +84,7 @@ DEBUG_ENV = "TRAINSTACK_DEBUG"
 def run() -> None:
     """The ``trainstack`` executable: :func:`main` in a process of its own, with fewer
     garbage collections, ending without the interpreter's teardown (both in
-    :mod:`trainstack.lifetime`; :func:`main` alone, as tests call it, changes neither)."""
+    :mod:`trainstack.console.lifetime`; :func:`main` alone, as tests call it, changes neither)."""
     tune_garbage_collector()  # every module is imported by now
     try:
         main()

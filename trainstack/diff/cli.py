@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from trainstack import terminal
+from trainstack.console import terminal
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT

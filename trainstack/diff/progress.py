@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import TextIO
 
-from trainstack.terminal import colour_wanted
+from trainstack.console.terminal import colour_wanted
 
 
 class Progress:

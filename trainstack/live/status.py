@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from lightkube.operators import exists
 
+from trainstack.console.tables import text_table
 from trainstack.experiments.lookup import StackRuns
 from trainstack.experiments.runs import EXPERIMENT_LABEL
 from trainstack.frameworks import framework
@@ -14,7 +15,6 @@ from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
 from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
 from trainstack.metrics import job_duration
-from trainstack.results.table import text_table
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 
 from trainstack.chart.batch import RenderRequest, render_all
 from trainstack.chart.render import render_training_job
-from trainstack.lifetime import tune_garbage_collector
+from trainstack.console.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from trainstack.console.terminal import console, stderr_console
 from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
@@ -17,7 +18,6 @@ from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.writer import write_plan
-from trainstack.terminal import console, stderr_console
 
 DEFAULT_OUTPUT = Path("build/plan")
 

@@ -45,6 +45,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from trainstack.console.signals import deferred
 from trainstack.core.errors import OutputError
 from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (
@@ -54,7 +55,6 @@ from trainstack.plan.ownership import (
     clean_leftovers,
     remove_ours,
 )
-from trainstack.signals import deferred
 
 PAUSE_ENV = "TRAINSTACK_TEST_PAUSE_AT"
 PAUSE_SECONDS = 30.0

@@ -13,8 +13,8 @@ import shutil
 import stat
 from pathlib import Path
 
+from trainstack.console.signals import deferred
 from trainstack.core.errors import OutputError
-from trainstack.signals import deferred
 
 MARKER = ".trainstack-plan"
 MARKER_TEXT = (

@@ -9,10 +9,10 @@ from rich.table import Table
 
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
+from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
-from trainstack.terminal import print_warning
 
 
 def print_summary(

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trainstack.console.tables import percent
 from trainstack.core.errors import ResultsError
 from trainstack.results.compare import Row
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Scaling
-from trainstack.results.table import percent
 
 DPI = 100
 COMPARE_SIZE = (10.0, 6.0)

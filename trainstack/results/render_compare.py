@@ -6,9 +6,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from trainstack.console.tables import markdown_table, number, percent, text_table
 from trainstack.results.compare import Row, Side
 from trainstack.results.stats import MIN_RUNS_FOR_INTERVAL
-from trainstack.results.table import markdown_table, number, percent, text_table
 
 MERMAID_MAX_EXPERIMENTS = 10
 """Bar charts in the markdown only up to this many experiments per metric (readability)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from trainstack.console.tables import markdown_table, number, text_table
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Point, Scaling
-from trainstack.results.table import markdown_table, number, text_table
 
 _RIGHT = {2, 3, 4, 5, 6, 7}
 

@@ -22,7 +22,7 @@ from rich.table import Table
 from tests.cli_helpers import Ran, run_process
 from tests.project_copy import copy_project
 from tests.stack_helpers import REPO
-from trainstack.terminal import colour_wanted, console, print_error, print_warning
+from trainstack.console.terminal import colour_wanted, console, print_error, print_warning
 
 ESCAPE = "\x1b["
 YELLOW_WARNING = "\x1b[33mwarning:\x1b[0m"
