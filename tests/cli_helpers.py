@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from tests.stack_helpers import REPO
 from trainstack.cli import USER_ERROR_EXIT, app
 from trainstack.core.errors import TrainstackError
+from trainstack.core.yaml.positions import at
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def run(root: Path, *args: str, monkeypatch: pytest.MonkeyPatch) -> Ran:
     monkeypatch.chdir(root)
     result = CliRunner().invoke(app, list(args))
     if isinstance(result.exception, TrainstackError):
-        lines = "".join(f"error: {line}\n" for line in result.exception.lines())
+        lines = "".join(f"error: {line}\n" for line in result.exception.lines(at))
         return Ran(USER_ERROR_EXIT, result.stdout, lines)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception

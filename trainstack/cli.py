@@ -21,7 +21,7 @@ import typer
 from trainstack.chart.cli import chart_app
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.console.signals import unwinding
-from trainstack.console.terminal import print_error, stderr_console
+from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import Interrupted, TrainstackError
 from trainstack.diff.cli import diff
 from trainstack.live.cli import logs, status
@@ -101,9 +101,7 @@ def main() -> None:
         with unwinding():
             app()
     except TrainstackError as error:
-        err = stderr_console()
-        for line in error.lines():
-            print_error(line, err)
+        print_user_error(error)
         sys.exit(USER_ERROR_EXIT)
     except Interrupted as stop:
         print_error(f"stopped by signal {stop.signal_number}")

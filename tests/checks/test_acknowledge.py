@@ -9,6 +9,7 @@ import pytest
 
 from tests.experiment_helpers import Deployer, job, stack_config
 from trainstack.core.errors import ConfigError, ExperimentError
+from trainstack.core.yaml.positions import at
 
 FILE = "experiments/00-imagenet-tensorflow.yaml"
 RDMA = "NCCL reaches the InfiniBand HCAs through the node's interfaces"
@@ -141,7 +142,7 @@ def test_a_stack_acknowledgement_of_an_unknown_experiment_is_an_error(
     )
     with pytest.raises(ConfigError) as caught:
         deploy(_named("a"), _named("b"), config=config)
-    assert caught.value.lines() == [
+    assert caught.value.lines(at) == [
         "invalid stack configuration in stacks/Pulumi.test.yaml: trainstack:acknowledge[0]."
         "experiment: found 'nope'; allowed: the name of an experiment or matrix: a, b"
     ]
@@ -174,7 +175,7 @@ def test_an_acknowledgement_names_a_known_warning_and_a_reason(
 ) -> None:
     with pytest.raises(ExperimentError) as caught:
         deploy(_acknowledging(item))
-    (line,) = caught.value.lines()
+    (line,) = caught.value.lines(at)
     # The file written by _acknowledging: its acknowledge list starts on a line of its own.
     assert re.match(rf"invalid experiment in {re.escape(FILE)}:\d+: {re.escape(key)}: found ", line)
     assert allowed in line

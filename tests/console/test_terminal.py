@@ -22,7 +22,15 @@ from rich.table import Table
 from tests.cli_helpers import Ran, run_process
 from tests.project_copy import copy_project
 from tests.stack_helpers import REPO
-from trainstack.console.terminal import colour_wanted, console, print_error, print_warning
+from trainstack.console.terminal import (
+    colour_wanted,
+    console,
+    print_error,
+    print_user_error,
+    print_warning,
+)
+from trainstack.core.errors import ConfigError, Problem
+from trainstack.core.yaml.io import read_yaml
 
 ESCAPE = "\x1b["
 YELLOW_WARNING = "\x1b[33mwarning:\x1b[0m"
@@ -191,3 +199,19 @@ def test_errors_are_red_on_a_terminal() -> None:
     ran = _with_stderr_on_a_terminal(REPO, "plan", "aiac", env=_environment())
     assert ran.code == 2
     assert ran.stderr.startswith(f"{RED_ERROR} stack 'aiac' has no configuration file")
+
+
+def test_a_users_error_is_printed_with_the_line_of_each_key(tmp_path: Path) -> None:
+    path = tmp_path / "stack.yaml"
+    path.write_text("config:\n  trainstack:a: 1\n  trainstack:b: 2\n")
+    read_yaml(path, "stack.yaml")
+    error = ConfigError(
+        "stack.yaml",
+        [Problem("trainstack:b", "2", "text"), Problem("trainstack:c", "3", "text")],
+    )
+    out = io.StringIO()
+    print_user_error(error, console(out))
+    assert out.getvalue().splitlines() == [
+        "error: invalid stack configuration in stack.yaml:3: trainstack:b: found 2; allowed: text",
+        "error: invalid stack configuration in stack.yaml: trainstack:c: found 3; allowed: text",
+    ]

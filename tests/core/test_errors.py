@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from trainstack.core.errors import (
     ConfigError,
     DiffError,
     EnvironmentVariableError,
+    InvalidExperimentsError,
     PlanCheckError,
     Problem,
     describe_value,
     dotted_path,
 )
+from trainstack.core.yaml.io import read_yaml
 
 
 def test_each_problem_of_a_file_is_its_own_line() -> None:
@@ -47,3 +51,22 @@ def test_values_are_shown_on_one_short_line() -> None:
 def test_odd_keys_are_quoted_in_paths() -> None:
     assert dotted_path(["labels", "a.b/c", 0], "job.") == 'job.labels["a.b/c"][0]'
     assert dotted_path(["env", "A\n"]) == 'env["A\\n"]'
+
+
+def test_an_error_formats_the_locations_it_is_given_and_reads_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "stack.yaml"
+    path.write_text("config:\n  trainstack:a: 1\n")
+    read_yaml(path, "stack.yaml")  # the file is known by the name messages give it
+    error = ConfigError("stack.yaml", [Problem("trainstack:a", "1", "text")])
+    assert error.lines() == [
+        "invalid stack configuration in stack.yaml: trainstack:a: found 1; allowed: text"
+    ]
+    assert error.lines(lambda source, key: f"{source}:7 ({key})") == [
+        "invalid stack configuration in stack.yaml:7 (trainstack:a): trainstack:a: found 1; "
+        "allowed: text"
+    ]
+    several = InvalidExperimentsError([error, error])
+    assert (
+        several.lines(lambda source, _: f"{source}:7")
+        == ["invalid stack configuration in stack.yaml:7: trainstack:a: found 1; allowed: text"] * 2
+    )

@@ -12,6 +12,7 @@ from tests.cli_helpers import project_copy, run_process
 from tests.experiment_helpers import IMAGENET
 from trainstack.core.errors import ExperimentError, InputLimitError, InvalidExperimentsError
 from trainstack.core.yaml.io import dump_yaml
+from trainstack.core.yaml.positions import at
 from trainstack.experiments.catalog import read_catalog
 
 
@@ -38,7 +39,7 @@ def test_a_dangling_link_is_an_error_naming_it(tmp_path: Path) -> None:
     (directory / "moved.yaml").symlink_to("../elsewhere/moved.yaml")
     with pytest.raises(ExperimentError) as caught:
         read_catalog(directory, tmp_path)
-    assert caught.value.lines() == [
+    assert caught.value.lines(at) == [
         "invalid experiment in experiments/moved.yaml: (file): found a symbolic link to "
         "'../elsewhere/moved.yaml', which does not exist; allowed: an experiment file: restore "
         "the link's target, or remove the link"
@@ -77,7 +78,7 @@ def test_every_broken_entry_is_reported_at_once(tmp_path: Path) -> None:
     (directory / "b.yaml").symlink_to("gone-b.yaml")
     with pytest.raises(InvalidExperimentsError) as caught:
         read_catalog(directory, tmp_path)
-    assert [line.split(":")[0] for line in caught.value.lines()] == [
+    assert [line.split(":")[0] for line in caught.value.lines(at)] == [
         "invalid experiment in experiments/a.yaml",
         "invalid experiment in experiments/b.yaml",
     ]

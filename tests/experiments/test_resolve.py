@@ -8,6 +8,7 @@ import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
 from trainstack.core.errors import ConfigError, ExperimentError, InvalidExperimentsError
+from trainstack.core.yaml.positions import at
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
 
@@ -146,7 +147,7 @@ def test_a_missing_experiments_directory_is_an_error_naming_it(
     config = stack_config(experiments={"directory": "experimentz"})
     with pytest.raises(ConfigError) as caught:
         deploy(config=config)
-    assert caught.value.lines() == [
+    assert caught.value.lines(at) == [
         "invalid stack configuration in stacks/Pulumi.test.yaml: "
         "trainstack:experiments.directory: found 'experimentz', which does not exist in "
         f"{tmp_path}; allowed: a directory of experiment files, relative to the project root "
@@ -224,7 +225,7 @@ def test_a_problem_at_every_matrix_point_is_reported_once(deploy: Deployer, tmp_
         return next(n for n, written in enumerate(text, 1) if written.strip().startswith(key))
 
     labels, shell = line("00-scan.yaml", "x:"), line("00-scan.yaml", "shell:")
-    assert caught.value.lines() == [
+    assert caught.value.lines(at) == [
         f"invalid experiment in experiments/00-scan.yaml:{labels} (matrix points scan-1, "
         'scan-2): job.labels.x: found "-"; allowed: a label value: at most 63 letters, digits, '
         "'-', '_', '.'",

@@ -18,6 +18,9 @@ from typing import TextIO
 
 from rich.console import Console
 
+from trainstack.core.errors import TrainstackError
+from trainstack.core.yaml.positions import at
+
 # Not a terminal: as wide as the widest line could be (rich needs a number).
 UNBOUNDED_WIDTH = 1_000_000
 
@@ -64,6 +67,14 @@ def print_warning(text: str, err: Console | None = None) -> None:
 def print_error(text: str, err: Console | None = None) -> None:
     """``error: text`` on stderr (red on a terminal)."""
     _labelled("error", "bold red", text, err)
+
+
+def print_user_error(error: TrainstackError, err: Console | None = None) -> None:
+    """Every line of a user's error, each as ``error: ...``, with ``file:LINE`` where the
+    key a problem names is written in its file (the error itself reads no file)."""
+    err = err or stderr_console()
+    for line in error.lines(at):
+        print_error(line, err)
 
 
 def _labelled(label: str, style: str, text: str, err: Console | None) -> None:

@@ -3,19 +3,29 @@
 The CLI prints :meth:`TrainstackError.lines` (one ``error:`` line per problem) for any
 :class:`TrainstackError` and exits with status 2; the Pulumi program turns it into a
 ``pulumi.RunError`` so that ``pulumi up`` stops with the same message and no traceback.
+Errors only format what they are given: the console, which prints them, passes the
+function that finds a key's line in its file (:func:`trainstack.core.yaml.positions.at`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 _MAX_VALUE_CHARS = 80
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+Locate = Callable[[str, str], str]
+"""``(source, key path)`` -> where the key is written: ``source:LINE``, else ``source``."""
+
+
+def unlocated(source: str, key: str) -> str:
+    """No line: the file as the message names it."""
+    return source
 
 
 def describe_value(value: Any) -> str:
@@ -63,8 +73,10 @@ class Problem:
 class TrainstackError(Exception):
     """Base class of every error caused by user input or by the user's environment."""
 
-    def lines(self) -> list[str]:
-        """What the CLI prints: one self-contained line per problem (each after ``error:``)."""
+    def lines(self, locate: Locate = unlocated) -> list[str]:
+        """What the CLI prints: one self-contained line per problem (each after ``error:``);
+        ``locate`` names the line of a key in its file, for the errors whose problems have
+        keys."""
         return str(self).splitlines() or [type(self).__name__]
 
 
@@ -78,13 +90,12 @@ class InvalidInputError(TrainstackError):
         self.problems = tuple(problems)
         super().__init__(self._render())
 
-    def lines(self) -> list[str]:
-        """One line per problem, each naming the file and, where the key is written in it,
-        the line (``file:LINE``; ``str()`` keeps them under one header, without lines)."""
-        from trainstack.core.yaml.positions import at
-
+    def lines(self, locate: Locate = unlocated) -> list[str]:
+        """One line per problem, each naming the file and, where ``locate`` finds the key
+        in it, the line (``file:LINE``; ``str()`` keeps them under one header, without
+        lines)."""
         return [
-            f"invalid {self.kind} in {at(self.source, problem.path)}: {problem}"
+            f"invalid {self.kind} in {locate(self.source, problem.path)}: {problem}"
             for problem in self.problems
         ]
 
@@ -134,9 +145,9 @@ class InvalidExperimentsError(TrainstackError):
         self.errors = tuple(errors)
         super().__init__("\n".join(str(error) for error in self.errors))
 
-    def lines(self) -> list[str]:
+    def lines(self, locate: Locate = unlocated) -> list[str]:
         """One line per problem of every file."""
-        return [line for error in self.errors for line in error.lines()]
+        return [line for error in self.errors for line in error.lines(locate)]
 
 
 def raise_all(errors: Sequence[InvalidInputError]) -> None:
@@ -194,8 +205,9 @@ class PlanCheckError(TrainstackError):
         lines += [f"  - {failure}" for failure in self.failures]
         super().__init__("\n".join(lines))
 
-    def lines(self) -> list[str]:
-        """One line per failed check (each names the file and line, the experiment and the key)."""
+    def lines(self, locate: Locate = unlocated) -> list[str]:
+        """One line per failed check (each names the file and line, the experiment and the key;
+        located when the checks ran)."""
         return [f"plan-time check failed: {failure}" for failure in self.located]
 
 
