@@ -16,8 +16,8 @@ from pathlib import Path
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
-from trainstack.config.placeholders import placeholders
 from trainstack.core.errors import PlaceholderError, TrainstackError
+from trainstack.core.names import placeholders
 from trainstack.core.project import Project
 from trainstack.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.enforcement import Enforcement, enforcement

@@ -15,9 +15,9 @@ from typing import Annotated
 import typer
 
 from trainstack.chart.paths import repo_chart_dir
-from trainstack.config.names import DNS_LABEL_PATTERN
 from trainstack.core.base_model import PATTERN_WORDS
 from trainstack.core.errors import ChartError, Problem, ValuesError, describe_value
+from trainstack.core.names import DNS_LABEL_PATTERN
 from trainstack.core.project import Project
 
 chart_app = typer.Typer(

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.config.charts import ChartRef
-from trainstack.config.names import DnsLabel, NonEmpty
 from trainstack.core.base_model import StrictModel
+from trainstack.core.names import DnsLabel, NonEmpty
 
 AddonVersion = Annotated[
     str, StringConstraints(pattern=r"^v?[0-9]+(\.[0-9]+)*([-+][0-9A-Za-z.+_-]+)?$", max_length=64)

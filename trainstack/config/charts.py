@@ -6,14 +6,14 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from trainstack.config.names import (
+from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import (
     RELEASE_NAME_MAX,
     ChartName,
     ChartRepo,
     DnsLabel,
     PinnedVersion,
 )
-from trainstack.core.base_model import StrictModel, constraint
 
 
 class ChartRef(StrictModel):

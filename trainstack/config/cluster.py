@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints
 
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN
 
 if TYPE_CHECKING:
     from trainstack.config.node_pool import NodePool

@@ -15,9 +15,9 @@ from pydantic import Field, model_validator
 
 from trainstack.config.cluster import RegionId, VpcId, VSwitchId
 from trainstack.config.datasets import AbsolutePath
-from trainstack.config.names import DnsLabel
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import DnsLabel
 
 
 class StoredFileSystem(NasSpec):

@@ -8,10 +8,9 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config.cluster import VSwitchId
-from trainstack.config.names import DnsLabel, Quantity
 from trainstack.config.nas import NasSpec, Protection
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ValidationError
 
 from trainstack.config.alicloud_rules import password_problem
 from trainstack.config.data_stack import DataStackConfig
-from trainstack.config.placeholders import placeholders
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import ConfigError, Problem, TrainstackError, dotted_path
+from trainstack.core.names import placeholders
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.core.validation import problems_from
 

@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config import alicloud_rules as rules
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN
 
 ZoneId = Annotated[
     str, StringConstraints(pattern=rf"^([a-z]{{2}}-[a-z0-9-]+-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")

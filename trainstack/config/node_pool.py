@@ -15,9 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config import alicloud_rules as rules
-from trainstack.config.names import LabelKey, LabelValue, NodeName, Quantity
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN, LabelKey, LabelValue, NodeName, Quantity
 from trainstack.core.quantity import parse_quantity
 
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]

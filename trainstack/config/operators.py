@@ -14,9 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config.names import PinnedVersion
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN, PinnedVersion
 from trainstack.operators import ManifestInstall, OperatorRelease, ServedApi, known_versions
 from trainstack.operators import family as operator_family
 from trainstack.operators import release as catalog_release

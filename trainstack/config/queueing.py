@@ -13,10 +13,10 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, StringConstraints, model_validator
 
 from trainstack.config.charts import ChartRef
-from trainstack.config.names import DnsLabel
 from trainstack.config.operators import Operators
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT64_MAX
+from trainstack.core.names import DnsLabel
 from trainstack.frameworks import framework as framework_spec
 from trainstack.operators import ChartInstall, known_versions, latest, release
 

@@ -14,9 +14,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config.names import DnsLabel, Quantity
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT32_MAX
+from trainstack.core.names import DnsLabel, Quantity
 from trainstack.core.quantity import parse_quantity
 
 # RBAC subject names are free-form (RAM user IDs on ACK, e-mails with OIDC): no spaces.

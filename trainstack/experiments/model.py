@@ -14,9 +14,9 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import MAX_MATRIX_POINTS
+from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.metrics.spec import MetricSpec
 from trainstack.warning_checks import Acknowledgement
 

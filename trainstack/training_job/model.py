@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator
 from pydantic_core import InitErrorDetails
 
-from trainstack.config.placeholders import PLACEHOLDER_PATTERN
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
 from trainstack.training_job.env import EnvFrom, EnvMap
 from trainstack.training_job.frameworks import (

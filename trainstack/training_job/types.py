@@ -26,6 +26,13 @@ from pydantic_core import InitErrorDetails, core_schema
 
 from trainstack.core.base_model import constraint, pattern
 from trainstack.core.limits import MAX_QUANTITY_CHARS, MAX_QUANTITY_VALUE
+from trainstack.core.names import (
+    DNS_SUBDOMAIN_PATTERN,
+    LABEL_KEY_PATTERN,
+    LABEL_KEY_WORDS,
+    LABEL_VALUE_PATTERN,
+    is_label_key,
+)
 from trainstack.core.quantity import quantity_problem
 
 # Kubernetes' resource.Quantity grammar without a sign: a negative request is never meant.
@@ -33,20 +40,6 @@ QUANTITY_PATTERN = (
     r"^(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))"
     r"(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
-# RFC 1123 subdomain: claim, secret, service-account and priority-class names.
-DNS_SUBDOMAIN_PATTERN = pattern(
-    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
-    "a Kubernetes name: lowercase letters, digits, '-' and '.' (a DNS subdomain)",
-)
-# Label names and values: at most 63 characters, bounded in the pattern itself so that
-# the JSON schema Helm checks says exactly what the model says.
-LABEL_KEY_PATTERN = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
-    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
-)
-LABEL_VALUE_PATTERN = r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
-LABEL_PREFIX_MAX = 253  # a DNS subdomain
-LABEL_KEY_WORDS = "a label key: [prefix/]name, a DNS prefix of at most 253 and a name of 63"
 ENV_NAME_PATTERN = r"^[-._a-zA-Z][-._a-zA-Z0-9]*$"
 ABSOLUTE_PATH_PATTERN = pattern(r"^/", "an absolute path (starting with /)")
 NO_SPACE_PATTERN = pattern(r"^\S+$", "text without spaces")
@@ -132,12 +125,6 @@ def raise_for_keys(problems: list[tuple[str, Any, str]]) -> None:
             for key, found, allowed in problems
         ]
         raise ValidationError.from_exception_data("map", details)
-
-
-def is_label_key(key: str) -> bool:
-    """A Kubernetes label (or annotation) key: ``[prefix/]name``, prefix at most 253."""
-    prefix, _, _ = key.rpartition("/")
-    return len(prefix) <= LABEL_PREFIX_MAX and re.fullmatch(LABEL_KEY_PATTERN, key) is not None
 
 
 def _check_labels(values: dict[str, str]) -> dict[str, str]:

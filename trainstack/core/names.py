@@ -1,20 +1,43 @@
-"""Shared constrained string types for names that end up in Kubernetes or Alibaba Cloud."""
+"""Names that end up in Kubernetes or Alibaba Cloud: their grammars, the constrained string
+types built on them, and the one placeholder form of values a stack must still set.
+
+The label and name grammars are shared by the stack configuration and the training-job
+model (so a label means the same in a stack file and in an experiment).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from collections.abc import Iterator
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
 
 from trainstack.core.base_model import constraint, pattern
 from trainstack.core.limits import MAX_QUANTITY_CHARS
 from trainstack.core.quantity import QUANTITY_PATTERN, quantity_problem
-from trainstack.training_job.types import (
-    DNS_SUBDOMAIN_PATTERN,
-    LABEL_KEY_PATTERN,
-    LABEL_VALUE_PATTERN,
-    is_label_key,
+
+# RFC 1123 subdomain: claim, secret, service-account and priority-class names.
+DNS_SUBDOMAIN_PATTERN = pattern(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+    "a Kubernetes name: lowercase letters, digits, '-' and '.' (a DNS subdomain)",
 )
+# Label names and values: at most 63 characters, bounded in the pattern itself so that
+# the JSON schema Helm checks says exactly what the model says.
+LABEL_KEY_PATTERN = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
+)
+LABEL_VALUE_PATTERN = r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$"
+LABEL_PREFIX_MAX = 253  # a DNS subdomain
+LABEL_KEY_WORDS = "a label key: [prefix/]name, a DNS prefix of at most 253 and a name of 63"
+
+
+def is_label_key(key: str) -> bool:
+    """A Kubernetes label (or annotation) key: ``[prefix/]name``, prefix at most 253."""
+    prefix, _, _ = key.rpartition("/")
+    return len(prefix) <= LABEL_PREFIX_MAX and re.fullmatch(LABEL_KEY_PATTERN, key) is not None
+
 
 # RFC 1123 label: namespaces, release names, most object names (63: DNS label limit).
 DNS_LABEL_PATTERN = pattern(
@@ -85,8 +108,7 @@ Quantity = Annotated[
 ]
 
 
-# Label keys and values as the API server accepts them; the patterns are the training-job
-# model's, so a label means the same in a stack file and in an experiment.
+# Label keys and values as the API server accepts them (the training-job model's patterns).
 def _label_key(key: str) -> str:
     if not is_label_key(key):
         raise constraint("", key, "a label key: [prefix/]name, a DNS prefix of at most 253")
@@ -99,3 +121,32 @@ LabelKey = Annotated[
 LabelValue = Annotated[str, StringConstraints(pattern=LABEL_VALUE_PATTERN)]
 
 NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=False)]
+
+
+# Explicit placeholders: values a stack must set before it is deployed. Example stacks
+# cannot know a user's cluster IDs, VPCs or pinned digests. Instead of plausible-looking
+# inventions they hold placeholders in one recognisable form, `<what to put here>`: the
+# offline plan works with them and lists each one under "set before deploying", and the
+# program refuses to deploy while any is left.
+PLACEHOLDER_PATTERN = r"<[^<>\n]{1,200}>"
+"""The one placeholder form: text in angle brackets, e.g. ``<ACK cluster ID>`` (usable in
+pydantic patterns, whose Rust regex `$` never matches before a trailing newline)."""
+
+_PLACEHOLDER = re.compile(PLACEHOLDER_PATTERN)
+
+
+def is_placeholder(value: Any) -> bool:
+    """Whether ``value`` is a placeholder (the whole value, nothing around it)."""
+    return isinstance(value, str) and _PLACEHOLDER.fullmatch(value) is not None
+
+
+def placeholders(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(dotted key, placeholder) of every placeholder inside ``value``, found at ``path``."""
+    if is_placeholder(value):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from placeholders(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from placeholders(item, f"{path}[{index}]")
