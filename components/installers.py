@@ -21,7 +21,7 @@ from pulumi.output import UNKNOWN
 from trainstack.config.charts import ChartRef
 from trainstack.config.cluster import AlicloudCluster, Cluster
 from trainstack.config.operators import EnabledOperator
-from trainstack.experiments.merge import merged
+from trainstack.core.values import merged
 from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
 from trainstack.operators.fetch import fetch_manifest
 

@@ -20,8 +20,8 @@ from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
 from trainstack.core.quantity import exact_quantity
+from trainstack.core.values import merged
 from trainstack.core.yaml.io import dump_yaml
-from trainstack.experiments.merge import merged
 from trainstack.frameworks import frameworks
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"

@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.stack_helpers import REPO
 from trainstack.chart.render import render_training_job
-from trainstack.experiments.merge import merged
+from trainstack.core.values import merged
 
 CHART_DIR = REPO / "charts" / "training-job"
 CI_VALUES = sorted((CHART_DIR / "ci").glob("*-values.yaml"))

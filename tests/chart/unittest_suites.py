@@ -17,7 +17,7 @@ from typing import Any
 import helm_python
 from ruamel.yaml import YAML
 
-from trainstack.experiments.merge import merged
+from trainstack.core.values import merged
 
 _SEGMENT = re.compile(r'([^.\[\]]+)|\[(\d+)\]|\["([^"]+)"\]')
 _EXECUTION_ERROR = re.compile(r"execution error at \([^)]*\): ", re.S)

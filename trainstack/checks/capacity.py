@@ -1,6 +1,6 @@
 """Does the job fit its node pools? Per pod (one node) and per pool (all its nodes).
 
-Each role is checked against the pool it lands on (see :mod:`trainstack.placement`): the
+Each role is checked against the pool it lands on (see :mod:`trainstack.experiments.placement`): the
 GPU roles against the experiment's GPU pool, the roles without GPUs against the CPU pool
 when the stack has one. Messages name the pool and its key in the stack file.
 """
@@ -14,8 +14,8 @@ from trainstack.checks.pods import RolePods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
 from trainstack.core.quantity import format_quantity
+from trainstack.experiments.placement import role_pools
 from trainstack.experiments.resolve import Experiment
-from trainstack.placement import role_pools
 
 
 def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainstack.experiments.merge import merged, set_path
+from trainstack.core.values import merged, set_path
 
 
 def test_mappings_merge_and_lists_replace() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
-from trainstack.experiments.merge import set_path
+from trainstack.core.values import set_path
 from trainstack.frameworks import RolePods, framework
 from trainstack.training_job import TrainingJob
 
