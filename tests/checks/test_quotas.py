@@ -56,7 +56,7 @@ def _failures(
 
 
 def _own_warnings(deployment: Deployment) -> list[str]:
-    """Warnings of this module's checks (not the generic ones of checks/warnings.py)."""
+    """Warnings of this module's checks (not the generic ones of checks/warning_rules.py)."""
     generic = (
         "without a memory limit",
         "the containers get full access",

@@ -1,6 +1,6 @@
 """Warnings a file means: matched with the acknowledgements of experiments and the stack.
 
-What may be acknowledged where: :mod:`trainstack.warning_checks`. An experiment file's
+What may be acknowledged where: :mod:`trainstack.core.warning_ids`. An experiment file's
 acknowledgement covers that warning of any of its experiments (matrix points, runs); the
 stack's covers it for the experiment (or matrix) it names, else anywhere on the stack. A
 warning both acknowledge is the file's.
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from trainstack.checks.findings import Finding, warning
 from trainstack.config.loader import LoadedStack
 from trainstack.core.errors import ConfigError, Problem
+from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.resolve import Experiment
-from trainstack.warning_checks import Acknowledgement
 
 STALE = "staleAcknowledgement"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from trainstack.warning_checks import WARNING_CHECKS
+from trainstack.core.warning_ids import WARNING_IDS
 
 Severity = Literal["error", "warning"]
 
@@ -20,11 +20,11 @@ class Finding:
     message: str
     severity: Severity = "error"
     check: str = ""
-    """A warning's id (:data:`trainstack.warning_checks.WARNING_CHECKS`): what an
+    """A warning's id (:data:`trainstack.core.warning_ids.WARNING_IDS`): what an
     acknowledgement names."""
 
     def __post_init__(self) -> None:
-        if self.severity == "warning" and self.check not in WARNING_CHECKS:
+        if self.severity == "warning" and self.check not in WARNING_IDS:
             raise ValueError(f"warning without a registered id: {self.check!r} ({self.key})")
 
     def __str__(self) -> str:

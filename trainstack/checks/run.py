@@ -12,7 +12,7 @@ from trainstack.checks.operators import operator_findings
 from trainstack.checks.outputs import output_findings
 from trainstack.checks.pools import pool_findings
 from trainstack.checks.quotas import quota_findings
-from trainstack.checks.warnings import warning_findings
+from trainstack.checks.warning_rules import warning_findings
 from trainstack.config.loader import LoadedStack
 from trainstack.core.errors import PlanCheckError
 from trainstack.experiments.resolve import Experiment

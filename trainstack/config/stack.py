@@ -20,8 +20,8 @@ from trainstack.config.teams import (
     reach,
 )
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.warning_ids import StackAcknowledgement
 from trainstack.operators import family as operator_family
-from trainstack.warning_checks import StackAcknowledgement
 
 
 class StackConfig(StrictModel):

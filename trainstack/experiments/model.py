@@ -17,8 +17,8 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import MAX_MATRIX_POINTS
 from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
+from trainstack.core.warning_ids import Acknowledgement
 from trainstack.metrics.spec import MetricSpec
-from trainstack.warning_checks import Acknowledgement
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
 MAX_JOB_PATH = 256

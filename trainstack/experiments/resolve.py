@@ -30,13 +30,13 @@ from trainstack.core.errors import (
 from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
 from trainstack.core.validation import problems_from
 from trainstack.core.values import merged, set_path
+from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.dialect import operator_api
 from trainstack.experiments.placement import with_placement
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
 from trainstack.metrics.spec import MetricSpec
 from trainstack.training_job import TrainingJob
-from trainstack.warning_checks import Acknowledgement
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ class JobWarning(NamedTuple):
     """What does not stop a plan but often ruins a run: the warning's id, key and message."""
 
     check: str
-    """Its id in :data:`trainstack.warning_checks.WARNING_CHECKS`."""
+    """Its id in :data:`trainstack.core.warning_ids.WARNING_IDS`."""
     key: str
     message: str
 

@@ -1,6 +1,6 @@
-"""The warning ids: the README's table is WARNING_CHECKS, in its order, word for word.
+"""The warning ids: the README's table is WARNING_IDS, in its order, word for word.
 
-Regenerate after a change: ``.venv/bin/python -m tests.test_warning_checks`` prints the
+Regenerate after a change: ``.venv/bin/python -m tests.core.test_warning_ids`` prints the
 table to paste into README.md.
 """
 
@@ -10,14 +10,14 @@ import pytest
 from pydantic import ValidationError
 
 from tests.stack_helpers import REPO
-from trainstack.warning_checks import UNACKNOWLEDGEABLE, WARNING_CHECKS, StackAcknowledgement
+from trainstack.core.warning_ids import UNACKNOWLEDGEABLE, WARNING_IDS, StackAcknowledgement
 
 SECTION = "## Reviewing changes: warnings and acknowledgements"
 
 
 def table() -> str:
     """The README's table of warning ids."""
-    rows = [f"| `{check}` | {about} |" for check, about in WARNING_CHECKS.items()]
+    rows = [f"| `{check}` | {about} |" for check, about in WARNING_IDS.items()]
     return "\n".join(["| id | warns about |", "|---|---|", *rows]) + "\n"
 
 

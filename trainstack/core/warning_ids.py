@@ -25,7 +25,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.validation import did_you_mean
 
-WARNING_CHECKS: dict[str, str] = {
+WARNING_IDS: dict[str, str] = {
     "sharedMemory": "/dev/shm off, or under 1Gi, on a multi-GPU (NCCL) job",
     "memoryLimit": "GPU pods without a memory limit (and no team default)",
     "shmOverMemory": "/dev/shm's sizeLimit at or above the pod's memory limit (team jobs)",
@@ -59,8 +59,8 @@ UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement"})
 
 
 def _known_warning(name: str) -> str:
-    if name not in WARNING_CHECKS or name in UNACKNOWLEDGEABLE:
-        ids = sorted(set(WARNING_CHECKS) - UNACKNOWLEDGEABLE)
+    if name not in WARNING_IDS or name in UNACKNOWLEDGEABLE:
+        ids = sorted(set(WARNING_IDS) - UNACKNOWLEDGEABLE)
         hint = did_you_mean(name, ids)
         raise constraint("", name, f"a warning id{hint}: {', '.join(ids)}")
     return name
