@@ -10,6 +10,7 @@ import pulumi_kubernetes as k8s
 
 from components.nas_file_system import NasFileSystemArgs, nas_resources
 from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.datasets import (
     NAS_CSI_DRIVER,
     AlicloudNasSource,
@@ -17,7 +18,6 @@ from trainstack.config.datasets import (
     NasFileSystem,
     NfsSource,
 )
-from trainstack.data_sources import ResolvedDataset
 
 
 @dataclass(frozen=True)

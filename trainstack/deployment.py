@@ -15,12 +15,12 @@ from pathlib import Path
 
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
+from trainstack.checks.enforcement import Enforcement, enforcement
+from trainstack.config.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
-from trainstack.data_sources import ResolvedDataset, resolve_datasets
-from trainstack.enforcement import Enforcement, enforcement
 from trainstack.experiments.resolve import Experiment, NotSelected, resolve_selection
 
 CHART_PATH = "./charts/training-job"

@@ -14,13 +14,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from trainstack.checks.enforcement import Enforcement, enforcement
 from trainstack.checks.findings import Finding, Severity
 from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts, Team
 from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.enforcement import Enforcement, enforcement
 from trainstack.experiments.dialect import serve_with
 from trainstack.experiments.resolve import Experiment
 from trainstack.frameworks import framework

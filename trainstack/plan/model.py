@@ -7,9 +7,9 @@ from typing import Any
 
 from trainstack.checks import Finding
 from trainstack.checks.acknowledge import Acknowledged
+from trainstack.checks.enforcement import Enforcement
+from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.loader import AnyStack
-from trainstack.data_sources import ResolvedDataset
-from trainstack.enforcement import Enforcement
 from trainstack.experiments.resolve import Experiment, NotSelected
 
 

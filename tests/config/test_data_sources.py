@@ -9,9 +9,9 @@ import pytest
 
 from tests.experiment_helpers import load
 from tests.stack_helpers import REPO, example_config
+from trainstack.config.data_sources import resolve_datasets
 from trainstack.core.errors import ConfigError
 from trainstack.core.yaml.io import dump_yaml
-from trainstack.data_sources import resolve_datasets
 
 STACKS = REPO / "stacks"
 KEY = "trainstack:dataStore.fileSystems[0]"
