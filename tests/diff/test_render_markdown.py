@@ -9,8 +9,10 @@ from tests.diff.plan_dirs import write_plan_dir
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.compare import compare
 from trainstack.diff.model import StackDiff
-from trainstack.diff.render_markdown import code_span, markdown
+from trainstack.diff.render_markdown import MARKDOWN_LISTED, code_span, markdown, warnings_markdown
 from trainstack.diff.snapshot import load_snapshot
+from trainstack.diff.sources import two_plans
+from trainstack.plan.files import REVIEW_JSON, ReviewFile, WarningItem, encode
 
 
 def _diff(tmp_path: Path, before: dict[str, int], after: dict[str, int]) -> StackDiff:
@@ -75,3 +77,22 @@ def test_code_spans_survive_backticks_and_table_pipes() -> None:
     assert code_span("plain") == "`plain`"
     assert code_span("a|b") == "`a\\|b`"
     assert code_span("x `y` z") == "``x `y` z``"
+
+
+def test_a_long_list_is_cut_per_group_in_the_comment_and_markup_escaped(tmp_path: Path) -> None:
+    count = MARKDOWN_LISTED + 2
+    after = tmp_path / "b"
+    write_plan_dir(tmp_path / "a", "s", {"x": 1})
+    write_plan_dir(after, "s", {"x": 1})
+    stack_file = "stacks/Pulumi.aiacc.yaml"
+    warnings = [
+        WarningItem("memoryLimit", f"experiments/e{n:02d}.yaml", f"e{n:02d}", "job", "<no limit>")
+        for n in range(count)
+    ]
+    (after / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(stack_file, warnings=warnings)))
+    (tmp_path / "a" / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(stack_file)))
+    section = warnings_markdown([two_plans(tmp_path / "a" / "s", after / "s", 0).diff])
+    items = [line for line in section.splitlines() if line.startswith("- **new**")]
+    assert len(items) == MARKDOWN_LISTED
+    assert items[0].endswith(": &lt;no limit&gt;")
+    assert "- ... and 2 more new (run `trainstack diff` locally)" in section.splitlines()

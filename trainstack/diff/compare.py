@@ -13,12 +13,13 @@ from trainstack.diff.model import (
     ObjectDiff,
     ObjectKey,
     PlanObject,
+    Review,
     Snapshot,
     StackDiff,
     Status,
 )
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
-from trainstack.diff.warnings import Review, warning_changes
+from trainstack.diff.warning_changes import warning_changes
 from trainstack.plan.masking import SECRET
 
 # kubectl diff marks a changed Secret value the same way: the reader sees which value

@@ -21,12 +21,9 @@ approval.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
 from trainstack.config.alicloud_rules import FILE_SYSTEM_REPLACED_BY, MOUNT_TARGET_REPLACED_BY
 from trainstack.core.errors import describe_value
-from trainstack.diff.model import ObjectDiff, PlanObject
+from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes
 
 DATA_LOSS = 3
@@ -49,18 +46,6 @@ REPLACED_BY: dict[str, tuple[Location, ...]] = {
         ("spec", "nodeAffinity"),
     ),
 }
-
-
-@dataclass(frozen=True)
-class DataRisk:
-    """A data-bearing resource that the change deletes or replaces, and why."""
-
-    label: str
-    kind: Literal["deleted", "replaced"]
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.label} ({self.reason})"
 
 
 def data_bearing(side: PlanObject) -> bool:

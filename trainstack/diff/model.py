@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from trainstack.diff.paths import Location
-
-if TYPE_CHECKING:
-    from trainstack.diff.data_loss import DataRisk
-    from trainstack.diff.warnings import Review, WarningChanges
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -64,6 +60,83 @@ class Experiment:
     def ref(self) -> str:
         """Stack-independent identity, ``namespace/name``."""
         return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, order=True)
+class ReviewedWarning:
+    """One warning of a plan, acknowledged (with the reason) or not."""
+
+    identity: tuple[str, ...]
+    """What matches it across plans: file, experiment, key, id, message (the stack file's name
+    left out); it also orders warnings by file."""
+    check: str = field(compare=False)
+    source: str = field(compare=False)
+    experiment: str = field(compare=False)
+    key: str = field(compare=False)
+    message: str = field(compare=False)
+    reason: str | None = field(default=None, compare=False)
+    """Why it is meant, when acknowledged."""
+    acknowledged_in: str | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        text = f"{self.source}: experiment {self.experiment}: {self.key}: {self.message}"
+        text += f" [{self.check}]"
+        if self.reason is not None:
+            text += f" (acknowledged in {self.acknowledged_in}: {self.reason})"
+        return text
+
+
+@dataclass(frozen=True)
+class Review:
+    """A plan's ``review.json``."""
+
+    warnings: tuple[ReviewedWarning, ...] = ()
+    acknowledged: tuple[ReviewedWarning, ...] = ()
+    not_selected: tuple[tuple[str, str], ...] = ()
+    """(file, experiment) of every experiment the stack does not select."""
+
+
+@dataclass(frozen=True)
+class WarningChanges:
+    """One stack's warnings on both sides of a diff."""
+
+    new: tuple[ReviewedWarning, ...] = ()
+    """Warnings of the new side that the old side did not give (or had acknowledged)."""
+    gone: tuple[ReviewedWarning, ...] = ()
+    """Warnings (acknowledged or not) of the old side that the new side does not give."""
+    unchanged: tuple[ReviewedWarning, ...] = ()
+    acknowledged: tuple[tuple[ReviewedWarning, bool], ...] = ()
+    """The new side's acknowledged warnings, each with whether it is newly acknowledged."""
+    newly_not_selected: tuple[tuple[str, str], ...] = ()
+    """(file, experiment) the new side's stack does not select and the old side's did (or
+    that did not exist there)."""
+    not_selected: tuple[tuple[str, str], ...] = ()
+    """(file, experiment) neither side's stack selects."""
+    notes: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """Warnings appear, disappear or become acknowledged; experiments become unselected."""
+        fresh = any(is_new for _, is_new in self.acknowledged)
+        return bool(self.new or self.gone or fresh or self.newly_not_selected)
+
+    @property
+    def any(self) -> bool:
+        """Anything to show (a plan that records no warnings is said, even with none)."""
+        shown = self.unchanged or self.acknowledged or self.not_selected or self.notes
+        return bool(self.changed or shown)
+
+
+@dataclass(frozen=True)
+class DataRisk:
+    """A data-bearing resource that the change deletes or replaces, and why."""
+
+    label: str
+    kind: Literal["deleted", "replaced"]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.label} ({self.reason})"
 
 
 @dataclass(frozen=True)

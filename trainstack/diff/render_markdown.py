@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
 from trainstack.diff.masked import config_note, object_notes
-from trainstack.diff.model import STATUSES, ObjectDiff, StackDiff
-from trainstack.diff.warnings import warnings_markdown
+from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
+from trainstack.diff.render_text import listed_warnings, selection_lines, warning_counts
 
 ESCAPED_PIPE = "\\|"
+MARKDOWN_LISTED = 25
+"""Warnings listed per stack and group in a PR comment; the rest are counted."""
 TRUNCATED_NOTE = (
     "\n> **Truncated:** {omitted} more changed object(s) are not shown: this report is kept "
     "under {limit:,} characters (a GitHub comment holds at most 65,536). Run the same "
@@ -72,6 +74,50 @@ def _summary(diffs: Sequence[StackDiff]) -> str:
     if not any(stack_diff.has_changes for stack_diff in diffs):
         lines += ["No changes.", ""]
     return "\n".join(lines) + "\n"
+
+
+def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
+    """The PR comment's warnings section: per stack, new warnings first (empty: none)."""
+    blocks = []
+    for stack_diff in diffs:
+        changes = stack_diff.warnings
+        if changes is None or not changes.any:
+            continue
+        title = (
+            f"{code_span(stack_diff.before_label)} → {code_span(stack_diff.after_label)}: "
+            f"{warning_counts(changes)}"
+        )
+        lines = [title, ""]
+        if changes.new:
+            lines += [f"> [!WARNING]\n> {len(changes.new)} new warning(s) with this change.", ""]
+        shown: dict[str, int] = {}
+        for _, label, warning in listed_warnings(changes):
+            shown[label] = shown.get(label, 0) + 1
+            if shown[label] <= MARKDOWN_LISTED:
+                lines.append(_markdown_item(label, warning))
+        lines += [
+            f"- ... and {count - MARKDOWN_LISTED} more {label} (run `trainstack diff` locally)"
+            for label, count in shown.items()
+            if count > MARKDOWN_LISTED
+        ]
+        lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(changes)]
+        lines += [f"- note: {html.escape(note, quote=False)}" for note in changes.notes]
+        blocks.append("\n".join(lines) + "\n")
+    if not blocks:
+        return ""
+    return "#### Warnings\n\n" + "\n".join(blocks) + "\n"
+
+
+def _markdown_item(label: str, warning: ReviewedWarning) -> str:
+    text = (
+        f"- **{label}** {code_span(warning.check)} {code_span(warning.source)} experiment "
+        f"{code_span(warning.experiment)} {code_span(warning.key)}: "
+        f"{html.escape(warning.message, quote=False)}"
+    )
+    if warning.reason is not None:
+        text += f" — acknowledged in {code_span(str(warning.acknowledged_in))}: "
+        text += f"*{html.escape(warning.reason, quote=False)}*"
+    return text
 
 
 def _row(stack_diff: StackDiff, item: ObjectDiff) -> str:

@@ -7,16 +7,16 @@ to run, fit for logs and files) and coloured with rich when it is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Literal, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
 from trainstack.diff.masked import config_note, object_notes
-from trainstack.diff.model import StackDiff
-from trainstack.diff.warnings import warning_lines
+from trainstack.diff.model import ReviewedWarning, StackDiff, WarningChanges
 
 StyledLine = tuple[str, str]
+Group = Literal["new", "gone", "unchanged", "acknowledged"]
 
 _DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
 
@@ -68,6 +68,75 @@ def _stack_lines(stack_diff: StackDiff) -> list[StyledLine]:
         lines += [(line, _diff_style(line)) for line in item.diff_lines]
         lines += [(f"masked {note}", "yellow") for note in object_notes(item)]
     return lines
+
+
+def warning_lines(stack_diff: StackDiff) -> list[StyledLine]:
+    """The text report's lines for one stack: counts, then each warning, new ones first."""
+    changes = stack_diff.warnings
+    if changes is None or not changes.any:
+        return []
+    lines: list[StyledLine] = [(f"warnings: {warning_counts(changes)}", "bold")]
+    listed = listed_warnings(changes)
+    width = max((len(label) for _, label, _ in listed), default=0)
+    for group, label, warning in listed:
+        lines.append((f"  {label:<{width}}  {warning}", _STYLE[group]))
+    lines += selection_lines(changes)
+    lines += [(f"note: {note}", "yellow") for note in changes.notes]
+    return lines
+
+
+_STYLE: dict[Group, str] = {
+    "new": "bold yellow",
+    "gone": "green",
+    "unchanged": "yellow",
+    "acknowledged": "",
+}
+
+
+def listed_warnings(changes: WarningChanges) -> list[tuple[Group, str, ReviewedWarning]]:
+    """(group, label, warning): new, gone, newly acknowledged, unchanged, acknowledged."""
+    return [
+        *(("new", "new", w) for w in changes.new),
+        *(("gone", "gone", w) for w in changes.gone),
+        *(("acknowledged", "newly acknowledged", w) for w, fresh in changes.acknowledged if fresh),
+        *(("unchanged", "unchanged", w) for w in changes.unchanged),
+        *(("acknowledged", "acknowledged", w) for w, fresh in changes.acknowledged if not fresh),
+    ]
+
+
+def warning_counts(changes: WarningChanges) -> str:
+    """``1 new, 0 gone, 2 unchanged, 1 acknowledged (1 newly)``."""
+    fresh = sum(1 for _, is_new in changes.acknowledged if is_new)
+    counts = [
+        f"{len(changes.new)} new",
+        f"{len(changes.gone)} gone",
+        f"{len(changes.unchanged)} unchanged",
+        f"{len(changes.acknowledged)} acknowledged" + (f" ({fresh} newly)" if fresh else ""),
+    ]
+    return ", ".join(counts)
+
+
+def selection_lines(changes: WarningChanges) -> list[StyledLine]:
+    """The experiments the new side's stack does not select (newly, or as before)."""
+    lines: list[StyledLine] = []
+    if changes.newly_not_selected:
+        lines.append(
+            (
+                "newly not selected (this stack no longer plans them, or never did): "
+                + _experiments(changes.newly_not_selected),
+                "bold yellow",
+            )
+        )
+    if changes.not_selected:
+        lines.append(("not selected by the stack: " + _experiments(changes.not_selected), ""))
+    return lines
+
+
+def _experiments(items: Sequence[tuple[str, str]]) -> str:
+    by_file: dict[str, list[str]] = {}
+    for file, name in items:
+        by_file.setdefault(file, []).append(name)
+    return "; ".join(f"{file} ({', '.join(names)})" for file, names in by_file.items())
 
 
 _STATUS_STYLE = {"added": "green", "removed": "red", "changed": "yellow", "unchanged": ""}

@@ -18,7 +18,7 @@ from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import DiffError
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
-from trainstack.diff.warnings import review_from_file
+from trainstack.diff.warning_changes import review_from_file
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,

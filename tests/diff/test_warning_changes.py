@@ -15,14 +15,8 @@ import pytest
 from tests.cli_helpers import Ran, run, run_process
 from tests.diff.plan_dirs import copy_project, init_repo, write_plan_dir
 from trainstack.core.yaml.io import read_yaml
-from trainstack.diff.sources import two_plans
-from trainstack.diff.warnings import (
-    MARKDOWN_LISTED,
-    Review,
-    review_from_file,
-    warning_changes,
-    warnings_markdown,
-)
+from trainstack.diff.model import Review
+from trainstack.diff.warning_changes import review_from_file, warning_changes
 from trainstack.plan.files import (
     REVIEW_JSON,
     AcknowledgedItem,
@@ -170,27 +164,6 @@ def test_a_plan_without_review_json_is_noted_and_its_warnings_not_compared() -> 
 def test_the_note_is_shown_even_when_neither_side_has_a_warning() -> None:
     changes = warning_changes(None, _review(), "old", "new")
     assert changes.any and not changes.changed
-
-
-# -- the PR comment's section ------------------------------------------------------------
-
-
-def test_a_long_list_is_cut_per_group_in_the_comment_and_markup_escaped(tmp_path: Path) -> None:
-    count = MARKDOWN_LISTED + 2
-    after = tmp_path / "b"
-    write_plan_dir(tmp_path / "a", "s", {"x": 1})
-    write_plan_dir(after, "s", {"x": 1})
-    warnings = [
-        WarningItem("memoryLimit", f"experiments/e{n:02d}.yaml", f"e{n:02d}", "job", "<no limit>")
-        for n in range(count)
-    ]
-    (after / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(AIACC, warnings=warnings)))
-    (tmp_path / "a" / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(AIACC)))
-    section = warnings_markdown([two_plans(tmp_path / "a" / "s", after / "s", 0).diff])
-    items = [line for line in section.splitlines() if line.startswith("- **new**")]
-    assert len(items) == MARKDOWN_LISTED
-    assert items[0].endswith(": &lt;no limit&gt;")
-    assert "- ... and 2 more new (run `trainstack diff` locally)" in section.splitlines()
 
 
 def test_diff_of_a_plan_without_review_json_says_so(
