@@ -71,7 +71,7 @@ def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
 def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
     """Seconds of the program's run for ``stack`` (after its data stacks), and its outputs."""
     from trainstack.deployment import reusing
-    from trainstack.plan.engine import run_program
+    from trainstack.plan import run_program
 
     stack_file, deployment = _prepared(project, stack)
     seconds, references = 0.0, {}
@@ -96,7 +96,7 @@ def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
 
 def _renders(project: Any, stack: str) -> tuple[float, int]:
     """Seconds of Helm rendering the stack's releases in one batch, and their count."""
-    from trainstack.chart.batch import RenderRequest, render_all
+    from trainstack.chart import RenderRequest, render_all
     from trainstack.deployment import CHART_PATH
 
     _, deployment = _prepared(project, stack)

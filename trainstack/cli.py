@@ -18,15 +18,15 @@ from typing import Annotated
 
 import typer
 
-from trainstack.chart.cli import chart_app
+from trainstack.chart import chart_app
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.console.signals import unwinding
 from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import Interrupted, TrainstackError
-from trainstack.diff.cli import diff
+from trainstack.diff import diff
 from trainstack.live.cli import logs, status
 from trainstack.operators.cli import operators
-from trainstack.plan.cli import plan
+from trainstack.plan import plan
 from trainstack.results.cli import results_app
 
 app = typer.Typer(

@@ -21,7 +21,7 @@ from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
-from trainstack.experiments.resolve import Experiment, NotSelected, resolve_selection
+from trainstack.experiments import Experiment, NotSelected, resolve_selection
 
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on

@@ -22,7 +22,7 @@ from trainstack.checks.findings import Finding, warning
 from trainstack.config.loader import LoadedStack
 from trainstack.core.errors import ConfigError, Problem
 from trainstack.core.warning_ids import Acknowledgement
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 
 STALE = "staleAcknowledgement"
 

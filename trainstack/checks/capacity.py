@@ -14,8 +14,7 @@ from trainstack.checks.pods import RolePods
 from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
 from trainstack.core.quantity import format_quantity
-from trainstack.experiments.placement import role_pools
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment, role_pools
 
 
 def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:

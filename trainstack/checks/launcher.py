@@ -6,7 +6,7 @@ import posixpath
 import re
 
 from trainstack.checks.findings import Finding
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 from trainstack.frameworks import framework
 
 _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")

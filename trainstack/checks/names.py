@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from trainstack.checks.findings import Finding
-from trainstack.experiments.model import RELEASE_NAME_MAX
-from trainstack.experiments.resolve import Experiment
+from trainstack.core.names import RELEASE_NAME_MAX
+from trainstack.experiments import Experiment
 from trainstack.training_job import release_name_problems
 
 

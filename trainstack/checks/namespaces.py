@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trainstack.checks.findings import Finding
 from trainstack.config.loader import LoadedStack
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 
 # Namespaces every cluster has.
 BUILT_IN = {"default"}

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from trainstack.checks.findings import Finding
 from trainstack.config.loader import LoadedStack
-from trainstack.experiments.dialect import serve_with
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment, serve_with
 from trainstack.frameworks import framework
 
 

@@ -23,7 +23,7 @@ import re
 import shlex
 
 from trainstack.checks.findings import Finding, warning
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 from trainstack.training_job import TrainingJob
 
 OUTPUT_OPTIONS = frozenset(

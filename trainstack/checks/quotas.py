@@ -21,8 +21,7 @@ from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts, Team
 from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.experiments.dialect import serve_with
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment, serve_with
 from trainstack.frameworks import framework
 
 # Capabilities Pod Security `baseline` lets a container add (its "Capabilities" control).

@@ -15,7 +15,7 @@ from trainstack.checks.quotas import quota_findings
 from trainstack.checks.warning_rules import warning_findings
 from trainstack.config.loader import LoadedStack
 from trainstack.core.errors import PlanCheckError
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 
 
 def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:

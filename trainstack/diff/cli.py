@@ -21,7 +21,7 @@ from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.data_loss import DATA_LOSS
-from trainstack.plan.cli import complete_stack
+from trainstack.plan import complete_stack
 
 if TYPE_CHECKING:
     from trainstack.diff.sources import Compared

@@ -20,7 +20,7 @@ from trainstack.diff.model import (
 )
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
 from trainstack.diff.warning_changes import warning_changes
-from trainstack.plan.masking import SECRET
+from trainstack.plan import SECRET
 
 # kubectl diff marks a changed Secret value the same way: the reader sees which value
 # changed and never what it was or became.

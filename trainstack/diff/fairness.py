@@ -36,8 +36,7 @@ from trainstack.core.errors import describe_value
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.snapshot import CONFIG_TYPE
-from trainstack.plan.charts import HELM_RELEASE
-from trainstack.plan.masking import SECRET
+from trainstack.plan import HELM_RELEASE, SECRET
 
 Category = Literal["acceleration", "cluster identity", "other"]
 CATEGORIES: tuple[Category, ...] = ("other", "acceleration", "cluster identity")

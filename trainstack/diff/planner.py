@@ -27,11 +27,17 @@ from pathlib import Path
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.progress import Progress
-from trainstack.plan.cache import PlanCache, environment_digest, plan_digest, side_digest
-from trainstack.plan.masking import DIGEST_KEY_ENV
-from trainstack.plan.model import Plan
-from trainstack.plan.runner import plan_stack
-from trainstack.plan.writer import RESOURCES_JSON, write_plan
+from trainstack.plan import (
+    DIGEST_KEY_ENV,
+    Plan,
+    PlanCache,
+    environment_digest,
+    plan_digest,
+    plan_stack,
+    side_digest,
+    write_plan,
+)
+from trainstack.plan.files import RESOURCES_JSON
 
 PLAN_TIMEOUT_SECONDS = 600
 _STDERR_TAIL_CHARS = 4000

@@ -19,7 +19,7 @@ from trainstack.core.errors import DiffError
 from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.diff.warning_changes import review_from_file
-from trainstack.plan.charts import HELM_RELEASE
+from trainstack.plan import COMPUTED, HELM_RELEASE, SECRET, Masker
 from trainstack.plan.files import (
     DATASETS_JSON,
     EXPERIMENTS_JSON,
@@ -37,7 +37,6 @@ from trainstack.plan.files import (
     SecretDigests,
     read,
 )
-from trainstack.plan.masking import COMPUTED, SECRET, Masker
 
 ACCELERATION_TYPE = "trainstack:acceleration:Acceleration"
 STACK_TYPE = "pulumi:pulumi:Stack"

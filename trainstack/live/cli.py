@@ -20,7 +20,7 @@ def status(
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
 ) -> None:
     """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""
-    from trainstack.experiments.lookup import load_stack_experiments
+    from trainstack.experiments import load_stack_experiments
     from trainstack.live.connect import connect
     from trainstack.live.status import status_rows, status_text
 
@@ -52,7 +52,7 @@ def logs(
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
 ) -> None:
     """Print the logs of an experiment's job (the role that reports results by default)."""
-    from trainstack.experiments.lookup import load_stack_experiments
+    from trainstack.experiments import load_stack_experiments
     from trainstack.frameworks import framework
     from trainstack.live.connect import connect, operator_of
     from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainstack.core.errors import JobNotFoundError
-from trainstack.experiments.resolve import Experiment
-from trainstack.experiments.runs import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION
+from trainstack.experiments import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION, Experiment
 from trainstack.frameworks import FrameworkSpec, framework
 from trainstack.live.cluster import Cluster
 from trainstack.live.pod_labels import pod_label_choices

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from lightkube.operators import exists
 
 from trainstack.console.tables import text_table
-from trainstack.experiments.lookup import StackRuns
-from trainstack.experiments.runs import EXPERIMENT_LABEL
+from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
 from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of

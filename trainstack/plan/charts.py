@@ -9,8 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart.batch import RenderRequest, render_all
-from trainstack.chart.render import render_training_job
+from trainstack.chart import RenderRequest, render_all, render_training_job
 from trainstack.console.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject

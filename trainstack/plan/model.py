@@ -10,7 +10,7 @@ from trainstack.checks.acknowledge import Acknowledged
 from trainstack.checks.enforcement import Enforcement
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.loader import AnyStack
-from trainstack.experiments.resolve import Experiment, NotSelected
+from trainstack.experiments import Experiment, NotSelected
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart.batch import RenderRequest
+from trainstack.chart import RenderRequest
 from trainstack.config.loader import decode_config_value, load_stack_config, read_stack_file
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from trainstack.core.errors import LogError, Problem, ResultsError
-from trainstack.experiments.resolve import Experiment
+from trainstack.experiments import Experiment
 from trainstack.frameworks import framework
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape

@@ -12,8 +12,8 @@ import typer
 
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
+from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
-from trainstack.live.options import ClusterOptions
 from trainstack.results.store import StoredRun, Written, read_stack_runs
 
 results_app = typer.Typer(
@@ -139,7 +139,7 @@ def scaling(
     ] = None,
 ) -> None:
     """A matrix's points against total GPUs: speed-up, efficiency, scale-up vs scale-out."""
-    from trainstack.experiments.lookup import load_stack_experiments
+    from trainstack.experiments import load_stack_experiments
     from trainstack.results.render_scaling import scaling_json, scaling_markdown, scaling_text
     from trainstack.results.scaling import scaling as compute
 

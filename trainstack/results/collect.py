@@ -13,12 +13,17 @@ from collections.abc import Iterable, Sequence
 
 from trainstack.core.errors import JobNotFoundError
 from trainstack.core.project import Project
-from trainstack.experiments.lookup import StackRuns, load_stack_experiments
+from trainstack.experiments import StackRuns, load_stack_experiments
 from trainstack.frameworks import framework
-from trainstack.live.cluster import Cluster
+from trainstack.live import (
+    Cluster,
+    ClusterOptions,
+    LiveJob,
+    experiment_jobs,
+    role_pods,
+    training_container,
+)
 from trainstack.live.connect import connect, operator_of
-from trainstack.live.jobs import LiveJob, experiment_jobs, role_pods, training_container
-from trainstack.live.options import ClusterOptions
 from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run
 from trainstack.results.record import JobInfo
