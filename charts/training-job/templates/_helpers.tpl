@@ -194,19 +194,6 @@ Usage: {{- include "training-job.container.env" (dict "root" $ "role" $spec.env 
 {{- end -}}
 
 {{/*
-training-job.mpi.slotsPerWorker: MPI slots per worker: mpi.slotsPerWorker, else worker.gpus, else 1.
-Usage: {{ include "training-job.mpi.slotsPerWorker" . }}
-*/}}
-{{- define "training-job.mpi.slotsPerWorker" -}}
-{{- $v := .Values -}}
-{{- if $v.mpi.slotsPerWorker -}}
-{{- $v.mpi.slotsPerWorker | int64 -}}
-{{- else -}}
-{{- max 1 ($v.worker.gpus | int64) -}}
-{{- end -}}
-{{- end -}}
-
-{{/*
 training-job.volumes.list: the pod volumes: shared memory (pods that train), the synced code,
 datasets, results and host paths (pods with data).
 Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "trains" true) | nindent 8 }}
