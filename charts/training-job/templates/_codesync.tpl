@@ -63,7 +63,7 @@ Usage: {{- include "training-job.codeSync.container" (dict "root" $ "security" $
     {{- toYaml . | nindent 4 }}
   {{- end }}
   securityContext:
-    {{- include "training-job.container.securityContext" (dict "root" .root "security" .security "trains" false) | nindent 4 }}
+    {{- include "training-job.container.securityContext" (dict "root" .root "security" .security "trainingDevices" false) | nindent 4 }}
   volumeMounts:
     - name: code-sync
       mountPath: "/code"

@@ -3,8 +3,11 @@ training-job.container.command: the container's command and args as JSON {comman
 (either may be missing): a string command runs as <shell> -c <command> [<shell> <args>...],
 so it is never re-parsed by YAML; a list runs as written with args as the container's
 args; no command runs the image's ENTRYPOINT with args (if any) instead of its CMD.
-Parameters: root, command (string, list or null), args (list).
 Usage: {{ include "training-job.container.command" (dict "root" $ "command" $v.command "args" $v.args) | fromJson }}
+Parameters:
+  - root - Context - Required. The chart's root context ($): its shell.
+  - command - String or List - Optional. The command (default: none, the image's ENTRYPOINT).
+  - args - List - Optional. The args (default none).
 */}}
 {{- define "training-job.container.command" -}}
 {{- $v := .root.Values -}}
@@ -32,8 +35,12 @@ Usage: {{ include "training-job.container.command" (dict "root" $ "command" $v.c
 training-job.container.env: the env of a container: the job's env with the role's over it,
 in name order, then the chart's own (list of {name, value}). A value is a string or
 {valueFrom: ...}; a null means unset.
-Parameters: root, role (the role's env map), extra (list).
 Usage: {{- include "training-job.container.env" (dict "root" $ "role" $spec.env "extra" list) | nindent 8 }}
+Parameters:
+  - root - Context - Required. The chart's root context ($): the job's env.
+  - role - Map - Optional. The role's env, over the job's (default none).
+  - extra - List - Optional. The chart's own env: list of {name, value} or {name,
+    valueFrom} (default none).
 */}}
 {{- define "training-job.container.env" -}}
 {{- $env := deepCopy (.root.Values.env | default dict) -}}

@@ -14,13 +14,27 @@ framework's branch.
 */}}
 
 {{/*
-training-job.pod.template: the pod template of one role.
-Parameters: root, component (role name), containerName, spec (the role's values),
-gpus (number), command (JSON {command, args} of training-job.container.command),
-data (mount datasets/results/host paths), trains (the pod trains: /dev/shm and RDMA
-devices), env (extra env: list of {name, value}), port (name of the operator's port, or
-empty: the role's port is not rendered).
-Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" ...) | nindent 6 }}
+training-job.pod.template: the pod template of one role: its metadata, and a spec with one
+container and the role's volumes.
+Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" "containerName" "pytorch" "spec" $v.worker "gpus" $v.worker.gpus "command" $command "mountsData" true "trainingDevices" true "env" list "port" "pytorchjob-port") | nindent 8 }}
+Parameters:
+  - root - Context - Required. The chart's root context ($).
+  - component - String - Required. The role, as the app.kubernetes.io/component label;
+    "worker" pods are spread over nodes (scheduling.workerSpread).
+  - containerName - String - Required. The name of the training container.
+  - spec - Map - Required. The role's values (worker, mpi.launcher, tensorflow.chief, ...):
+    image, resources, nodeSelector, tolerations, env, probes, security and port.
+  - command - String - Required. JSON {command, args} of training-job.container.command.
+  - gpus - Integer - Optional. nvidia.com/gpu the container requests and is limited to
+    (default 0: none).
+  - mountsData - Boolean - Optional. Mount the datasets, the results claim and the host
+    paths (default false).
+  - trainingDevices - Boolean - Optional. The pod trains: it gets /dev/shm and the RDMA
+    devices, with IPC_LOCK (default false).
+  - env - List - Optional. The chart's own env, after the job's and the role's: list of
+    {name, value} or {name, valueFrom} (default none).
+  - port - String - Optional. The name of the operator's port; "" (the default): the role's
+    port is not rendered.
 */}}
 {{- define "training-job.pod.template" -}}
 {{- $root := .root -}}
@@ -34,7 +48,7 @@ Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worke
 {{- $_ := set $requests "nvidia.com/gpu" $gpus -}}
 {{- $_ := set $limits "nvidia.com/gpu" $gpus -}}
 {{- end -}}
-{{- if and .trains $v.network.rdma.enabled -}}
+{{- if and .trainingDevices $v.network.rdma.enabled -}}
 {{- $_ := set $requests $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
@@ -170,13 +184,13 @@ spec:
       {{- end }}
       {{- end }}
       securityContext:
-        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trains" .trains) | nindent 8 }}
-      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "data" .data "trains" .trains) | trim }}
+        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 8 }}
+      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
       {{- if $mounts }}
       volumeMounts:
         {{- $mounts | nindent 8 }}
       {{- end }}
-  {{- $volumes := include "training-job.volumes.list" (dict "root" $root "data" .data "trains" .trains) | trim }}
+  {{- $volumes := include "training-job.volumes.list" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
   {{- if $volumes }}
   volumes:
     {{- $volumes | nindent 4 }}

@@ -20,9 +20,13 @@ Usage: {{ include "training-job.security.role" (dict "root" $ "role" $spec.secur
 
 {{/*
 training-job.container.securityContext: a container's security context from security.* (with
-the role's overrides). Parameters: root, security (training-job.security.role of the role),
-trains (RDMA's IPC_LOCK).
-Usage: {{- include "training-job.container.securityContext" (dict "root" $ "security" $security "trains" true) | nindent 12 }}
+the role's overrides).
+Usage: {{- include "training-job.container.securityContext" (dict "root" $ "security" $security "trainingDevices" true) | nindent 12 }}
+Parameters:
+  - root - Context - Required. The chart's root context ($).
+  - security - Map - Required. training-job.security.role of the container's role.
+  - trainingDevices - Boolean - Optional. The pod trains: with network.rdma.enabled the
+    container gets IPC_LOCK, as RDMA verbs pin memory (default false).
 */}}
 {{- define "training-job.container.securityContext" -}}
 {{- $security := .security -}}
@@ -31,7 +35,7 @@ Usage: {{- include "training-job.container.securityContext" (dict "root" $ "secu
 is kept (added capabilities say what the job relies on) */ -}}
 privileged: true
 {{- $add := $security.capabilities.add | default list -}}
-{{- if and .trains .root.Values.network.rdma.enabled -}}
+{{- if and .trainingDevices .root.Values.network.rdma.enabled -}}
 {{- $add = append $add "IPC_LOCK" | uniq -}}
 {{- end }}
 {{- with $add }}
@@ -41,7 +45,7 @@ capabilities:
 {{- else -}}
 allowPrivilegeEscalation: {{ $security.allowPrivilegeEscalation }}
 {{- $add := $security.capabilities.add | default list -}}
-{{- if and .trains .root.Values.network.rdma.enabled -}}
+{{- if and .trainingDevices .root.Values.network.rdma.enabled -}}
 {{- /* RDMA verbs pin (lock) memory */ -}}
 {{- $add = append $add "IPC_LOCK" | uniq -}}
 {{- end }}

@@ -1,11 +1,11 @@
 {{/*
 training-job.volumes.list: the pod volumes: shared memory (pods that train), the synced code,
 datasets, results and host paths (pods with data).
-Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "trains" true) | nindent 8 }}
+Usage: {{- include "training-job.volumes.list" (dict "root" $ "mountsData" true "trainingDevices" true) | nindent 8 }}
 */}}
 {{- define "training-job.volumes.list" -}}
 {{- $v := .root.Values -}}
-{{- if and .trains $v.shm.enabled }}
+{{- if and .trainingDevices $v.shm.enabled }}
 - name: dshm
   emptyDir:
     medium: Memory
@@ -17,7 +17,7 @@ Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "train
 - name: code-sync
   emptyDir: {}
 {{- end }}
-{{- if .data }}
+{{- if .mountsData }}
 {{- range $index, $dataset := $v.datasets }}
 - name: {{ printf "dataset-%d" $index }}
   persistentVolumeClaim:
@@ -43,11 +43,11 @@ Usage: {{- include "training-job.volumes.list" (dict "root" $ "data" true "train
 
 {{/*
 training-job.volumes.mounts: the container mounts of the volumes of training-job.volumes.list.
-Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "trains" true) | nindent 12 }}
+Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "mountsData" true "trainingDevices" true) | nindent 12 }}
 */}}
 {{- define "training-job.volumes.mounts" -}}
 {{- $v := .root.Values -}}
-{{- if and .trains $v.shm.enabled }}
+{{- if and .trainingDevices $v.shm.enabled }}
 - name: dshm
   mountPath: /dev/shm
 {{- end }}
@@ -55,7 +55,7 @@ Usage: {{- include "training-job.volumes.mounts" (dict "root" $ "data" true "tra
 - name: code-sync
   mountPath: {{ $v.codeSync.mountPath | toJson }}
 {{- end }}
-{{- if .data }}
+{{- if .mountsData }}
 {{- range $index, $dataset := $v.datasets }}
 - name: {{ printf "dataset-%d" $index }}
   mountPath: {{ $dataset.mountPath | toJson }}
