@@ -15,7 +15,14 @@ Usage: {{- include "training-job.codeSync.container" (dict "root" $ "security" $
 {{- $v := .root.Values -}}
 {{- $sync := $v.codeSync -}}
 {{- $images := dict "git" "registry.cn-zhangjiakou.aliyuncs.com/acs/git-sync:v3.3.5" "rsync" "registry.cn-zhangjiakou.aliyuncs.com/acs/rsync:v3.1.0-aliyun" -}}
-- name: code-sync
+{{- /* the volume it fills, from training-job.volumes.entries; the container takes its name */ -}}
+{{- $volume := dict -}}
+{{- range include "training-job.volumes.entries" (dict "root" .root) | fromJsonArray -}}
+{{- if eq .key "codeSync.mountPath" -}}
+{{- $volume = . -}}
+{{- end -}}
+{{- end -}}
+- name: {{ $volume.name }}
   image: {{ $sync.image | default (get $images $sync.mode) | toJson }}
   imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
   {{- if eq $sync.mode "rsync" }}
@@ -65,6 +72,6 @@ Usage: {{- include "training-job.codeSync.container" (dict "root" $ "security" $
   securityContext:
     {{- include "training-job.container.securityContext" (dict "root" .root "security" .security "trainingDevices" false) | nindent 4 }}
   volumeMounts:
-    - name: code-sync
+    - name: {{ $volume.name }}
       mountPath: "/code"
 {{- end -}}

@@ -36,24 +36,18 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- end -}}
 {{- end -}}
 
-{{- /* every mount path once, reserved ones first */ -}}
+{{- /* every mount path once, reserved ones first: the chart's own, then the operator's */ -}}
+{{- $volumes := include "training-job.volumes.entries" (dict "root" . "mountsData" true "trainingDevices" true) | fromJsonArray -}}
 {{- $mounts := list -}}
-{{- if $v.shm.enabled -}}
-{{- $mounts = append $mounts (list "shm.enabled" "/dev/shm") -}}
+{{- $chosen := list -}}
+{{- range $volumes -}}
+{{- if .reserved -}}
+{{- $mounts = append $mounts (list .key .mount.mountPath) -}}
+{{- else -}}
+{{- $chosen = append $chosen (list .key .mount.mountPath) -}}
 {{- end -}}
-{{- $mounts = concat $mounts (include (printf "training-job.%s.mounts" $v.framework) . | fromJsonArray) -}}
-{{- if include "training-job.codeSync.enabled" . -}}
-{{- $mounts = append $mounts (list "codeSync.mountPath" $v.codeSync.mountPath) -}}
 {{- end -}}
-{{- range $index, $dataset := $v.datasets -}}
-{{- $mounts = append $mounts (list (printf "datasets[%d].mountPath" $index) $dataset.mountPath) -}}
-{{- end -}}
-{{- if $v.results.claimName -}}
-{{- $mounts = append $mounts (list "results.mountPath" $v.results.mountPath) -}}
-{{- end -}}
-{{- range $index, $hostPath := $v.hostPaths -}}
-{{- $mounts = append $mounts (list (printf "hostPaths[%d].mountPath" $index) $hostPath.mountPath) -}}
-{{- end -}}
+{{- $mounts = concat $mounts (include (printf "training-job.%s.mounts" $v.framework) . | fromJsonArray) $chosen -}}
 {{- $owners := dict -}}
 {{- range $mounts -}}
 {{- $key := index . 0 -}}
@@ -82,11 +76,10 @@ Usage: {{- include "training-job.validateValues" . }}
 {{- $board := $v.tensorboard | default dict -}}
 {{- if $board.enabled -}}
 {{- $claimPaths := list -}}
-{{- range $index, $dataset := $v.datasets -}}
-{{- $claimPaths = append $claimPaths (list (printf "datasets[%d].mountPath" $index) $dataset.mountPath) -}}
+{{- range $volumes -}}
+{{- if .volume.persistentVolumeClaim -}}
+{{- $claimPaths = append $claimPaths (list .key .mount.mountPath) -}}
 {{- end -}}
-{{- if $v.results.claimName -}}
-{{- $claimPaths = append $claimPaths (list "results.mountPath" $v.results.mountPath) -}}
 {{- end -}}
 {{- $onClaim := false -}}
 {{- $where := list -}}
