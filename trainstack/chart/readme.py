@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from trainstack.chart.constants import CHART_DESCRIPTION, CHART_NAME, CHART_VERSION
-from trainstack.chart.fields import Group, Param, leaves, walk
+from trainstack.chart.fields import Group, Param, documented_fields, leaves, walk
 from trainstack.training_job import SECTIONS, TrainingJob
 
 INTRO = f"""# {CHART_NAME}
@@ -86,7 +86,7 @@ def _rows(param: Param) -> str:
     rows = [_row(param.path, param.description, _cell(param.default))]
     item = param.item_model()
     if item is not None:
-        for name, field in item.model_fields.items():
+        for name, field in documented_fields(item).items():
             value = "" if field.is_required() else _cell(field.default)
             rows.append(_row(f"{param.path}[].{field.alias or name}", field.description, value))
     return "".join(rows)
