@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("trainstack", "core"),
     ("console",),
-    ("frameworks", "metrics"),
+    ("metrics",),
     ("training_job",),
     ("operators",),
     ("config", "chart"),
@@ -37,13 +37,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 Pulumi ``program``, from the bottom up; ``trainstack`` is the root package's
 ``__init__.py`` (its version)."""
 
-UNTIL_P1: frozenset[tuple[str, str]] = frozenset(
-    {("frameworks", "training_job"), ("training_job", "operators")}
-)
-"""Imports up the layers that step P1 of issue 24 removes, by moving frameworks/ and
-operators/settings.py into training_job/: each framework module types its rules against
-``TrainingJob`` (``TYPE_CHECKING``), and ``training_job/rules.py`` reads the operator
-settings in a function. Only these; remove them with P1."""
+UNTIL_P1: frozenset[tuple[str, str]] = frozenset({("training_job", "operators")})
+"""Imports up the layers that step P1 of issue 24 removes, by moving operators/settings.py
+into training_job/: ``training_job/rules.py`` reads the operator settings in a function.
+Only these; remove them with P1."""
 
 MAX_LOOSE_MODULES = 3
 

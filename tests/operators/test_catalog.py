@@ -11,7 +11,6 @@ from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.frameworks import by_crd, framework
 from trainstack.operators import (
     SETTINGS,
     ChartInstall,
@@ -24,6 +23,7 @@ from trainstack.operators import (
     release,
 )
 from trainstack.operators.registry import register
+from trainstack.training_job.frameworks import by_crd, framework
 
 # Chart values that make a job use each setting (every setting must have one).
 USING: dict[str, dict[str, Any]] = {

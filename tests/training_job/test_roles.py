@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.training_job.roles import (
-    Chief,
-    Evaluator,
-    Launcher,
-    Master,
-    ParameterServers,
-    RoleOverrides,
-    Worker,
-)
+from trainstack.training_job.frameworks.mpi import Launcher
+from trainstack.training_job.frameworks.pytorch import Master
+from trainstack.training_job.frameworks.tensorflow import Chief, Evaluator, ParameterServers
+from trainstack.training_job.roles import RoleOverrides, Worker
 
 OVERRIDES = (
     "image",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from trainstack.frameworks import framework as framework_spec
+from trainstack.training_job.frameworks import framework as framework_spec
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

@@ -16,12 +16,10 @@ from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
 from trainstack.training_job.env import EnvFrom, EnvMap
-from trainstack.training_job.frameworks import (
-    MpiSettings,
-    PyTorchSettings,
-    TensorFlowSettings,
-    TrainJobSettings,
-)
+from trainstack.training_job.frameworks.mpi import MpiSettings
+from trainstack.training_job.frameworks.pytorch import PyTorchSettings
+from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
+from trainstack.training_job.frameworks.trainjob import TrainJobSettings
 from trainstack.training_job.roles import Worker
 from trainstack.training_job.rules import violations
 from trainstack.training_job.run_policy import RunPolicy

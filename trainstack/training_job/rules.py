@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from trainstack.frameworks import FrameworkSpec, Violation, framework
+from trainstack.training_job.frameworks import FrameworkSpec, Violation, framework
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

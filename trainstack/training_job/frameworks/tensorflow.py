@@ -8,10 +8,14 @@ operator gives it the port ``tfjob-port`` (2222) unless the pod names one, and w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import (
+from pydantic import Field
+
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
+from trainstack.training_job.frameworks.registry import register
+from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     FrameworkSpec,
     Port,
@@ -19,9 +23,64 @@ from trainstack.frameworks.spec import (
     RolePods,
     Violation,
 )
+from trainstack.training_job.pod import PortNumber
+from trainstack.training_job.roles import RoleOverrides, port_field
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
+
+
+class Chief(RoleOverrides):
+    """The TensorFlow chief: trains like a worker and also saves checkpoints and summaries."""
+
+    replicas: int = Field(
+        default=1,
+        ge=0,
+        le=1,
+        description="1 runs a chief; 0 lets worker 0 act as chief (a TFJob needs one of them).",
+    )
+    gpus: int | None = Field(
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="GPUs of the chief; null: the same as worker.gpus.",
+    )
+    port: PortNumber | None = port_field()
+
+
+class ParameterServers(RoleOverrides):
+    """TensorFlow parameter servers: hold the variables of ParameterServerStrategy."""
+
+    replicas: int = Field(
+        default=0, ge=0, le=MAX_REPLICAS, description="Number of parameter-server pods."
+    )
+    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs per parameter server.")
+    port: PortNumber | None = port_field()
+
+
+class Evaluator(RoleOverrides):
+    """The TensorFlow evaluator: evaluates checkpoints beside training."""
+
+    replicas: int = Field(
+        default=0, ge=0, le=1, description="1 runs an evaluator next to training; 0 none."
+    )
+    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs of the evaluator.")
+    port: PortNumber | None = port_field()
+
+
+class TensorFlowSettings(StrictModel):
+    """A TFJob (kubeflow.org/v1): chief, workers, parameter servers and evaluator."""
+
+    success_policy: Literal["ChiefWorker", "AllWorkers"] = Field(
+        default="ChiefWorker",
+        description="When the job succeeds: ChiefWorker (the chief, or worker 0 without a "
+        "chief) or AllWorkers.",
+    )
+    chief: Chief = Field(default_factory=Chief, description="The chief replica.")
+    ps: ParameterServers = Field(
+        default_factory=ParameterServers, description="The parameter servers."
+    )
+    evaluator: Evaluator = Field(default_factory=Evaluator, description="The evaluator.")
 
 
 def _role_pods(job: TrainingJob) -> list[RolePods]:

@@ -7,7 +7,7 @@ error naming it and the known ones, never another framework's ``else``.
 
 from __future__ import annotations
 
-from trainstack.frameworks.spec import FrameworkSpec
+from trainstack.training_job.frameworks.spec import FrameworkSpec
 
 _REGISTRY: dict[str, FrameworkSpec] = {}
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.frameworks import FrameworkSpec, Port, by_crd, framework, frameworks
-from trainstack.frameworks.registry import register
 from trainstack.operators import SETTINGS
 from trainstack.training_job import TrainingJob
+from trainstack.training_job.frameworks import FrameworkSpec, Port, by_crd, framework, frameworks
+from trainstack.training_job.frameworks.registry import register
 from trainstack.training_job.model import Framework
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
