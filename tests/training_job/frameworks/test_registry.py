@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import pytest
 
 from trainstack.operators import SETTINGS
 from trainstack.training_job import TrainingJob
-from trainstack.training_job.frameworks import FrameworkSpec, Port, by_crd, framework, frameworks
-from trainstack.training_job.frameworks.registry import register
+from trainstack.training_job import frameworks as frameworks_package
+from trainstack.training_job.frameworks import (
+    FRAMEWORKS,
+    FrameworkSpec,
+    Port,
+    by_crd,
+    framework,
+    frameworks,
+)
 from trainstack.training_job.model import Framework
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
@@ -23,9 +33,20 @@ def test_an_unknown_framework_is_an_error_naming_it_and_the_known_ones() -> None
         framework("jax")
 
 
-def test_a_second_entry_of_one_name_is_refused() -> None:
-    with pytest.raises(ValueError, match="framework 'mpi' is registered twice"):
-        register(framework("mpi"))
+def test_each_framework_is_listed_once() -> None:
+    names = [spec.name for spec in FRAMEWORKS]
+    assert len(names) == len(set(names))
+
+
+def test_every_framework_module_with_a_spec_is_listed() -> None:
+    """The list is explicit: a module whose SPEC is missing from it would never be asked."""
+    modules = [
+        importlib.import_module(f"{frameworks_package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(frameworks_package.__path__)
+    ]
+    specs = [module.SPEC for module in modules if hasattr(module, "SPEC")]
+    assert sorted(spec.name for spec in specs) == sorted(spec.name for spec in FRAMEWORKS)
+    assert all(spec in FRAMEWORKS for spec in specs)
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,7 @@ One module per framework holds everything about it: its section of the values (`
 roles beyond ``worker``, its rules and warnings, and its :class:`FrameworkSpec`.
 """
 
-from trainstack.training_job.frameworks import mpi, pytorch, tensorflow, trainjob  # noqa: F401  (they register)
-from trainstack.training_job.frameworks.registry import by_crd, framework, frameworks
+from trainstack.training_job.frameworks.registry import FRAMEWORKS, by_crd, framework, frameworks
 from trainstack.training_job.frameworks.spec import (
     FrameworkSpec,
     JobWarning,
@@ -17,6 +16,7 @@ from trainstack.training_job.frameworks.spec import (
 )
 
 __all__ = [
+    "FRAMEWORKS",
     "FrameworkSpec",
     "JobWarning",
     "Port",

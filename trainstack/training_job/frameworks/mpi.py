@@ -19,7 +19,6 @@ from pydantic import Field
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
-from trainstack.training_job.frameworks.registry import register
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     FrameworkSpec,
@@ -160,39 +159,37 @@ def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     ]
 
 
-MPI = register(
-    FrameworkSpec(
-        name="mpi",
-        kind="MPIJob",
-        group="kubeflow.org",
-        version="v2beta1",
-        plural="mpijobs",
-        replica_specs_key="mpiReplicaSpecs",
-        roles=(
-            Role(
-                "launcher",
-                "Launcher",
-                "mpi.launcher",
-                trains=False,
-                container="launcher",
-                hostname="-{name}",
-            ),
-            Role("worker", "Worker", "worker", trains=True, container="worker"),
+SPEC = FrameworkSpec(
+    name="mpi",
+    kind="MPIJob",
+    group="kubeflow.org",
+    version="v2beta1",
+    plural="mpijobs",
+    replica_specs_key="mpiReplicaSpecs",
+    roles=(
+        Role(
+            "launcher",
+            "Launcher",
+            "mpi.launcher",
+            trains=False,
+            container="launcher",
+            hostname="-{name}",
         ),
-        reporting_role="launcher",
-        kueue_integration="kubeflow.org/mpijob",
-        role_pods=_role_pods,
-        summary="Horovod/AIACC over MPI: MPIJob v2beta1",
-        settings=KUBEFLOW_JOB_SETTINGS,
-        rules=_rules,
-        command_has_data=lambda job: job.mpi.mounts_on_launcher,
-        warnings=_warnings,
-        reserved_mounts=_reserved_mounts,
-        injected_env=(
-            "OMPI_MCA_orte_default_hostfile",
-            "OMPI_MCA_plm_rsh_args",
-            "OMPI_MCA_orte_keep_fqdn_hostnames",
-            "OMPI_MCA_orte_set_default_slots",
-        ),
-    )
+        Role("worker", "Worker", "worker", trains=True, container="worker"),
+    ),
+    reporting_role="launcher",
+    kueue_integration="kubeflow.org/mpijob",
+    role_pods=_role_pods,
+    summary="Horovod/AIACC over MPI: MPIJob v2beta1",
+    settings=KUBEFLOW_JOB_SETTINGS,
+    rules=_rules,
+    command_has_data=lambda job: job.mpi.mounts_on_launcher,
+    warnings=_warnings,
+    reserved_mounts=_reserved_mounts,
+    injected_env=(
+        "OMPI_MCA_orte_default_hostfile",
+        "OMPI_MCA_plm_rsh_args",
+        "OMPI_MCA_orte_keep_fqdn_hostnames",
+        "OMPI_MCA_orte_set_default_slots",
+    ),
 )

@@ -21,7 +21,6 @@ from pydantic import Field, model_validator
 
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
-from trainstack.training_job.frameworks.registry import register
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     FrameworkSpec,
@@ -260,45 +259,43 @@ def _rules(job: TrainingJob) -> list[Violation]:
     return found
 
 
-PYTORCH = register(
-    FrameworkSpec(
-        name="pytorch",
-        kind="PyTorchJob",
-        group="kubeflow.org",
-        version="v1",
-        plural="pytorchjobs",
-        replica_specs_key="pytorchReplicaSpecs",
-        roles=(
-            Role("master", "Master", "pytorch.master", trains=True, container="pytorch"),
-            Role("worker", "Worker", "worker", trains=True, container="pytorch"),
-        ),
-        # The master, or worker 0 in a Worker-only job, is rank 0.
-        reporting_role="master",
-        kueue_integration="kubeflow.org/pytorchjob",
-        role_pods=_role_pods,
-        summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
-        settings=KUBEFLOW_JOB_SETTINGS
-        | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
-        dialects=frozenset({"kubeflow", "arena"}),
-        rules=_rules,
-        port=Port("pytorchjob-port", 23456),
-        injected_env=(
-            "PYTHONUNBUFFERED",
-            "MASTER_ADDR",
-            "MASTER_PORT",
-            "WORLD_SIZE",
-            "RANK",
-            "PET_MASTER_ADDR",
-            "PET_MASTER_PORT",
-            "PET_NNODES",
-            "PET_NODE_RANK",
-            "PET_NPROC_PER_NODE",
-            "PET_RDZV_ENDPOINT",
-            "PET_RDZV_BACKEND",
-            "PET_RDZV_ID",
-            "PET_RDZV_CONF",
-            "PET_STANDALONE",
-            "PET_MAX_RESTARTS",
-        ),
-    )
+SPEC = FrameworkSpec(
+    name="pytorch",
+    kind="PyTorchJob",
+    group="kubeflow.org",
+    version="v1",
+    plural="pytorchjobs",
+    replica_specs_key="pytorchReplicaSpecs",
+    roles=(
+        Role("master", "Master", "pytorch.master", trains=True, container="pytorch"),
+        Role("worker", "Worker", "worker", trains=True, container="pytorch"),
+    ),
+    # The master, or worker 0 in a Worker-only job, is rank 0.
+    reporting_role="master",
+    kueue_integration="kubeflow.org/pytorchjob",
+    role_pods=_role_pods,
+    summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
+    settings=KUBEFLOW_JOB_SETTINGS
+    | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
+    dialects=frozenset({"kubeflow", "arena"}),
+    rules=_rules,
+    port=Port("pytorchjob-port", 23456),
+    injected_env=(
+        "PYTHONUNBUFFERED",
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "RANK",
+        "PET_MASTER_ADDR",
+        "PET_MASTER_PORT",
+        "PET_NNODES",
+        "PET_NODE_RANK",
+        "PET_NPROC_PER_NODE",
+        "PET_RDZV_ENDPOINT",
+        "PET_RDZV_BACKEND",
+        "PET_RDZV_ID",
+        "PET_RDZV_CONF",
+        "PET_STANDALONE",
+        "PET_MAX_RESTARTS",
+    ),
 )

@@ -14,7 +14,6 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
-from trainstack.training_job.frameworks.registry import register
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     FrameworkSpec,
@@ -115,35 +114,33 @@ def _rules(job: TrainingJob) -> list[Violation]:
     return []
 
 
-TENSORFLOW = register(
-    FrameworkSpec(
-        name="tensorflow",
-        kind="TFJob",
-        group="kubeflow.org",
-        version="v1",
-        plural="tfjobs",
-        replica_specs_key="tfReplicaSpecs",
-        roles=(
-            Role("chief", "Chief", "tensorflow.chief", trains=True, container="tensorflow"),
-            Role("worker", "Worker", "worker", trains=True, container="tensorflow"),
-            Role("ps", "PS", "tensorflow.ps", trains=True, container="tensorflow"),
-            Role(
-                "evaluator",
-                "Evaluator",
-                "tensorflow.evaluator",
-                trains=True,
-                container="tensorflow",
-            ),
+SPEC = FrameworkSpec(
+    name="tensorflow",
+    kind="TFJob",
+    group="kubeflow.org",
+    version="v1",
+    plural="tfjobs",
+    replica_specs_key="tfReplicaSpecs",
+    roles=(
+        Role("chief", "Chief", "tensorflow.chief", trains=True, container="tensorflow"),
+        Role("worker", "Worker", "worker", trains=True, container="tensorflow"),
+        Role("ps", "PS", "tensorflow.ps", trains=True, container="tensorflow"),
+        Role(
+            "evaluator",
+            "Evaluator",
+            "tensorflow.evaluator",
+            trains=True,
+            container="tensorflow",
         ),
-        # The chief (or worker 0 without one) logs the training summary.
-        reporting_role="chief",
-        kueue_integration="kubeflow.org/tfjob",
-        role_pods=_role_pods,
-        summary="TensorFlow distribution strategies: TFJob v1",
-        settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
-        dialects=frozenset({"kubeflow", "arena"}),
-        rules=_rules,
-        port=Port("tfjob-port", 2222),
-        injected_env=("TF_CONFIG",),
-    )
+    ),
+    # The chief (or worker 0 without one) logs the training summary.
+    reporting_role="chief",
+    kueue_integration="kubeflow.org/tfjob",
+    role_pods=_role_pods,
+    summary="TensorFlow distribution strategies: TFJob v1",
+    settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
+    dialects=frozenset({"kubeflow", "arena"}),
+    rules=_rules,
+    port=Port("tfjob-port", 2222),
+    injected_env=("TF_CONFIG",),
 )

@@ -34,7 +34,6 @@ from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.frameworks.mpi import MPI_CONFIG_PATH
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
-from trainstack.training_job.frameworks.registry import register
 from trainstack.training_job.frameworks.spec import (
     FrameworkSpec,
     JobWarning,
@@ -299,52 +298,50 @@ def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     return []
 
 
-TRAINJOB = register(
-    FrameworkSpec(
-        name="trainjob",
-        kind="TrainJob",
-        group="trainer.kubeflow.org",
-        version="v1alpha1",
-        plural="trainjobs",
-        replica_specs_key=None,
-        # replica_type: the runtime's replicated job; the launcher exists in MPI runtimes only
-        roles=(
-            Role(
-                "launcher",
-                "launcher",
-                "worker",
-                trains=True,
-                container="node",
-                hostname="-launcher-0-{index}",
-            ),
-            Role(
-                "worker",
-                "node",
-                "worker",
-                trains=True,
-                container="node",
-                hostname="-node-0-{index}",
-            ),
+SPEC = FrameworkSpec(
+    name="trainjob",
+    kind="TrainJob",
+    group="trainer.kubeflow.org",
+    version="v1alpha1",
+    plural="trainjobs",
+    replica_specs_key=None,
+    # replica_type: the runtime's replicated job; the launcher exists in MPI runtimes only
+    roles=(
+        Role(
+            "launcher",
+            "launcher",
+            "worker",
+            trains=True,
+            container="node",
+            hostname="-launcher-0-{index}",
         ),
-        # torch: node 0 is rank 0; MPI runtimes: the launcher runs mpirun
-        reporting_role="worker",
-        kueue_integration="trainer.kubeflow.org/trainjob",
-        role_pods=_role_pods,
-        summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
-        settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
-        rules=_rules,
-        warnings=_warnings,
-        reserved_mounts=_reserved_mounts,
-        injected_env=(
-            "PET_NNODES",
-            "PET_NPROC_PER_NODE",
-            "PET_NODE_RANK",
-            "PET_MASTER_ADDR",
-            "PET_MASTER_PORT",
-            "OMPI_MCA_orte_default_hostfile",
-            "OMPI_MCA_plm_rsh_args",
-            "OMPI_MCA_orte_keep_fqdn_hostnames",
-            "OMPI_MCA_orte_set_default_slots",
+        Role(
+            "worker",
+            "node",
+            "worker",
+            trains=True,
+            container="node",
+            hostname="-node-0-{index}",
         ),
-    )
+    ),
+    # torch: node 0 is rank 0; MPI runtimes: the launcher runs mpirun
+    reporting_role="worker",
+    kueue_integration="trainer.kubeflow.org/trainjob",
+    role_pods=_role_pods,
+    summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
+    settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
+    rules=_rules,
+    warnings=_warnings,
+    reserved_mounts=_reserved_mounts,
+    injected_env=(
+        "PET_NNODES",
+        "PET_NPROC_PER_NODE",
+        "PET_NODE_RANK",
+        "PET_MASTER_ADDR",
+        "PET_MASTER_PORT",
+        "OMPI_MCA_orte_default_hostfile",
+        "OMPI_MCA_plm_rsh_args",
+        "OMPI_MCA_orte_keep_fqdn_hostnames",
+        "OMPI_MCA_orte_set_default_slots",
+    ),
 )
