@@ -37,11 +37,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 Pulumi ``program``, from the bottom up; ``trainstack`` is the root package's
 ``__init__.py`` (its version)."""
 
-UNTIL_P1: frozenset[tuple[str, str]] = frozenset({("training_job", "operators")})
-"""Imports up the layers that step P1 of issue 24 removes, by moving operators/settings.py
-into training_job/: ``training_job/rules.py`` reads the operator settings in a function.
-Only these; remove them with P1."""
-
 MAX_LOOSE_MODULES = 3
 
 Kind = Literal["module", "function", "type-checking"]
@@ -157,6 +152,15 @@ def package_cycles(kinds: set[Kind]) -> list[list[Import]]:
     ]
 
 
+def module_cycles(kinds: set[Kind]) -> list[set[str]]:
+    """The circles of modules (strongly connected), ``kinds`` of import only."""
+    edges: dict[str, set[str]] = {}
+    for item in imports():
+        if item.kind in kinds and item.source != item.target:
+            edges.setdefault(item.source, set()).add(item.target)
+    return _strongly_connected(edges)
+
+
 def _strongly_connected(edges: dict[str, set[str]]) -> list[set[str]]:
     """Tarjan's algorithm; only the components of more than one node."""
     index: dict[str, int] = {}
@@ -243,16 +247,21 @@ def test_no_packages_import_each_other_at_module_level() -> None:
 
 
 def test_imports_point_down_the_layers() -> None:
-    found = [
-        item for item in upward() if (package(item.source), package(item.target)) not in UNTIL_P1
-    ]
+    found = upward()
     assert not found, f"imports up (or across) the layers of LAYERS:\n{_listed(found)}"
 
 
-def test_the_imports_left_for_p1_are_still_there() -> None:
-    """UNTIL_P1 lists only what is left: remove an entry once its imports are gone."""
-    left = {(package(item.source), package(item.target)) for item in upward()}
-    assert sorted(UNTIL_P1 - left) == []
+def test_the_only_circle_of_modules_is_the_job_models_type_checking_loop() -> None:
+    """The job model types its frameworks' rules against ``TrainingJob`` (``TYPE_CHECKING``),
+    which imports their settings: that loop stays inside training_job/, and goes away
+    without the ``TYPE_CHECKING`` imports."""
+    assert module_cycles({"module", "function"}) == []
+    outside = [
+        sorted(members)
+        for members in module_cycles({"module", "function", "type-checking"})
+        if {package(member) for member in members} != {"training_job"}
+    ]
+    assert outside == []
 
 
 def test_at_most_three_loose_modules_at_the_top_of_trainstack() -> None:
@@ -274,6 +283,11 @@ def measurements() -> list[str]:
         f"package circles counting every import: {len(circles)} "
         + "; ".join(
             "{" + ", ".join(sorted({package(i.source) for i in circle})) + "}" for circle in circles
+        ),
+        "circles of modules counting every import: "
+        + "; ".join(
+            f"{len(members)} modules in {', '.join(sorted({package(m) for m in members}))}"
+            for members in module_cycles({"module", "function", "type-checking"})
         ),
         f"imports up the layers: {len(upward_imports)} in {len(pairs)} package pairs "
         + ", ".join(f"{a} -> {b}" for a, b in pairs),

@@ -12,7 +12,6 @@ from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
 from trainstack.operators import (
-    SETTINGS,
     ChartInstall,
     KustomizeInstall,
     OperatorRelease,
@@ -24,6 +23,7 @@ from trainstack.operators import (
 )
 from trainstack.operators.registry import register
 from trainstack.training_job.frameworks import by_crd, framework
+from trainstack.training_job.settings import SETTINGS
 
 # Chart values that make a job use each setting (every setting must have one).
 USING: dict[str, dict[str, Any]] = {

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from trainstack.operators.registry import families, known_versions
-from trainstack.operators.settings import SETTINGS
 from trainstack.training_job.frameworks import by_crd
+from trainstack.training_job.settings import SETTINGS
 
 
 def operators() -> None:

@@ -123,7 +123,8 @@ class ServedApi:
     dialect: Dialect | None
     """How the chart must spell jobs for it; ``None``: the chart cannot render this API."""
     honours: frozenset[str]
-    """The chart settings (dotted value keys, see ``settings.py``) that reach the controller."""
+    """The chart settings that reach the controller (dotted value keys of
+    ``trainstack.training_job.settings``)."""
     suspend: bool
     """``runPolicy.suspend`` exists and is honoured: Kueue can hold the job."""
     pod_labels: PodLabels

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from trainstack.training_job.frameworks import FrameworkSpec, Violation, framework
+from trainstack.training_job.settings import setting
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -159,8 +160,6 @@ def _operator_api_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation
                 f"{spec.kind} {spec.api_version})",
             )
         ]
-    from trainstack.operators.settings import setting  # the catalog imports this package
-
     found: list[Violation] = []
     for key, allowed in _ARENA_LACKS:
         used = setting(key)

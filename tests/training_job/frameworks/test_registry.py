@@ -7,7 +7,6 @@ import pkgutil
 
 import pytest
 
-from trainstack.operators import SETTINGS
 from trainstack.training_job import TrainingJob
 from trainstack.training_job import frameworks as frameworks_package
 from trainstack.training_job.frameworks import (
@@ -19,6 +18,7 @@ from trainstack.training_job.frameworks import (
     frameworks,
 )
 from trainstack.training_job.model import Framework
+from trainstack.training_job.settings import SETTINGS
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 

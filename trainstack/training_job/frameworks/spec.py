@@ -87,7 +87,7 @@ KUBEFLOW_JOB_SETTINGS = frozenset(
     }
 )
 """The operator-dependent settings every ``kubeflow.org`` job (run policy, pod templates)
-can carry (``trainstack.operators.settings`` keys)."""
+can carry (``trainstack.training_job.settings`` keys)."""
 
 
 class JobWarning(NamedTuple):
@@ -142,7 +142,7 @@ class FrameworkSpec:
     summary: str
     """One line for documentation: what the framework runs."""
     settings: frozenset[str]
-    """The operator-dependent settings (``trainstack.operators.settings``) its object can
+    """The operator-dependent settings (``trainstack.training_job.settings``) its object can
     carry at all; the others are never rendered for it."""
     dialects: frozenset[str] = frozenset({"kubeflow"})
     """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
