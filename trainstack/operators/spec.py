@@ -10,14 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Dialect = Literal["kubeflow", "arena"]
-"""How a served API spells a job (the chart value ``operatorApi``):
-
-- ``kubeflow``: upstream mpi-operator v2beta1 and training-operator v1: run policy under
-  ``spec.runPolicy`` (with ``suspend``), current pod templates.
-- ``arena``: the tf- and pytorch-operators bundled by Arena: run-policy fields directly
-  under ``spec``, no ``suspend``, pod templates without ``seccompProfile``.
-"""
+from trainstack.training_job.dialects import Dialect
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pydantic_core import InitErrorDetails
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
+from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.env import EnvFrom, EnvMap
 from trainstack.training_job.frameworks.mpi import MpiSettings
 from trainstack.training_job.frameworks.pytorch import PyTorchSettings
@@ -32,7 +33,6 @@ from trainstack.training_job.types import AbsolutePath, AnnotationMap, DnsName, 
 Framework = Literal["mpi", "tensorflow", "pytorch", "trainjob"]
 """Every value of ``job.framework``: the names of the framework registry (a test holds them
 equal)."""
-OperatorApi = Literal["kubeflow", "arena"]
 ShellCommand = Annotated[str, StringConstraints(min_length=1)]
 ExecCommand = Annotated[list[str], Field(min_length=1)]
 
@@ -149,7 +149,7 @@ class TrainingJob(StrictModel):
     security: Security = Field(default_factory=Security, description="Privileges.")
     scheduling: Scheduling = Field(default_factory=Scheduling, description="Scheduling.")
     run_policy: RunPolicy = Field(default_factory=RunPolicy, description="Run policy.")
-    operator_api: OperatorApi = Field(
+    operator_api: Dialect = Field(
         default="kubeflow",
         description="How the operator serving the job spells it: kubeflow (upstream "
         "mpi-operator v2beta1 and training-operator v1: spec.runPolicy) or arena (the tf- and "

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trainstack.core.quantity import parse_quantity
+from trainstack.training_job.dialects import Dialect
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -144,7 +145,7 @@ class FrameworkSpec:
     settings: frozenset[str]
     """The operator-dependent settings (``trainstack.training_job.settings``) its object can
     carry at all; the others are never rendered for it."""
-    dialects: frozenset[str] = frozenset({"kubeflow"})
+    dialects: frozenset[Dialect] = frozenset({"kubeflow"})
     """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
     rules: Callable[[TrainingJob], list[Violation]] = _no_violations
