@@ -17,6 +17,7 @@ from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
 from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.env import EnvFrom, EnvMap
+from trainstack.training_job.frameworks import FRAMEWORKS
 from trainstack.training_job.frameworks.mpi import MpiSettings
 from trainstack.training_job.frameworks.pytorch import PyTorchSettings
 from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
@@ -225,10 +226,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "podAnnotations",
     ),
     "Workers": ("worker",),
-    "MPI (framework: mpi)": ("mpi",),
-    "TensorFlow (framework: tensorflow)": ("tensorflow",),
-    "PyTorch (framework: pytorch)": ("pytorch",),
-    "Kubeflow Trainer v2 (framework: trainjob)": ("trainjob",),
+    **{f"{spec.section_title} (framework: {spec.name})": (spec.name,) for spec in FRAMEWORKS},
     "Storage": ("datasets", "results", "shm", "hostPaths"),
     "Code sync and TensorBoard": ("codeSync", "tensorboard"),
     "Networking and security": ("network", "security"),
@@ -236,4 +234,5 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "Run policy": ("runPolicy",),
     "Operator API": ("operatorApi",),
 }
-"""The ``## @section`` groups of values.yaml and the README, in order (top-level keys)."""
+"""The ``## @section`` groups of values.yaml and the README, in order (top-level keys); a
+framework's section is its settings, under its name, in the registry's order."""

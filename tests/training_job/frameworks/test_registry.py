@@ -7,7 +7,7 @@ import pkgutil
 
 import pytest
 
-from trainstack.training_job import TrainingJob
+from trainstack.training_job import SECTIONS, TrainingJob
 from trainstack.training_job import frameworks as frameworks_package
 from trainstack.training_job.frameworks import (
     FRAMEWORKS,
@@ -135,3 +135,9 @@ def test_a_worker_only_pytorch_job_has_no_master_pod() -> None:
     )
     assert [(p.role, p.replicas) for p in framework("pytorch").pods(job)] == [("worker", 3)]
     assert framework("pytorch").pod_suffixes(job) == ["-worker-2"]
+
+
+@pytest.mark.parametrize("spec", FRAMEWORKS, ids=lambda spec: spec.name)
+def test_each_framework_has_a_section_of_the_values_under_its_name(spec: FrameworkSpec) -> None:
+    assert spec.name in TrainingJob.model_fields
+    assert SECTIONS[f"{spec.section_title} (framework: {spec.name})"] == (spec.name,)

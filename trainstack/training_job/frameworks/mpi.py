@@ -21,6 +21,7 @@ from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
+    ChartDocs,
     FrameworkSpec,
     JobWarning,
     Role,
@@ -181,6 +182,14 @@ SPEC = FrameworkSpec(
     kueue_integration="kubeflow.org/mpijob",
     role_pods=_role_pods,
     summary="Horovod/AIACC over MPI: MPIJob v2beta1",
+    section_title="MPI",
+    docs=ChartDocs(
+        article="an",
+        operator="mpi-operator",
+        renders=": one launcher that runs `command` and requests no GPU, and "
+        "`worker.replicas` workers that run sshd.",
+        keywords=("mpi", "horovod"),
+    ),
     settings=KUBEFLOW_JOB_SETTINGS,
     rules=_rules,
     command_has_data=lambda job: job.mpi.mounts_on_launcher,

@@ -23,6 +23,7 @@ from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
+    ChartDocs,
     FrameworkSpec,
     Port,
     Role,
@@ -275,6 +276,14 @@ SPEC = FrameworkSpec(
     kueue_integration="kubeflow.org/pytorchjob",
     role_pods=_role_pods,
     summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
+    section_title="PyTorch",
+    docs=ChartDocs(
+        article="a",
+        operator="training-operator",
+        renders=" with one `Master` (or none: `pytorch.master.replicas: 0`) and "
+        "`worker.replicas` workers, elastic with `pytorch.elasticPolicy`.",
+        keywords=("pytorch",),
+    ),
     settings=KUBEFLOW_JOB_SETTINGS
     | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
     dialects=frozenset({"kubeflow", "arena"}),

@@ -107,6 +107,24 @@ class Port(NamedTuple):
     number: int
 
 
+@dataclass(frozen=True)
+class ChartDocs:
+    """How the chart's generated documentation presents a framework: its line under "What
+    it renders" in the README and its words in Chart.yaml."""
+
+    article: str
+    """``a`` or ``an``, as its kind is read aloud (``an`` MPIJob)."""
+    operator: str
+    """What serves it, as the README names it: ``mpi-operator``."""
+    renders: str
+    """The rest of its README line, after its kind, API version and operator (from its
+    punctuation on): what the chart renders for it."""
+    keywords: tuple[str, ...]
+    """Its keywords in Chart.yaml."""
+    known_as: str = ""
+    """Words before its kind in the chart's description (``Kubeflow Trainer ``)."""
+
+
 def _no_violations(job: TrainingJob) -> list[Violation]:
     return []
 
@@ -142,6 +160,10 @@ class FrameworkSpec:
     """Every role of a job with its replicas, GPUs and resources (roles with 0 pods too)."""
     summary: str
     """One line for documentation: what the framework runs."""
+    section_title: str
+    """The title of its section of the values (``## @section MPI (framework: mpi)``), whose
+    one key is its name."""
+    docs: ChartDocs
     settings: frozenset[str]
     """The operator-dependent settings (``trainstack.training_job.settings``) its object can
     carry at all; the others are never rendered for it."""

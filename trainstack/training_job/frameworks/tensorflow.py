@@ -16,6 +16,7 @@ from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
+    ChartDocs,
     FrameworkSpec,
     Port,
     Role,
@@ -138,6 +139,14 @@ SPEC = FrameworkSpec(
     kueue_integration="kubeflow.org/tfjob",
     role_pods=_role_pods,
     summary="TensorFlow distribution strategies: TFJob v1",
+    section_title="TensorFlow",
+    docs=ChartDocs(
+        article="a",
+        operator="training-operator",
+        renders=" with `Chief`, `Worker`, `PS` and `Evaluator` replicas; roles with 0 "
+        "replicas are left out.",
+        keywords=("tensorflow",),
+    ),
     settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
     dialects=frozenset({"kubeflow", "arena"}),
     rules=_rules,

@@ -35,6 +35,7 @@ from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.frameworks.mpi import MPI_CONFIG_PATH
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
 from trainstack.training_job.frameworks.spec import (
+    ChartDocs,
     FrameworkSpec,
     JobWarning,
     Role,
@@ -329,6 +330,18 @@ SPEC = FrameworkSpec(
     kueue_integration="trainer.kubeflow.org/trainjob",
     role_pods=_role_pods,
     summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
+    section_title="Kubeflow Trainer v2",
+    docs=ChartDocs(
+        article="a",
+        operator="Kubeflow Trainer v2",
+        renders=" on a training runtime (`trainjob.runtime`, default `torch-distributed`): "
+        "`worker.replicas` nodes; the data mounts, `/dev/shm`, security and placement reach "
+        "the runtime's pods through `runtimePatches`. What a TrainJob cannot say (probes, "
+        "working directory, host network, priority class, run policy beyond the deadline) "
+        "is refused.",
+        keywords=("kubeflow", "trainer"),
+        known_as="Kubeflow Trainer ",
+    ),
     settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
     rules=_rules,
     warnings=_warnings,
