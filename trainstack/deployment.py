@@ -87,9 +87,11 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     datasets = resolve_datasets(stack, directory)
     selection = resolve_selection(project_root, stack)
     experiments = selection.experiments
-    warnings = enforce(check_experiments(experiments, stack))
+    warnings = enforce(check_experiments(experiments, stack.config, stack.source))
     known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]
-    left, acknowledged = acknowledge(warnings, experiments, stack, known)
+    left, acknowledged = acknowledge(
+        warnings, experiments, stack.config, stack.source, stack.name, known
+    )
     return Deployment(
         stack,
         tuple(experiments),

@@ -8,23 +8,29 @@ when the stack has one. Messages name the pool and its key in the stack file.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import RolePods
-from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
+from trainstack.config.stack import StackConfig
 from trainstack.core.quantity import format_quantity
 from trainstack.experiments import Experiment, role_pools
 
 
-def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def capacity_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Errors for pods larger than a node, and for jobs larger than their pools."""
-    config = stack.config
+    return [found for e in experiments for found in _capacity(e, config, source)]
+
+
+def _capacity(experiment: Experiment, config: StackConfig, source: str) -> list[Finding]:
     gpu_pool = config.pool(experiment.pool) if experiment.pool else None
     placed = role_pools(experiment.job, config, gpu_pool)
 
     def where(pool: NodePool, field: str = "") -> str:
-        return f"trainstack:{config.pool_key(pool)}{field} in {stack.source}"
+        return f"trainstack:{config.pool_key(pool)}{field} in {source}"
 
     findings: list[Finding] = []
     for role, pool in placed:
@@ -35,7 +41,7 @@ def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Findin
                         experiment,
                         f"{role.key}.gpus",
                         f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
-                        f"(trainstack:nodePools in {stack.source})",
+                        f"(trainstack:nodePools in {source})",
                     )
                 )
             continue

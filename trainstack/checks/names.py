@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
+from trainstack.config.stack import StackConfig
 from trainstack.core.names import RELEASE_NAME_MAX
 from trainstack.experiments import Experiment
 from trainstack.training_job import release_name_problems
 
 
-def name_findings(experiments: list[Experiment]) -> list[Finding]:
+def name_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Errors for duplicated names and names that cannot name the release and its pods."""
     findings: list[Finding] = []
     # Unique across namespaces too: the name identifies the experiment in plans, diffs

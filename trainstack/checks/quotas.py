@@ -10,15 +10,15 @@ admits queued jobs one after another as quota frees up.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from trainstack.checks.enforcement import Enforcement, enforcement
 from trainstack.checks.findings import Finding, Severity
 from trainstack.checks.pods import RolePods, role_pods
-from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import GPU_RESOURCE
+from trainstack.config.stack import StackConfig
 from trainstack.config.teams import Amounts, Team
 from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.experiments import Experiment, serve_with
@@ -125,16 +125,18 @@ RESOURCES = (
 )
 
 
-def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:
+def quota_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Errors and warnings about the experiments that run in a team's namespace."""
     findings: list[Finding] = []
     per_team: dict[str, list[tuple[Experiment, Usage]]] = defaultdict(list)
-    enforced = enforcement(stack.config, experiments)
+    enforced = enforcement(config, experiments)
     for experiment in experiments:
-        team = None if experiment.team is None else stack.config.team(experiment.team)
+        team = None if experiment.team is None else config.team(experiment.team)
         if team is None:
             continue
-        check = _TeamCheck(experiment, team, stack, enforced[team.name])
+        check = _TeamCheck(experiment, team, config, source, enforced[team.name])
         findings += check.pod_security()
         findings += check.unset_amounts()
         findings += check.shared_memory()
@@ -143,9 +145,9 @@ def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Fi
         findings += check.fits(usage)
         per_team[team.name].append((experiment, usage))
     for name, members in sorted(per_team.items()):
-        team = stack.config.team(name)
+        team = config.team(name)
         assert team is not None
-        findings += _together(team, members, stack, enforced[name])
+        findings += _together(team, members, config, source, enforced[name])
     return findings
 
 
@@ -153,13 +155,19 @@ class _TeamCheck:
     """The checks of one experiment of one team."""
 
     def __init__(
-        self, experiment: Experiment, team: Team, stack: LoadedStack, enforced: Enforcement
+        self,
+        experiment: Experiment,
+        team: Team,
+        config: StackConfig,
+        source: str,
+        enforced: Enforcement,
     ) -> None:
         self.experiment = experiment
         self.team = team
-        self.stack = stack
+        self.config = config
+        self.source = source
         self.enforced = enforced
-        self.team_key = f"trainstack:{stack.config.team_key(team)}"
+        self.team_key = f"trainstack:{config.team_key(team)}"
         self.roles = role_pods(experiment.job)
 
     def finding(
@@ -168,7 +176,7 @@ class _TeamCheck:
         return Finding(self.experiment.source, self.experiment.name, key, message, severity, check)
 
     def where(self, key: str) -> str:
-        return f"{self.team_key}.{key} in {self.stack.source}"
+        return f"{self.team_key}.{key} in {self.source}"
 
     def pod_security(self) -> list[Finding]:
         """Pod Security `baseline` refuses what the job asks for (at run time, pod by pod)."""
@@ -287,13 +295,13 @@ class _TeamCheck:
 
     def queueing(self) -> list[Finding]:
         """What Kueue cannot do for this job."""
-        queueing = self.stack.config.queueing
+        queueing = self.config.queueing
         job = self.experiment.job
         if not queueing.enabled:
             return []
         if not self.experiment.queued:
             crd = framework(job.framework).crd
-            serving = self.stack.config.operators.serving(crd)
+            serving = self.config.operators.serving(crd)
             who = serving[0].label if serving else "no enabled operator"
             fix = serve_with(crd, serving[0] if serving else None, suspend=True)
             return [
@@ -323,7 +331,7 @@ class _TeamCheck:
 
     def _queue_caveat(self) -> str | None:
         """A known defect of the serving operator under Kueue, for a queued job."""
-        serving = self.stack.config.operators.serving(framework(self.experiment.job.framework).crd)
+        serving = self.config.operators.serving(framework(self.experiment.job.framework).crd)
         if serving is None or serving[1].queue_caveat is None:
             return None
         return f"queued with {serving[0].label}: {serving[1].queue_caveat}"
@@ -344,7 +352,7 @@ class _TeamCheck:
 
     def fits(self, usage: Usage) -> list[Finding]:
         """One job against the team's ResourceQuota (and, queued, its nominal quota)."""
-        config = self.stack.config
+        config = self.config
         ceiling, share = self.enforced.ceiling, self.enforced.share
         borrowing = self.enforced.raised
         key = "team"
@@ -385,12 +393,15 @@ class _TeamCheck:
 
 
 def _together(
-    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack, enforced: Enforcement
+    team: Team,
+    members: list[tuple[Experiment, Usage]],
+    config: StackConfig,
+    source: str,
+    enforced: Enforcement,
 ) -> list[Finding]:
     """The team's experiments side by side: created at once, or queued one after another."""
-    config = stack.config
     team_key = f"trainstack:{config.team_key(team)}"
-    source, subject = stack.source, f"(all of team {team.name})"
+    subject = f"(all of team {team.name})"
     at_once = [(e, u) for e, u in members if not e.queued]
     queued = [(e, u) for e, u in members if e.queued]
     findings = []

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.checks.findings import Finding, warning
 from trainstack.checks.pods import role_pods, total_gpus
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import dotted_path
 from trainstack.core.quantity import parse_quantity
@@ -14,8 +16,14 @@ from trainstack.frameworks import FrameworkSpec, framework
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
 
 
-def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def warning_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Warnings: small /dev/shm for NCCL jobs, GPU pods without memory limits, privileges."""
+    return [found for experiment in experiments for found in _warnings(experiment, config)]
+
+
+def _warnings(experiment: Experiment, config: StackConfig) -> list[Finding]:
     job = experiment.job
     warnings: list[Finding] = []
     multi_gpu = total_gpus(job) > 1
@@ -44,7 +52,7 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
             )
         )
     # The namespace's LimitRange fills in a missing limit: only warn when nothing will.
-    team = stack.config.team(experiment.team) if experiment.team else None
+    team = config.team(experiment.team) if experiment.team else None
     defaulted = team is not None and team.container_defaults.limit("memory") is not None
     for role in role_pods(job):
         if role.gpus and role.resources.limits.memory is None and not defaulted:
