@@ -12,8 +12,11 @@ from trainstack.checks.names import name_findings
 from trainstack.checks.namespaces import namespace_findings
 from trainstack.checks.operators import operator_findings
 from trainstack.checks.outputs import output_findings
+from trainstack.checks.pod_security import pod_security_findings
 from trainstack.checks.pools import pool_findings
+from trainstack.checks.queueing import queueing_findings
 from trainstack.checks.quotas import quota_findings
+from trainstack.checks.team_defaults import team_default_findings
 from trainstack.checks.warning_rules import warning_findings
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import PlanCheckError
@@ -26,6 +29,9 @@ messages name the stack's file. Never the kubeconfig: no check needs a secret.""
 CHECKS: tuple[Check, ...] = (
     name_findings,
     pool_findings,
+    pod_security_findings,
+    team_default_findings,
+    queueing_findings,
     quota_findings,
     operator_findings,
     capacity_findings,
