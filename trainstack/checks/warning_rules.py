@@ -24,11 +24,27 @@ def warning_findings(
 
 
 def _warnings(experiment: Experiment, config: StackConfig) -> list[Finding]:
+    """Every warning rule's findings for one experiment."""
+    spec = framework(experiment.job.framework)
+    return [
+        *_shared_memory(experiment),
+        *_memory_limits(experiment, config),
+        *_ttl_after_finished(experiment),
+        *_privileged(experiment),
+        *_host_network(experiment),
+        *_framework_warnings(experiment, spec),
+        *_injected_env(experiment, spec),
+        *_plain_credentials(experiment, spec),
+    ]
+
+
+def _shared_memory(experiment: Experiment) -> list[Finding]:
+    """A multi-GPU job without /dev/shm, or with less than NCCL needs."""
     job = experiment.job
-    warnings: list[Finding] = []
-    multi_gpu = total_gpus(job) > 1
-    if multi_gpu and not job.shm.enabled:
-        warnings.append(
+    if total_gpus(job) <= 1:
+        return []
+    if not job.shm.enabled:
+        return [
             _warn(
                 experiment,
                 "job.shm.enabled",
@@ -36,13 +52,9 @@ def _warnings(experiment: Experiment, config: StackConfig) -> list[Finding]:
                 "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
                 "sharedMemory",
             )
-        )
-    elif (
-        multi_gpu
-        and job.shm.size_limit is not None
-        and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM
-    ):
-        warnings.append(
+        ]
+    if job.shm.size_limit is not None and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM:
+        return [
             _warn(
                 experiment,
                 "job.shm.sizeLimit",
@@ -50,57 +62,77 @@ def _warnings(experiment: Experiment, config: StackConfig) -> list[Finding]:
                 "needs more shared memory",
                 "sharedMemory",
             )
-        )
+        ]
+    return []
+
+
+def _memory_limits(experiment: Experiment, config: StackConfig) -> list[Finding]:
+    """GPU pods without a memory limit, when no LimitRange default gives them one."""
     # The namespace's LimitRange fills in a missing limit: only warn when nothing will.
     team = config.team(experiment.team) if experiment.team else None
-    defaulted = team is not None and team.container_defaults.limit("memory") is not None
-    for role in role_pods(job):
-        if role.gpus and role.resources.limits.memory is None and not defaulted:
-            warnings.append(
-                _warn(
-                    experiment,
-                    f"{role.key}.resources.limits.memory",
-                    f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
-                    "limit: an over-committed node kills jobs; set one (or a "
-                    "namespace LimitRange default)",
-                    "memoryLimit",
-                )
-            )
-    if job.run_policy.ttl_seconds_after_finished is not None:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.runPolicy.ttlSecondsAfterFinished",
-                f"{job.run_policy.ttl_seconds_after_finished}: the operator "
-                "deletes the finished job, and the next `pulumi up` creates "
-                "it again and re-runs it; remove the experiment from the "
-                "stack to clean up instead",
-                "ttlAfterFinished",
-            )
+    if team is not None and team.container_defaults.limit("memory") is not None:
+        return []
+    return [
+        _warn(
+            experiment,
+            f"{role.key}.resources.limits.memory",
+            f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
+            "limit: an over-committed node kills jobs; set one (or a "
+            "namespace LimitRange default)",
+            "memoryLimit",
         )
-    if job.security.privileged:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.security.privileged",
-                "true: the containers get full access to the node",
-                "privileged",
-            )
+        for role in role_pods(experiment.job)
+        if role.gpus and role.resources.limits.memory is None
+    ]
+
+
+def _ttl_after_finished(experiment: Experiment) -> list[Finding]:
+    """A finished job the operator deletes comes back at the next ``pulumi up``."""
+    ttl = experiment.job.run_policy.ttl_seconds_after_finished
+    if ttl is None:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.runPolicy.ttlSecondsAfterFinished",
+            f"{ttl}: the operator "
+            "deletes the finished job, and the next `pulumi up` creates "
+            "it again and re-runs it; remove the experiment from the "
+            "stack to clean up instead",
+            "ttlAfterFinished",
         )
-    if job.network.host_network:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.network.hostNetwork",
-                "true: the pods share the node's network namespace",
-                "hostNetwork",
-            )
+    ]
+
+
+def _privileged(experiment: Experiment) -> list[Finding]:
+    if not experiment.job.security.privileged:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.security.privileged",
+            "true: the containers get full access to the node",
+            "privileged",
         )
-    spec = framework(job.framework)
-    warnings += [_warn(experiment, w.key, w.message, w.check) for w in spec.warnings(job)]
-    warnings += _injected_env(experiment, spec)
-    warnings += _plain_credentials(experiment, spec)
-    return warnings
+    ]
+
+
+def _host_network(experiment: Experiment) -> list[Finding]:
+    if not experiment.job.network.host_network:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.network.hostNetwork",
+            "true: the pods share the node's network namespace",
+            "hostNetwork",
+        )
+    ]
+
+
+def _framework_warnings(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
+    """The framework's own warnings (its registry entry's ``warnings``)."""
+    return [_warn(experiment, w.key, w.message, w.check) for w in spec.warnings(experiment.job)]
 
 
 def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
