@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
 from trainstack.core.errors import DataStackError, UnknownExperimentError
 from trainstack.core.project import Project
-from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.select import resolve_experiments
 
 
 @dataclass(frozen=True)
