@@ -102,7 +102,8 @@ def _renders(project: Any, stack: str) -> tuple[float, int]:
     _, deployment = _prepared(project, stack)
     chart = (project.root / CHART_PATH).resolve()
     requests = [
-        RenderRequest.of(e.name, e.namespace, chart, e.values) for e in deployment.experiments
+        RenderRequest.of(e.release_name, e.namespace, chart, e.values)
+        for e in deployment.experiments
     ]
     started = time.perf_counter()
     rendered = render_all(requests)

@@ -57,14 +57,14 @@ def acknowledge(
     """
     taken: dict[Finding, Acknowledged] = {}
     stale: list[Finding] = []
-    files = {e.source: (e.base_name, e.acknowledgements) for e in experiments}
+    files = {e.source: (e.file_experiment, e.acknowledgements) for e in experiments}
     for file, (name, acknowledgements) in sorted(files.items()):
         for index, item in enumerate(acknowledgements):
             matched = [w for w in warnings if w.source == file and w.check == item.warning]
             _take(taken, matched, item, f"{file}: acknowledge[{index}]")
             if not matched:
                 stale.append(_stale_in_file(file, name, index, item, stack_name))
-    names = {e.base_name for e in experiments} | {e.experiment_name for e in experiments}
+    names = {e.file_experiment for e in experiments} | {e.point_name for e in experiments}
     problems = []
     for index, entry in enumerate(config.acknowledge):
         key = f"trainstack:acknowledge[{index}]"
@@ -98,8 +98,8 @@ def _names_of(found: Finding, experiments: Sequence[Experiment]) -> set[str]:
     return {
         name
         for e in experiments
-        if e.name == found.experiment
-        for name in (e.experiment_name, e.base_name)
+        if e.release_name == found.experiment
+        for name in (e.point_name, e.file_experiment)
     }
 
 

@@ -45,7 +45,7 @@ class _Placed:
         return f"trainstack:{self.config.pool_key(pool)}{field} in {self.source}"
 
     def error(self, key: str, message: str) -> Finding:
-        return Finding(self.experiment.source, self.experiment.name, key, message)
+        return Finding(self.experiment.source, self.experiment.release_name, key, message)
 
 
 def _capacity(placed: _Placed) -> list[Finding]:

@@ -25,7 +25,7 @@ def _claims(experiment: Experiment, config: StackConfig, source: str) -> list[Fi
     return [
         Finding(
             experiment.source,
-            experiment.name,
+            experiment.release_name,
             key,
             f"claim {claim!r} is not provided by any dataset of the stack in namespace "
             f"{experiment.namespace!r} (trainstack:datasets in {source} provides: "

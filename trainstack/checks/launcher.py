@@ -37,7 +37,7 @@ def _launcher(experiment: Experiment) -> list[Finding]:
             findings.append(
                 Finding(
                     experiment.source,
-                    experiment.name,
+                    experiment.release_name,
                     "job.mpi.mountsOnLauncher",
                     f"the launcher uses {', '.join(hits)} on dataset {dataset.claim_name!r} "
                     f"(job.datasets[{index}], mounted at {dataset.mount_path}) but "

@@ -21,35 +21,35 @@ def name_findings(
     # and the fairness report, and names its Pulumi resource.
     sources: dict[str, list[str]] = defaultdict(list)
     for experiment in experiments:
-        sources[experiment.name].append(experiment.source)
+        sources[experiment.release_name].append(experiment.source)
     for experiment in experiments:
-        others = sources[experiment.name]
+        others = sources[experiment.release_name]
         if len(others) > 1:
             findings.append(
                 Finding(
                     experiment.source,
-                    experiment.name,
+                    experiment.release_name,
                     "name",
-                    f"{len(others)} experiments are named {experiment.name!r} "
+                    f"{len(others)} experiments are named {experiment.release_name!r} "
                     f"(from {', '.join(sorted(set(others)))}); names must be unique after "
                     "matrix expansion",
                 )
             )
-        if len(experiment.name) > RELEASE_NAME_MAX:
+        if len(experiment.release_name) > RELEASE_NAME_MAX:
             findings.append(
                 Finding(
                     experiment.source,
-                    experiment.name,
+                    experiment.release_name,
                     "name",
-                    f"{len(experiment.name)} characters; a Helm release name has at most "
+                    f"{len(experiment.release_name)} characters; a Helm release name has at most "
                     f"{RELEASE_NAME_MAX}",
                 )
             )
-        for problem in release_name_problems(experiment.name, experiment.job):
+        for problem in release_name_problems(experiment.release_name, experiment.job):
             findings.append(
                 Finding(
                     experiment.source,
-                    experiment.name,
+                    experiment.release_name,
                     "name",
                     f"found {problem.found}; allowed: {problem.allowed}",
                 )

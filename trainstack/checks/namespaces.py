@@ -31,7 +31,7 @@ def _namespace(experiment: Experiment, config: StackConfig, source: str) -> list
     return [
         Finding(
             experiment.source,
-            experiment.name,
+            experiment.release_name,
             "namespace",
             f"{namespace!r} is neither 'default' nor a team namespace of this stack "
             f"(trainstack:teams in {source}: {teams}); it must already exist on the "

@@ -37,7 +37,7 @@ def _operator(experiment: Experiment, config: StackConfig, source: str) -> list[
     return [
         Finding(
             experiment.source,
-            experiment.name,
+            experiment.release_name,
             "job.framework",
             f"{spec.name} jobs are {spec.kind} {spec.api_version} objects, but {found}; "
             f"{serve_with(spec.crd, serving[0] if serving else None)}",

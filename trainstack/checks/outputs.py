@@ -73,7 +73,7 @@ def _unbacked(experiment: Experiment) -> list[Finding]:
         findings.append(
             warning(
                 experiment.source,
-                experiment.name,
+                experiment.release_name,
                 key,
                 f"{option} {path}: the job writes there, but no volume is mounted at or above "
                 f"it ({mounted or 'the job mounts no writable volume'}): what it writes is lost "

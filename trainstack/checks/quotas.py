@@ -261,7 +261,7 @@ def _breakdown(roles: list[RolePods]) -> str:
 
 def _listing(members: list[tuple[Experiment, Usage]], resource: _Resource) -> str:
     shown = [
-        f"{experiment.name} {resource.show(resource.used(usage)).split(' ')[0]}"
+        f"{experiment.release_name} {resource.show(resource.used(usage)).split(' ')[0]}"
         for experiment, usage in members[:_LISTED]
     ]
     if len(members) > _LISTED:

@@ -41,7 +41,9 @@ class TeamJob:
         self, key: str, message: str, severity: Severity = "error", check: str = ""
     ) -> Finding:
         """A finding of the experiment at its ``key``."""
-        return Finding(self.experiment.source, self.experiment.name, key, message, severity, check)
+        return Finding(
+            self.experiment.source, self.experiment.release_name, key, message, severity, check
+        )
 
     def where(self, key: str) -> str:
         """The team's ``key`` in the stack file: ``trainstack:teams[0].quota.gpu in <file>``."""

@@ -182,4 +182,4 @@ def _plain_credentials(experiment: Experiment, spec: FrameworkSpec) -> list[Find
 
 
 def _warn(experiment: Experiment, key: str, message: str, check: str) -> Finding:
-    return warning(experiment.source, experiment.name, key, message, check)
+    return warning(experiment.source, experiment.release_name, key, message, check)

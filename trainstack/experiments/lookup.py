@@ -21,11 +21,11 @@ class StackRuns:
 
     def names(self) -> list[str]:
         """The experiments' names (matrix points by their own name), sorted."""
-        return sorted({run.experiment_name for run in self.runs})
+        return sorted({run.point_name for run in self.runs})
 
     def runs_of(self, experiment: str) -> list[Experiment]:
         """The deployed runs of ``experiment``; an error lists the stack's experiments."""
-        found = [run for run in self.runs if run.experiment_name == experiment]
+        found = [run for run in self.runs if run.point_name == experiment]
         if not found:
             raise UnknownExperimentError(
                 experiment, self.stack.name, self.stack.source, self.names()
@@ -35,12 +35,12 @@ class StackRuns:
     def matrix_points(self, matrix: str) -> list[Experiment]:
         """The first run of each point of ``matrix``; an error lists the stack's matrices."""
         points = {
-            run.experiment_name: run
+            run.point_name: run
             for run in self.runs
-            if run.point is not None and run.base_name == matrix
+            if run.point is not None and run.file_experiment == matrix
         }
         if not points:
-            matrices = sorted({run.base_name for run in self.runs if run.point is not None})
+            matrices = sorted({run.file_experiment for run in self.runs if run.point is not None})
             raise UnknownExperimentError(
                 matrix, self.stack.name, self.stack.source, matrices, what="matrix"
             )

@@ -40,11 +40,14 @@ POINT = " (matrix point "
 class Experiment:
     """One run of an experiment as deployed on one stack (one Helm release)."""
 
-    name: str
-    """The release and job name: the experiment's name for run 1, ``<name>-r<N>`` after."""
-    experiment_name: str
-    """The experiment (a matrix point's own name), the same for all its runs."""
-    base_name: str
+    release_name: str
+    """The Helm release and job name: :attr:`point_name` for run 1, ``<point_name>-r<N>``
+    after."""
+    point_name: str
+    """The experiment: the file's experiment, or a matrix point's own name; the same for all
+    its runs."""
+    file_experiment: str
+    """The experiment (or matrix) name its file gives (``name:``)."""
     source: str
     namespace: str
     job: TrainingJob
@@ -129,9 +132,9 @@ def _resolve(candidate: Candidate, stack: LoadedStack) -> Experiment:
             "trainstack:acceleration.experimentOverrides",
         )
     return Experiment(
-        name=candidate.name,
-        experiment_name=candidate.name,
-        base_name=spec.name,
+        release_name=candidate.name,
+        point_name=candidate.name,
+        file_experiment=spec.name,
         source=candidate.source.display,
         namespace=namespace,
         job=final,
@@ -171,7 +174,7 @@ def _runs(experiment: Experiment, candidate: Candidate, stack: LoadedStack) -> l
     job = experiment.job
     deployed = []
     for run in numbers:
-        labels, annotations = run_metadata(experiment.name, run, experiment.base_digest)
+        labels, annotations = run_metadata(experiment.release_name, run, experiment.base_digest)
         with_metadata = job.model_copy(
             update={
                 "labels": {**job.labels, **labels},
@@ -180,7 +183,10 @@ def _runs(experiment: Experiment, candidate: Candidate, stack: LoadedStack) -> l
         )
         deployed.append(
             dataclasses.replace(
-                experiment, name=release_name(experiment.name, run), job=with_metadata, run=run
+                experiment,
+                release_name=release_name(experiment.release_name, run),
+                job=with_metadata,
+                run=run,
             )
         )
     return deployed

@@ -71,7 +71,7 @@ def resolve_selection(project_root: Path, stack: LoadedStack) -> Selection:
     errors = _once_per_problem(errors)
     raise_all(errors)
     return Selection(
-        sorted(resolved, key=lambda experiment: experiment.name),
+        sorted(resolved, key=lambda experiment: experiment.release_name),
         _not_selected(candidates, selected),
     )
 

@@ -59,7 +59,9 @@ def plan_stack(
     # Started first: the worker renders while the data stacks and the program run.
     early = EarlyRenders(
         [
-            RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
+            RenderRequest.of(
+                e.release_name, e.namespace, (project.root / CHART_PATH).resolve(), e.values
+            )
             for e in deployment.experiments
         ]
     )
