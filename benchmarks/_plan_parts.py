@@ -60,7 +60,8 @@ def import_modules(file: Path) -> None:
 
 def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
     """The stack's file and its deployment, as ``trainstack plan`` prepares them."""
-    from trainstack.config.loader import load_stack_config, read_stack_file
+    from trainstack.config.loader import load_stack_config
+    from trainstack.config.pulumi_config import read_stack_file
     from trainstack.deployment import prepare
 
     stack_file = read_stack_file(project, stack)

@@ -6,7 +6,7 @@ import pulumi
 import pytest
 
 from tests.stack_helpers import REPO
-from trainstack.config.loader import read_stack_file
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.project import Project
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.engine import run_program

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from trainstack.config.alicloud_rules import password_problem
 from trainstack.config.data_stack import DataStackConfig
+from trainstack.config.pulumi_config import SECRET_PLACEHOLDER, decode_config_value, engine_config
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import ConfigError, Problem, TrainstackError, dotted_path
@@ -26,7 +26,6 @@ from trainstack.core.validation import problems_from
 KUBECONFIG_KEY = f"{CONFIG_NAMESPACE}:kubeconfig"
 DATA_STORE_KEY = "dataStore"
 OLD_POOL_KEY = "nodePool"
-SECRET_PLACEHOLDER = "[secret]"
 _PREFIX = f"{CONFIG_NAMESPACE}:"
 
 
@@ -264,25 +263,12 @@ def _leaves(value: Any, location: tuple[int | str, ...] = ()) -> list[tuple[Any,
     return [(location, value)] if location else []
 
 
-def decode_config_value(value: Any) -> Any:
-    """Pulumi hands structured config to programs as JSON text; scalars may be plain text."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return value
-
-
 def load_from_pulumi() -> AnyStack:
     """The current stack's configuration, as the Pulumi engine (real or mock) provides it."""
     import pulumi
-    from pulumi.runtime import config as runtime_config
 
     stack = pulumi.get_stack()
-    raw: dict[str, Any] = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    secret_keys = set(runtime_config.get_config_secret_keys_env())
-    secret_keys |= {key for key in raw if runtime_config.is_config_secret(key)}
+    raw, secret_keys = engine_config()
     return load_stack_config(stack, raw, secret_keys, stack_source(stack))
 
 
@@ -293,71 +279,3 @@ def stack_source(stack: str) -> str:
     except TrainstackError:
         return f"Pulumi.{stack}.yaml"
     return project.display(project.stack_config_dir / f"Pulumi.{stack}.yaml")
-
-
-def pulumi_config_map(document: Any, source: str) -> tuple[dict[str, str], set[str]]:
-    """A stack file's ``config:`` section as the Pulumi engine passes it to programs.
-
-    Values stored as ``secure:`` are never decrypted: they become a fixed placeholder
-    and their keys are marked secret, exactly like the engine marks them.
-    """
-    if document is None:
-        return {}, set()
-    if not isinstance(document, dict):
-        raise ConfigError(source, [Problem("(document)", "not a mapping", "a mapping")])
-    section = document.get("config")
-    if section is None:
-        return {}, set()
-    if not isinstance(section, dict):
-        raise ConfigError(
-            source, [Problem("config", json.dumps(section, default=str)[:60], "a mapping")]
-        )
-    config: dict[str, str] = {}
-    secret_keys: set[str] = set()
-    for key, value in section.items():
-        masked, had_secret = _mask_secure(value)
-        if had_secret:
-            secret_keys.add(str(key))
-        config[str(key)] = masked if isinstance(masked, str) else json.dumps(masked)
-    return config, secret_keys
-
-
-def _mask_secure(value: Any) -> tuple[Any, bool]:
-    """Replace every ``{secure: ...}`` leaf by the placeholder; report whether any was found."""
-    if isinstance(value, dict):
-        if set(value) == {"secure"}:
-            return SECRET_PLACEHOLDER, True
-        found = False
-        masked: dict[str, Any] = {}
-        for key, item in value.items():
-            masked[key], inner = _mask_secure(item)
-            found = found or inner
-        return masked, found
-    if isinstance(value, list):
-        pairs = [_mask_secure(item) for item in value]
-        return [item for item, _ in pairs], any(inner for _, inner in pairs)
-    return value, False
-
-
-@dataclass(frozen=True)
-class StackFile:
-    """A stack file as the engine would see it, plus the encrypted values it holds."""
-
-    source: str
-    config: dict[str, str]
-    secret_keys: set[str]
-    ciphertexts: dict[str, Any]
-    """The raw ``secure:`` values of the secret keys (never decrypted, never printed)."""
-
-
-def read_stack_file(project: Project, stack: str) -> StackFile:
-    """The config map, secret keys and display name of ``stack``'s file."""
-    from trainstack.core.yaml.io import read_yaml
-
-    path: Path = project.stack_file(stack)
-    source = project.display(path)
-    document = read_yaml(path, source)
-    config, secret_keys = pulumi_config_map(document, source)
-    section = document.get("config") if isinstance(document, dict) else None
-    ciphertexts = {key: section[key] for key in secret_keys} if section else {}
-    return StackFile(source, config, secret_keys, ciphertexts)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
+from trainstack.config.loader import LoadedStack, load_stack_config
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import DataStackError, UnknownExperimentError
 from trainstack.core.project import Project
 from trainstack.experiments.resolve import Experiment

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.chart import RenderRequest
-from trainstack.config.loader import decode_config_value, load_stack_config, read_stack_file
+from trainstack.config.loader import load_stack_config
+from trainstack.config.pulumi_config import decode_config_value, read_stack_file
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.deployment import CHART_PATH, prepare, reusing
