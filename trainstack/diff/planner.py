@@ -77,45 +77,97 @@ def make_plans(
     that fails raises its own error (e.g. the configuration error naming the key).
     """
     key = cache.secret_key() if cache is not None else bytes.fromhex(new_digest_key())
-    shared = environment_digest() if cache is not None else b""
-    sides: dict[Path, bytes] = {}
-
-    def digest(root: Path, stack: str) -> str | None:
-        if cache is None:
-            return None
-        if root not in sides:
-            stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
-            sides[root] = side_digest(shared, root, stack_dir)
-        return plan_digest(sides[root], stack, key)
-
+    lookup = _CacheLookup(cache, project, key)
     located: dict[Path, Path] = {}
+    head, pending = _not_cached(lookup, stacks, revisions, output_dir, located)
+    if progress is not None:
+        progress.start(len(head) + len(pending), cached=len(located))
+    made = _plan_all(head, pending, project, output_dir, key, progress, located)
+    if cache is not None:
+        # Only once every plan succeeded: a diff that fails leaves the cache as it was.
+        cache.put_all(made)
+    return located
+
+
+_Made = list[tuple[str, str, Path]]
+"""Plans made in this run: (cache entry, stack, where the plan is)."""
+
+
+class _CacheLookup:
+    """The plan cache, asked by the digest of everything a plan reads (no cache: nothing)."""
+
+    def __init__(self, cache: PlanCache | None, project: Project, key: bytes) -> None:
+        self._cache = cache
+        self._project = project
+        self._key = key
+        self._shared = environment_digest() if cache is not None else b""
+        self._sides: dict[Path, bytes] = {}
+
+    @property
+    def project_root(self) -> Path:
+        """The working tree's root."""
+        return self._project.root
+
+    def entry(self, root: Path, stack: str) -> str | None:
+        """The cache entry of ``stack`` of the checkout at ``root`` (``None`` without a cache)."""
+        if self._cache is None:
+            return None
+        if root not in self._sides:
+            project = self._project
+            stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
+            self._sides[root] = side_digest(self._shared, root, stack_dir)
+        return plan_digest(self._sides[root], stack, self._key)
+
+    def find(self, entry: str | None, stack: str) -> Path | None:
+        """Where the cache keeps the plan of ``entry``, if it has it."""
+        return self._cache.get(entry, stack) if self._cache is not None and entry else None
+
+
+def _not_cached(
+    lookup: _CacheLookup,
+    stacks: Sequence[str],
+    revisions: Sequence[RevisionPlan],
+    output_dir: Path,
+    located: dict[Path, Path],
+) -> tuple[list[tuple[str, str | None]], list[tuple[RevisionPlan, str | None]]]:
+    """Each plan the cache has goes into ``located``; the working tree's stacks and the
+    revisions still to plan are returned, each with its cache entry."""
     head: list[tuple[str, str | None]] = []
     for stack in dict.fromkeys(stacks):
-        wanted, entry = output_dir / stack, digest(project.root, stack)
-        found = cache.get(entry, stack) if cache is not None and entry else None
+        entry = lookup.entry(lookup.project_root, stack)
+        found = lookup.find(entry, stack)
         if found is not None:
-            located[wanted] = found
+            located[output_dir / stack] = found
         else:
             head.append((stack, entry))
     pending: list[tuple[RevisionPlan, str | None]] = []
     for request in revisions:
-        wanted, entry = (
-            request.output_dir / request.stack,
-            digest(request.project_root, request.stack),
-        )
-        found = cache.get(entry, request.stack) if cache is not None and entry else None
+        entry = lookup.entry(request.project_root, request.stack)
+        found = lookup.find(entry, request.stack)
         if found is not None:
-            located[wanted] = found
+            located[request.output_dir / request.stack] = found
         else:
             pending.append((request, entry))
-    if progress is not None:
-        progress.start(len(head) + len(pending), cached=len(located))
+    return head, pending
+
+
+def _plan_all(
+    head: list[tuple[str, str | None]],
+    pending: list[tuple[RevisionPlan, str | None]],
+    project: Project,
+    output_dir: Path,
+    key: bytes,
+    progress: Progress | None,
+    located: dict[Path, Path],
+) -> _Made:
+    """Plan the revisions in child processes while the working tree plans here; each plan
+    goes into ``located``. Raises the first revision's failure once every plan has ended."""
     # As many children as cores: the working tree's plans here finish first, and the
     # revision's go on on every core.
     workers = max(1, min(len(pending), os.cpu_count() or 1))
     children = _Children()
     failures: list[str | None] = []
-    made: list[tuple[str, str, Path]] = []
+    made: _Made = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
         try:
             futures: list[tuple[RevisionPlan, str | None, Future[str | None]]] = [
@@ -126,17 +178,7 @@ def make_plans(
                 )
                 for request, entry in pending
             ]
-            memo: dict[str, Plan] = {}
-            for stack, entry in head:
-                if progress is not None:
-                    progress.planning(f"{stack} (working tree)")
-                plan = memo.get(stack) or plan_stack(project, stack, key, memo=memo)
-                memo[stack] = plan
-                located[output_dir / stack] = write_plan(plan, output_dir)
-                if entry is not None:
-                    made.append((entry, stack, output_dir / stack))
-                if progress is not None:
-                    progress.done()
+            made += _plan_working_tree(head, project, output_dir, key, progress, located)
             for request, entry, future in futures:
                 failure = future.result()
                 failures.append(failure)
@@ -155,10 +197,31 @@ def make_plans(
     for failure in failures:
         if failure is not None:
             raise DiffError(failure)
-    if cache is not None:
-        # Only once every plan succeeded: a diff that fails leaves the cache as it was.
-        cache.put_all(made)
-    return located
+    return made
+
+
+def _plan_working_tree(
+    head: list[tuple[str, str | None]],
+    project: Project,
+    output_dir: Path,
+    key: bytes,
+    progress: Progress | None,
+    located: dict[Path, Path],
+) -> _Made:
+    """Plan the working tree's stacks in this process (a data stack several read, once)."""
+    made: _Made = []
+    memo: dict[str, Plan] = {}
+    for stack, entry in head:
+        if progress is not None:
+            progress.planning(f"{stack} (working tree)")
+        plan = memo.get(stack) or plan_stack(project, stack, key, memo=memo)
+        memo[stack] = plan
+        located[output_dir / stack] = write_plan(plan, output_dir)
+        if entry is not None:
+            made.append((entry, stack, output_dir / stack))
+        if progress is not None:
+            progress.done()
+    return made
 
 
 class _Children:
