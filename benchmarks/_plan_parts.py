@@ -71,7 +71,7 @@ def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
 
 def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
     """Seconds of the program's run for ``stack`` (after its data stacks), and its outputs."""
-    from trainstack.deployment import reusing
+    from trainstack.deployment import hand_over
     from trainstack.plan import run_program
 
     stack_file, deployment = _prepared(project, stack)
@@ -81,7 +81,7 @@ def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
         seconds += spent
         references[name] = outputs
     started = time.perf_counter()
-    with reusing(deployment):
+    with hand_over(deployment):
         run = run_program(
             project.main_program,
             project.name,

@@ -10,7 +10,7 @@ from trainstack.config.loader import load_stack_config
 from trainstack.config.pulumi_config import StackFile, decode_config_value, read_stack_file
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project
-from trainstack.deployment import CHART_PATH, Deployment, prepare, reusing
+from trainstack.deployment import CHART_PATH, Deployment, hand_over, prepare
 from trainstack.plan.charts import (
     HELM_RELEASE,
     EarlyRenders,
@@ -89,8 +89,8 @@ def _run(
     digest_key: bytes | None,
     memo: dict[str, Plan] | None,
 ) -> tuple[ProgramRun, dict[RenderRequest, list[dict[str, Any]] | None]]:
-    """The program run under the mock engine, reusing ``deployment``; and the experiments'
-    charts, rendered by a worker meanwhile."""
+    """The program run under the mock engine, ``deployment`` handed over to it; and the
+    experiments' charts, rendered by a worker meanwhile."""
     # Started first: the worker renders while the data stacks and the program run.
     early = EarlyRenders(
         [
@@ -102,7 +102,7 @@ def _run(
     )
     try:
         references = _referenced_outputs(project, deployment, digest_key, memo)
-        with reusing(deployment):
+        with hand_over(deployment):
             run = run_program(
                 project.main_program,
                 project.name,
