@@ -8,7 +8,7 @@ from trainstack.checks.findings import Finding, warning
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
-from trainstack.core.errors import dotted_path
+from trainstack.core.key_paths import dotted_path
 from trainstack.core.quantity import parse_quantity
 from trainstack.experiments import Experiment
 from trainstack.frameworks import FrameworkSpec, framework

@@ -15,7 +15,8 @@ from trainstack.config.alicloud_rules import password_problem
 from trainstack.config.pulumi_config import SECRET_PLACEHOLDER, decode_config_value
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
-from trainstack.core.errors import Problem, dotted_path
+from trainstack.core.errors import Problem
+from trainstack.core.key_paths import dotted_path
 from trainstack.core.project import CONFIG_NAMESPACE
 
 KUBECONFIG_KEY = f"{CONFIG_NAMESPACE}:kubeconfig"
