@@ -9,6 +9,7 @@ only the kernel. Print the measurements with ``.venv/bin/python -m tests.test_la
 from __future__ import annotations
 
 import ast
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -125,6 +126,12 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -
 @cache
 def imports() -> tuple[Import, ...]:
     """Every import of a trainstack or components module, by every module scanned."""
+    # Earlier tests leave garbage whose finalizers log a traceback (asyncio futures of
+    # failed program runs); Python 3.11 formats tracebacks with ast.parse, and an
+    # ast.parse that runs inside another (collected mid-way) corrupts the outer one's
+    # recursion count: SystemError "AST constructor recursion depth mismatch". Collected
+    # here first, they never run inside ours.
+    gc.collect()
     found = []
     for module, path in _modules().items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
