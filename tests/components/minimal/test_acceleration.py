@@ -7,19 +7,9 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from components.acceleration import Acceleration, AccelerationArgs
+from tests.components.minimal.clusters import ACK, EXISTING
 from tests.components.mock_engine import Registered, build, provider, value
 from trainstack.config.acceleration import AccelerationComponent
-from trainstack.config.cluster import AlicloudCluster, ExistingCluster
-
-ACK = AlicloudCluster.model_validate(
-    {
-        "provider": "alicloud",
-        "clusterId": "c0123456789",
-        "region": "cn-beijing",
-        "vpcId": "vpc-1",
-        "vswitchIds": ["vsw-1"],
-    }
-)
 
 
 def _build(component: dict[str, Any], cluster: Any) -> tuple[Acceleration, Registered]:
@@ -47,7 +37,7 @@ def test_an_ack_add_on_at_its_exact_version_with_its_configuration() -> None:
 def test_a_chart_on_any_cluster_through_its_provider() -> None:
     chart = {"repo": "https://charts.example.com", "name": "accel", "version": "0.3.0"}
     helm = {"kind": "helm", "chart": chart, "namespace": "accel", "values": {"a": "b"}}
-    made, registered = _build(helm, ExistingCluster.model_validate({"provider": "existing"}))
+    made, registered = _build(helm, EXISTING)
     release = registered.one("kubernetes:helm.sh/v3:Release")
     assert release.name == "acceleration-release"
     assert (release.inputs["name"], release.inputs["namespace"], release.inputs["values"]) == (

@@ -7,14 +7,13 @@ from typing import Any
 import pulumi
 
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
+from tests.components.minimal.clusters import ACK, EXISTING
 from tests.components.mock_engine import Registered, build, provider, value
-from trainstack.config.cluster import AlicloudCluster, ExistingCluster
 from trainstack.config.data_sources import Fact, ResolvedDataset
 from trainstack.config.datasets import Dataset
 
 PV = "kubernetes:core/v1:PersistentVolume"
 PVC = "kubernetes:core/v1:PersistentVolumeClaim"
-CLUSTER = ExistingCluster.model_validate({"provider": "existing"})
 NFS = {"type": "nfs", "server": "10.0.0.5", "path": "/exports/imagenet"}
 
 
@@ -29,7 +28,7 @@ def _build(
 
     def make() -> DatasetVolume:
         stack = pulumi.StackReference("data", stack_name=reference) if reference else None
-        args = DatasetVolumeArgs(spec, resolved, CLUSTER, provider(), reference=stack)
+        args = DatasetVolumeArgs(spec, resolved, EXISTING, provider(), reference=stack)
         return DatasetVolume("imagenet", args)
 
     return build(make, stack_outputs=stack_outputs)
@@ -108,17 +107,8 @@ def test_a_nas_created_for_the_dataset_is_in_the_clusters_vpc_and_first_vswitch(
         }
     )
     resolved = ResolvedDataset(spec.name, {"path": Fact("/", "trainstack:datasets[0]")})
-    ack = AlicloudCluster.model_validate(
-        {
-            "provider": "alicloud",
-            "clusterId": "c0123456789",
-            "region": "cn-beijing",
-            "vpcId": "vpc-1",
-            "vswitchIds": ["vsw-1", "vsw-2"],
-        }
-    )
     _, registered = build(
-        lambda: DatasetVolume("imagenet", DatasetVolumeArgs(spec, resolved, ack, provider()))
+        lambda: DatasetVolume("imagenet", DatasetVolumeArgs(spec, resolved, ACK, provider()))
     )
     component = registered.one("trainstack:storage:DatasetVolume")
     children = {r.type: r for r in registered.children(component)}

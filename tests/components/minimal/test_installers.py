@@ -8,21 +8,10 @@ import pulumi
 from pulumi.output import Unknown
 
 from components.installers import INSTALLERS, InstallContext, chart_location
+from tests.components.minimal.clusters import ACK, EXISTING
 from tests.components.mock_engine import Registered, build, provider
 from trainstack.config.charts import ChartRef
-from trainstack.config.cluster import AlicloudCluster, ExistingCluster
 from trainstack.config.operators import Operators
-
-EXISTING = ExistingCluster.model_validate({"provider": "existing"})
-ACK = AlicloudCluster.model_validate(
-    {
-        "provider": "alicloud",
-        "clusterId": "c0123456789",
-        "region": "cn-beijing",
-        "vpcId": "vpc-1",
-        "vswitchIds": ["vsw-1"],
-    }
-)
 
 
 def _install(operators: dict[str, Any], cluster: Any = EXISTING) -> Registered:

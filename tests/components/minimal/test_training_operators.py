@@ -6,8 +6,8 @@ from typing import Any
 
 from components.installers import InstallContext
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
+from tests.components.minimal.clusters import EXISTING
 from tests.components.mock_engine import Registered, build, provider, value
-from trainstack.config.cluster import ExistingCluster
 from trainstack.config.operators import Operators
 
 COMPONENT = "trainstack:operators:TrainingOperators"
@@ -20,10 +20,9 @@ MPI_MANIFEST = (
 
 def _build(operators: dict[str, Any]) -> tuple[TrainingOperators, Registered]:
     settings = Operators.model_validate(operators)
-    cluster = ExistingCluster.model_validate({"provider": "existing"})
 
     def make() -> TrainingOperators:
-        context = InstallContext(cluster, provider(), "stacks/Pulumi.test.yaml", offline=True)
+        context = InstallContext(EXISTING, provider(), "stacks/Pulumi.test.yaml", offline=True)
         return TrainingOperators("operators", TrainingOperatorsArgs(settings, context))
 
     return build(make)
