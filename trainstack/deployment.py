@@ -96,7 +96,7 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
         return Deployment(stack)
     directory = stack_dir or Project.load(project_root).stack_config_dir
     datasets = resolve_datasets(stack, directory)
-    selection = resolve_selection(project_root, stack)
+    selection = resolve_selection(project_root, stack.config, stack.source)
     experiments = selection.experiments
     warnings = enforce(check_experiments(experiments, stack.config, stack.source))
     known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]

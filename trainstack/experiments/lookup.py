@@ -56,4 +56,6 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
-    return StackRuns(project, stack, tuple(resolve_experiments(project.root, stack)))
+    return StackRuns(
+        project, stack, tuple(resolve_experiments(project.root, stack.config, stack.source))
+    )

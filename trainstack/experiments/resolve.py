@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
+from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, ExperimentError, InvalidInputError, Problem
 from trainstack.core.validation import problems_from
 from trainstack.core.values import merged
@@ -88,12 +88,15 @@ class Candidate:
     point: dict[str, Any] | None
 
 
-def resolve_candidate(candidate: Candidate, stack: LoadedStack) -> list[Experiment]:
-    """The releases of ``candidate`` on ``stack``: the experiment resolved, once per run."""
-    return _runs(_resolve(candidate, stack), candidate, stack)
+def resolve_candidate(
+    candidate: Candidate, config: StackConfig, stack_file: str
+) -> list[Experiment]:
+    """The releases of ``candidate`` on the stack of ``config`` (its file: ``stack_file``):
+    the experiment resolved, once per run."""
+    return _runs(_resolve(candidate, config, stack_file), candidate, config)
 
 
-def _resolve(candidate: Candidate, stack: LoadedStack) -> Experiment:
+def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Experiment:
     spec = candidate.source.spec
     where = candidate.source.display
     if candidate.point is not None:
@@ -101,34 +104,34 @@ def _resolve(candidate: Candidate, stack: LoadedStack) -> Experiment:
     _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
 
     job = candidate.job
-    overrides = stack.config.experiments.overrides
+    overrides = config.experiments.overrides
     for key in dict.fromkeys([spec.name, candidate.name]):
         if key in overrides:
             job = merged(job, overrides[key])
             _validated(
                 job,
-                lambda problems: ConfigError(stack.source, problems),
+                lambda problems: ConfigError(stack_file, problems),
                 f"trainstack:experiments.overrides.{key}",
             )
-    pool = _gpu_pool(candidate, stack)
+    pool = _gpu_pool(candidate, config, stack_file)
     current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
-    job = with_placement(job, current, stack.config, pool)
-    job = _in_operator_api(job, stack, where)
-    namespace, team = namespace_and_team(spec, stack.config)
-    queued = queueable(job, team, stack.config)
+    job = with_placement(job, current, config, pool)
+    job = _in_operator_api(job, config, where)
+    namespace, team = namespace_and_team(spec, config)
+    queued = queueable(job, team, config)
     if queued:
         assert team is not None  # only a team's job is queued
         job = with_queue(job, team)
     base = _validated(job, lambda problems: ExperimentError(where, problems), "job")
 
-    acceleration = stack.config.acceleration
+    acceleration = config.acceleration
     applied: dict[str, Any] = {}
     final = base
     if acceleration.enabled and acceleration.experiment_overrides:
         applied = dict(acceleration.experiment_overrides)
         final = _validated(
             merged(job, applied),
-            lambda problems: ConfigError(stack.source, problems),
+            lambda problems: ConfigError(stack_file, problems),
             "trainstack:acceleration.experimentOverrides",
         )
     return Experiment(
@@ -149,12 +152,12 @@ def _resolve(candidate: Candidate, stack: LoadedStack) -> Experiment:
     )
 
 
-def _in_operator_api(job: dict[str, Any], stack: LoadedStack, where: str) -> dict[str, Any]:
-    """The job spelled for the operator serving it on ``stack`` (refused if it would lose
+def _in_operator_api(job: dict[str, Any], config: StackConfig, where: str) -> dict[str, Any]:
+    """The job spelled for the operator serving it on the stack (refused if it would lose
     a setting there)."""
     values, problems = in_operator_api(
         job,
-        stack.config.operators,
+        config.operators,
         lambda raw: _validated(raw, lambda found: ExperimentError(where, found), "job"),
     )
     if problems:
@@ -162,13 +165,13 @@ def _in_operator_api(job: dict[str, Any], stack: LoadedStack, where: str) -> dic
     return values
 
 
-def _runs(experiment: Experiment, candidate: Candidate, stack: LoadedStack) -> list[Experiment]:
+def _runs(experiment: Experiment, candidate: Candidate, config: StackConfig) -> list[Experiment]:
     """One release per run the stack deploys, each job labelled and annotated with its run.
 
     The metadata goes on the deployed job only, not in ``base_values``: the digest is of the
     base values, and the same runs on two stacks render the same metadata.
     """
-    settings = stack.config.experiments.runs
+    settings = config.experiments.runs
     runs = settings.get(candidate.name) or settings.get(candidate.source.spec.name)
     numbers = runs.numbers() if runs is not None else range(1, 2)
     job = experiment.job
@@ -199,16 +202,15 @@ def _validated(job: Mapping[str, Any], error: Any, prefix: str) -> TrainingJob:
         raise error(problems_from(failure, TrainingJob, prefix + ".")) from failure
 
 
-def _gpu_pool(candidate: Candidate, stack: LoadedStack) -> NodePool | None:
+def _gpu_pool(candidate: Candidate, config: StackConfig, stack_file: str) -> NodePool | None:
     """The experiment's GPU pool: the stack's choice, the file's, else the first GPU pool."""
-    config = stack.config
     spec = candidate.source.spec
     chosen = config.experiments.node_pools
     for key in (candidate.name, spec.name):
         if key in chosen:
             where, name = f"trainstack:experiments.nodePools.{key}", chosen[key]
             error: type[InvalidInputError] = ConfigError
-            source = stack.source
+            source = stack_file
             break
     else:
         if spec.node_pool is None:
@@ -225,10 +227,6 @@ def _gpu_pool(candidate: Candidate, stack: LoadedStack) -> NodePool | None:
         found = repr(name) if pool is None else f"{name!r} (a CPU pool)"
         raise error(
             source,
-            [
-                Problem(
-                    where, found, f"a GPU pool of trainstack:nodePools in {stack.source}: {names}"
-                )
-            ],
+            [Problem(where, found, f"a GPU pool of trainstack:nodePools in {stack_file}: {names}")],
         )
     return pool

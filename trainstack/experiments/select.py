@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.core.errors import (
     ConfigError,
     ExperimentError,
@@ -45,27 +45,31 @@ class Selection:
     not_selected: tuple[NotSelected, ...]
 
 
-def resolve_experiments(project_root: Path, stack: LoadedStack) -> list[Experiment]:
-    """The experiments ``stack`` runs, validated, sorted by name."""
-    return resolve_selection(project_root, stack).experiments
+def resolve_experiments(
+    project_root: Path, config: StackConfig, stack_file: str
+) -> list[Experiment]:
+    """The experiments the stack of ``config`` runs, validated, sorted by name
+    (``stack_file``: its file, as messages name it)."""
+    return resolve_selection(project_root, config, stack_file).experiments
 
 
-def resolve_selection(project_root: Path, stack: LoadedStack) -> Selection:
-    """The experiments ``stack`` runs (validated, sorted by name) and the files' experiments
-    it does not select, by file."""
-    directory = _directory(project_root, stack)
+def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) -> Selection:
+    """The experiments the stack of ``config`` runs (validated, sorted by name) and the files'
+    experiments it does not select, by file. ``stack_file``: the stack's file, as messages
+    name it (never the loaded stack and its kubeconfig: resolving needs no secret)."""
+    directory = _directory(project_root, config, stack_file)
     catalog = read_catalog(directory, project_root)
-    _check_count(catalog, stack)
+    _check_count(catalog, config, stack_file)
     candidates = [candidate for source in catalog for candidate in _expand(source)]
-    selected = _select(candidates, stack)
-    _check_releases(selected, stack)
-    _check_per_experiment_names(candidates, stack)
-    _check_teams(selected, stack)
+    selected = _select(candidates, config, stack_file)
+    _check_releases(selected, config, stack_file)
+    _check_per_experiment_names(candidates, config, stack_file)
+    _check_teams(selected, config, stack_file)
     errors: list[InvalidInputError] = []
     resolved: list[Experiment] = []
     for candidate in selected:
         try:
-            resolved += resolve_candidate(candidate, stack)
+            resolved += resolve_candidate(candidate, config, stack_file)
         except InvalidInputError as error:
             errors.append(error)
     errors = _once_per_problem(errors)
@@ -90,9 +94,9 @@ def _not_selected(
     )
 
 
-def _directory(project_root: Path, stack: LoadedStack) -> Path:
+def _directory(project_root: Path, config: StackConfig, stack_file: str) -> Path:
     """The experiments directory, which must exist: a misspelt one would run nothing."""
-    name = stack.config.experiments.directory
+    name = config.experiments.directory
     directory = project_root / name
     if directory.is_dir():
         return directory
@@ -103,7 +107,7 @@ def _directory(project_root: Path, stack: LoadedStack) -> Path:
     else:
         found = f"{name!r}, which does not exist in {project_root}"
     raise ConfigError(
-        stack.source,
+        stack_file,
         [
             Problem(
                 "trainstack:experiments.directory",
@@ -115,16 +119,16 @@ def _directory(project_root: Path, stack: LoadedStack) -> Path:
     )
 
 
-def _check_releases(selected: list[Candidate], stack: LoadedStack) -> None:
+def _check_releases(selected: list[Candidate], config: StackConfig, stack_file: str) -> None:
     """At most ``MAX_RELEASES`` releases (experiments times runs), counted before any work."""
-    runs = stack.config.experiments.runs
+    runs = config.experiments.runs
     total = 0
     for candidate in selected:
         chosen = runs.get(candidate.name) or runs.get(candidate.source.spec.name)
         total += chosen.count if chosen is not None else 1
     if total > MAX_RELEASES:
         raise ConfigError(
-            stack.source,
+            stack_file,
             [
                 Problem(
                     "trainstack:experiments.runs",
@@ -153,13 +157,13 @@ def _once_per_problem(errors: list[InvalidInputError]) -> list[InvalidInputError
     return merged
 
 
-def _check_count(catalog: list[ExperimentSource], stack: LoadedStack) -> None:
+def _check_count(catalog: list[ExperimentSource], config: StackConfig, stack_file: str) -> None:
     """At most ``MAX_EXPERIMENTS`` experiments, counted before any matrix is expanded."""
     counts = [1 if s.spec.matrix is None else s.spec.matrix.point_count for s in catalog]
     if sum(counts) > MAX_EXPERIMENTS:
-        directory = stack.config.experiments.directory
+        directory = config.experiments.directory
         raise ConfigError(
-            stack.source,
+            stack_file,
             [
                 Problem(
                     "trainstack:experiments.directory",
@@ -184,8 +188,8 @@ def _expand(source: ExperimentSource) -> list[Candidate]:
     return candidates
 
 
-def _select(candidates: list[Candidate], stack: LoadedStack) -> list[Candidate]:
-    wanted = stack.config.experiments.select
+def _select(candidates: list[Candidate], config: StackConfig, stack_file: str) -> list[Candidate]:
+    wanted = config.experiments.select
     if wanted is None:
         return candidates
     known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
@@ -199,14 +203,16 @@ def _select(candidates: list[Candidate], stack: LoadedStack) -> list[Candidate]:
         if name not in known
     ]
     if problems:
-        raise ConfigError(stack.source, problems)
+        raise ConfigError(stack_file, problems)
     return [c for c in candidates if c.name in wanted or c.source.spec.name in wanted]
 
 
-def _check_per_experiment_names(candidates: list[Candidate], stack: LoadedStack) -> None:
+def _check_per_experiment_names(
+    candidates: list[Candidate], config: StackConfig, stack_file: str
+) -> None:
     """``overrides`` and ``runs`` may only name experiments (or matrices) that exist."""
     known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
-    settings = stack.config.experiments
+    settings = config.experiments
     problems = [
         Problem(
             f"trainstack:experiments.{section}.{name}",
@@ -222,21 +228,21 @@ def _check_per_experiment_names(candidates: list[Candidate], stack: LoadedStack)
         if name not in known
     ]
     if problems:
-        raise ConfigError(stack.source, problems)
+        raise ConfigError(stack_file, problems)
 
 
-def _check_teams(candidates: list[Candidate], stack: LoadedStack) -> None:
+def _check_teams(candidates: list[Candidate], config: StackConfig, stack_file: str) -> None:
     """Each file's team must exist, and a file that names a team may not move its namespace."""
     errors: list[InvalidInputError] = []
     for source in {id(c.source): c.source for c in candidates}.values():
         spec = source.spec
         if spec.team is None:
             continue
-        team = stack.config.team(spec.team)
+        team = config.team(spec.team)
         if team is None:
-            known = ", ".join(t.name for t in stack.config.teams) or "none"
+            known = ", ".join(t.name for t in config.teams) or "none"
             problem = Problem(
-                "team", repr(spec.team), f"a team of trainstack:teams in {stack.source}: {known}"
+                "team", repr(spec.team), f"a team of trainstack:teams in {stack_file}: {known}"
             )
         elif spec.namespace is not None and spec.namespace != team.namespace_name:
             problem = Problem(
