@@ -21,7 +21,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainstack.core.errors import DiffError
@@ -77,20 +77,33 @@ def make_plans(
     that fails raises its own error (e.g. the configuration error naming the key).
     """
     key = cache.secret_key() if cache is not None else bytes.fromhex(new_digest_key())
-    lookup = _CacheLookup(cache, project, key)
-    located: dict[Path, Path] = {}
-    head, pending = _not_cached(lookup, stacks, revisions, output_dir, located)
+    run = _Run(project, output_dir, key, progress)
+    head, pending = _not_cached(_CacheLookup(cache, project, key), stacks, revisions, run)
     if progress is not None:
-        progress.start(len(head) + len(pending), cached=len(located))
-    made = _plan_all(head, pending, project, output_dir, key, progress, located)
+        progress.start(len(head) + len(pending), cached=len(run.located))
+    made = _plan_all(head, pending, run)
     if cache is not None:
         # Only once every plan succeeded: a diff that fails leaves the cache as it was.
         cache.put_all(made)
-    return located
+    return run.located
 
 
 _Made = list[tuple[str, str, Path]]
 """Plans made in this run: (cache entry, stack, where the plan is)."""
+
+
+@dataclass
+class _Run:
+    """What the steps of one :func:`make_plans` share, and where each plan is found."""
+
+    project: Project
+    output_dir: Path
+    """Where the working tree's plans are written."""
+    key: bytes
+    """The secret-digest key of every plan of the run."""
+    progress: Progress | None
+    located: dict[Path, Path] = field(default_factory=dict)
+    """Where each plan is, by where it was asked for."""
 
 
 class _CacheLookup:
@@ -102,11 +115,6 @@ class _CacheLookup:
         self._key = key
         self._shared = environment_digest() if cache is not None else b""
         self._sides: dict[Path, bytes] = {}
-
-    @property
-    def project_root(self) -> Path:
-        """The working tree's root."""
-        return self._project.root
 
     def entry(self, root: Path, stack: str) -> str | None:
         """The cache entry of ``stack`` of the checkout at ``root`` (``None`` without a cache)."""
@@ -127,17 +135,16 @@ def _not_cached(
     lookup: _CacheLookup,
     stacks: Sequence[str],
     revisions: Sequence[RevisionPlan],
-    output_dir: Path,
-    located: dict[Path, Path],
+    run: _Run,
 ) -> tuple[list[tuple[str, str | None]], list[tuple[RevisionPlan, str | None]]]:
-    """Each plan the cache has goes into ``located``; the working tree's stacks and the
+    """Each plan the cache has goes into ``run.located``; the working tree's stacks and the
     revisions still to plan are returned, each with its cache entry."""
     head: list[tuple[str, str | None]] = []
     for stack in dict.fromkeys(stacks):
-        entry = lookup.entry(lookup.project_root, stack)
+        entry = lookup.entry(run.project.root, stack)
         found = lookup.find(entry, stack)
         if found is not None:
-            located[output_dir / stack] = found
+            run.located[run.output_dir / stack] = found
         else:
             head.append((stack, entry))
     pending: list[tuple[RevisionPlan, str | None]] = []
@@ -145,23 +152,18 @@ def _not_cached(
         entry = lookup.entry(request.project_root, request.stack)
         found = lookup.find(entry, request.stack)
         if found is not None:
-            located[request.output_dir / request.stack] = found
+            run.located[request.output_dir / request.stack] = found
         else:
             pending.append((request, entry))
     return head, pending
 
 
 def _plan_all(
-    head: list[tuple[str, str | None]],
-    pending: list[tuple[RevisionPlan, str | None]],
-    project: Project,
-    output_dir: Path,
-    key: bytes,
-    progress: Progress | None,
-    located: dict[Path, Path],
+    head: list[tuple[str, str | None]], pending: list[tuple[RevisionPlan, str | None]], run: _Run
 ) -> _Made:
     """Plan the revisions in child processes while the working tree plans here; each plan
-    goes into ``located``. Raises the first revision's failure once every plan has ended."""
+    goes into ``run.located``. Raises the first revision's failure once every plan has
+    ended."""
     # As many children as cores: the working tree's plans here finish first, and the
     # revision's go on on every core.
     workers = max(1, min(len(pending), os.cpu_count() or 1))
@@ -174,17 +176,17 @@ def _plan_all(
                 (
                     request,
                     entry,
-                    pool.submit(_plan_revision, request, key.hex(), children, progress),
+                    pool.submit(_plan_revision, request, run.key.hex(), children, run.progress),
                 )
                 for request, entry in pending
             ]
-            made += _plan_working_tree(head, project, output_dir, key, progress, located)
+            made += _plan_working_tree(head, run)
             for request, entry, future in futures:
                 failure = future.result()
                 failures.append(failure)
                 if failure is None:
                     planned = request.output_dir / request.stack
-                    located[planned] = planned
+                    run.located[planned] = planned
                     if entry is not None:
                         made.append((entry, request.stack, planned))
         except BaseException:
@@ -192,35 +194,28 @@ def _plan_all(
             children.stop()
             raise
         finally:
-            if progress is not None:
-                progress.finish()
+            if run.progress is not None:
+                run.progress.finish()
     for failure in failures:
         if failure is not None:
             raise DiffError(failure)
     return made
 
 
-def _plan_working_tree(
-    head: list[tuple[str, str | None]],
-    project: Project,
-    output_dir: Path,
-    key: bytes,
-    progress: Progress | None,
-    located: dict[Path, Path],
-) -> _Made:
+def _plan_working_tree(head: list[tuple[str, str | None]], run: _Run) -> _Made:
     """Plan the working tree's stacks in this process (a data stack several read, once)."""
     made: _Made = []
     memo: dict[str, Plan] = {}
     for stack, entry in head:
-        if progress is not None:
-            progress.planning(f"{stack} (working tree)")
-        plan = memo.get(stack) or plan_stack(project, stack, key, memo=memo)
+        if run.progress is not None:
+            run.progress.planning(f"{stack} (working tree)")
+        plan = memo.get(stack) or plan_stack(run.project, stack, run.key, memo=memo)
         memo[stack] = plan
-        located[output_dir / stack] = write_plan(plan, output_dir)
+        run.located[run.output_dir / stack] = write_plan(plan, run.output_dir)
         if entry is not None:
-            made.append((entry, stack, output_dir / stack))
-        if progress is not None:
-            progress.done()
+            made.append((entry, stack, run.output_dir / stack))
+        if run.progress is not None:
+            run.progress.done()
     return made
 
 
