@@ -22,7 +22,7 @@ from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.conformance.cluster_gate import crd_gate
-from trainstack.deployment import CHART_PATH, Deployment, prepare_for_program
+from trainstack.deployment import CHART_PATH, Deployment, handed_over, prepare_for_program
 
 
 def data_stack(stack: LoadedDataStack) -> None:
@@ -144,7 +144,8 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
     pulumi.export("teamNamespaces", [team.namespace for team in teams.values()])
 
 
-deployment = prepare_for_program()
+# Under `trainstack plan`, the deployment the plan prepared (see trainstack/deployment.py).
+deployment = prepare_for_program(handed_over())
 if isinstance(deployment.stack, LoadedDataStack):
     data_stack(deployment.stack)
 else:

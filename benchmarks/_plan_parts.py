@@ -60,7 +60,8 @@ def import_modules(file: Path) -> None:
 
 def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
     """The stack's file and its deployment, as ``trainstack plan`` prepares them."""
-    from trainstack.config.loader import load_stack_config, read_stack_file
+    from trainstack.config.loader import load_stack_config
+    from trainstack.config.pulumi_config import read_stack_file
     from trainstack.deployment import prepare
 
     stack_file = read_stack_file(project, stack)
@@ -70,7 +71,7 @@ def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
 
 def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
     """Seconds of the program's run for ``stack`` (after its data stacks), and its outputs."""
-    from trainstack.deployment import reusing
+    from trainstack.deployment import hand_over
     from trainstack.plan import run_program
 
     stack_file, deployment = _prepared(project, stack)
@@ -80,7 +81,7 @@ def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
         seconds += spent
         references[name] = outputs
     started = time.perf_counter()
-    with reusing(deployment):
+    with hand_over(deployment):
         run = run_program(
             project.main_program,
             project.name,
@@ -102,7 +103,8 @@ def _renders(project: Any, stack: str) -> tuple[float, int]:
     _, deployment = _prepared(project, stack)
     chart = (project.root / CHART_PATH).resolve()
     requests = [
-        RenderRequest.of(e.name, e.namespace, chart, e.values) for e in deployment.experiments
+        RenderRequest.of(e.release_name, e.namespace, chart, e.values)
+        for e in deployment.experiments
     ]
     started = time.perf_counter()
     rendered = render_all(requests)

@@ -64,8 +64,8 @@ class ExperimentReleases(pulumi.ComponentResource):
                 *(args.queues if experiment.queued else []),
             ]
             k8s.helm.v3.Release(
-                f"{experiment.name}-release",
-                name=experiment.name,
+                f"{experiment.release_name}-release",
+                name=experiment.release_name,
                 chart=args.chart_path,
                 namespace=experiment.namespace,
                 values=_after(args.gate, experiment.values),
@@ -80,7 +80,7 @@ class ExperimentReleases(pulumi.ComponentResource):
                     parent=self, provider=args.kubernetes, depends_on=needs
                 ),
             )
-        self.release_names = pulumi.Output.from_input([e.name for e in args.experiments])
+        self.release_names = pulumi.Output.from_input([e.release_name for e in args.experiments])
         self.register_outputs({"release_names": self.release_names})
 
 

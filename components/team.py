@@ -81,38 +81,43 @@ class Team(pulumi.ComponentResource):
                 spec=k8s.core.v1.LimitRangeSpecArgs(limits=[_limit_range_item(team)]),
                 opts=inside,
             )
-        subjects = _subjects(team)
-        if subjects:
-            k8s.rbac.v1.RoleBinding(
-                f"{name}-edit",
-                metadata=_metadata("trainstack-edit", team),
-                role_ref=k8s.rbac.v1.RoleRefArgs(
-                    api_group="rbac.authorization.k8s.io", kind="ClusterRole", name="edit"
-                ),
-                subjects=subjects,
-                opts=inside,
-            )
-            role = k8s.rbac.v1.Role(
-                f"{name}-training-jobs",
-                metadata=_metadata("trainstack-training-jobs", team),
-                rules=_training_rules(args.queueing),
-                opts=inside,
-            )
-            k8s.rbac.v1.RoleBinding(
-                f"{name}-training-jobs-binding",
-                metadata=_metadata("trainstack-training-jobs", team),
-                role_ref=k8s.rbac.v1.RoleRefArgs(
-                    api_group="rbac.authorization.k8s.io",
-                    kind="Role",
-                    name="trainstack-training-jobs",
-                ),
-                subjects=subjects,
-                opts=pulumi.ResourceOptions.merge(
-                    inside, pulumi.ResourceOptions(depends_on=[role])
-                ),
-            )
+        _bindings(name, team, args.queueing, inside)
         self.namespace = namespace.metadata.apply(lambda meta: meta.name or namespace_name)
         self.register_outputs({"namespace": self.namespace})
+
+
+def _bindings(name: str, team: TeamConfig, queueing: bool, opts: pulumi.ResourceOptions) -> None:
+    """The members' ``edit`` in the namespace, and a Role for the training jobs (none without
+    members)."""
+    subjects = _subjects(team)
+    if not subjects:
+        return
+    k8s.rbac.v1.RoleBinding(
+        f"{name}-edit",
+        metadata=_metadata("trainstack-edit", team),
+        role_ref=k8s.rbac.v1.RoleRefArgs(
+            api_group="rbac.authorization.k8s.io", kind="ClusterRole", name="edit"
+        ),
+        subjects=subjects,
+        opts=opts,
+    )
+    role = k8s.rbac.v1.Role(
+        f"{name}-training-jobs",
+        metadata=_metadata("trainstack-training-jobs", team),
+        rules=_training_rules(queueing),
+        opts=opts,
+    )
+    k8s.rbac.v1.RoleBinding(
+        f"{name}-training-jobs-binding",
+        metadata=_metadata("trainstack-training-jobs", team),
+        role_ref=k8s.rbac.v1.RoleRefArgs(
+            api_group="rbac.authorization.k8s.io",
+            kind="Role",
+            name="trainstack-training-jobs",
+        ),
+        subjects=subjects,
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[role])),
+    )
 
 
 def _labels(team: TeamConfig) -> dict[str, str]:

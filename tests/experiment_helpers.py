@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.stack_helpers import REPO, example_config
-from trainstack.config.loader import LoadedStack, load_stack_config, pulumi_config_map
+from trainstack.config.loader import LoadedStack, load_stack_config
+from trainstack.config.pulumi_config import pulumi_config_map
 from trainstack.core.yaml.io import dump_yaml
 from trainstack.deployment import Deployment, prepare
 

@@ -14,7 +14,7 @@ import pytest
 from tests.conformance import crd_dir
 from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
 from tests.stack_helpers import REPO, example_config
-from trainstack.config.loader import pulumi_config_map
+from trainstack.config.pulumi_config import pulumi_config_map
 from trainstack.core.project import Project
 from trainstack.plan.engine import run_program
 

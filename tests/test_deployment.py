@@ -6,9 +6,9 @@ import pulumi
 import pytest
 
 from tests.stack_helpers import REPO
-from trainstack.config.loader import read_stack_file
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.project import Project
-from trainstack.deployment import experiment_placeholders
+from trainstack.deployment import Deployment, experiment_placeholders, hand_over, handed_over
 from trainstack.plan.engine import run_program
 from trainstack.plan.model import Plan
 
@@ -64,3 +64,15 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         "stacks/Pulumi.aiacc.yaml still has 7 placeholder(s); set before deploying:"
     )
     assert lines[1:] == [f"  - {key}: {value}" for key, value in [*AIACC_PLACEHOLDERS, KERAS_IMAGE]]
+
+
+def test_the_plan_hands_its_deployment_to_the_program_for_one_run_only(
+    example_plans: dict[str, Plan],
+) -> None:
+    deployment = Deployment(example_plans["aiacc"].stack)
+    assert handed_over() is None  # `pulumi up`: the program prepares the stack itself
+    with hand_over(deployment):
+        handed = handed_over()
+        assert handed is not None
+        assert (handed.stack, handed.offline) == (deployment.stack, True)
+    assert handed_over() is None

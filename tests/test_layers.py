@@ -140,6 +140,12 @@ def _parsed() -> list[tuple[str, Path, ast.Module]]:
 @cache
 def imports() -> tuple[Import, ...]:
     """Every import of a trainstack or components module, by every module scanned."""
+    # Earlier tests leave garbage whose finalizers log a traceback (asyncio futures of
+    # failed program runs); Python 3.11 formats tracebacks with ast.parse, and an
+    # ast.parse that runs inside another (collected mid-way) corrupts the outer one's
+    # recursion count: SystemError "AST constructor recursion depth mismatch". Collected
+    # here first, they never run inside ours.
+    gc.collect()
     found = []
     for module, path, tree in _parsed():
         for node, kind in _walk(tree, "module"):

@@ -60,7 +60,7 @@ def test_both_clusters_run_the_same_job_but_for_acceleration(
 ) -> None:
     aiacc, baseline = example_plans["aiacc"], example_plans["baseline"]
     for experiment in aiacc.experiments:
-        (twin,) = [e for e in baseline.experiments if e.name == experiment.name]
+        (twin,) = [e for e in baseline.experiments if e.release_name == experiment.release_name]
         assert experiment.base_values == twin.base_values == _without_run_metadata(twin.values)
         # Same run, same base values: the same annotations tell collect what it reads.
         assert (

@@ -20,9 +20,9 @@ import typer
 
 from trainstack.chart import chart_app
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
-from trainstack.console.signals import unwinding
+from trainstack.console.signals import Interrupted, unwinding
 from trainstack.console.terminal import print_error, print_user_error
-from trainstack.core.errors import Interrupted, TrainstackError
+from trainstack.core.errors import TrainstackError
 from trainstack.diff import diff
 from trainstack.live.cli import logs, status
 from trainstack.operators.cli import operators

@@ -2,6 +2,17 @@
 
 The Pulumi program and ``trainstack plan`` both start here, so a mistake stops
 ``pulumi preview``/``up`` and the offline plan alike, before any resource is registered.
+
+**The one seam between the plan and the program.** ``trainstack plan`` prepares the
+stack first (so a bad value stops the plan before the program runs), then runs the
+program, the very ``__main__.py`` that ``pulumi up`` runs, in this process under the
+SDK's mock engine. The language host starts a program without arguments, so the plan
+hands its :class:`Deployment` over explicitly instead: while :func:`hand_over` is in
+effect, :func:`handed_over` returns it (marked ``offline``), and the program asks for it
+in its one entry line, ``prepare_for_program(handed_over())``. Under ``pulumi up``
+nothing is handed over and the program prepares the stack itself. The hand-over lives
+in a context variable, set for one program run and reset after it, so the plans of one
+process (a diff plans several) never see each other's.
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ CHART_PATH = "./charts/training-job"
 every machine and show up as a change in every diff)."""
 
 
-_PREPARED: ContextVar[Deployment | None] = ContextVar("trainstack_prepared", default=None)
+_HANDED_OVER: ContextVar[Deployment | None] = ContextVar("trainstack_handed_over", default=None)
 
 
 @dataclass(frozen=True)
@@ -85,11 +96,13 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
         return Deployment(stack)
     directory = stack_dir or Project.load(project_root).stack_config_dir
     datasets = resolve_datasets(stack, directory)
-    selection = resolve_selection(project_root, stack)
+    selection = resolve_selection(project_root, stack.config, stack.source)
     experiments = selection.experiments
-    warnings = enforce(check_experiments(experiments, stack))
+    warnings = enforce(check_experiments(experiments, stack.config, stack.source))
     known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]
-    left, acknowledged = acknowledge(warnings, experiments, stack, known)
+    left, acknowledged = acknowledge(
+        warnings, experiments, stack.config, stack.source, stack.name, known
+    )
     return Deployment(
         stack,
         tuple(experiments),
@@ -101,22 +114,21 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     )
 
 
-def prepare_for_program() -> Deployment:
+def prepare_for_program(handed: Deployment | None) -> Deployment:
     """:func:`prepare` for the Pulumi program: errors end the run cleanly, warnings are logged.
 
-    Under ``trainstack plan`` the plan has already prepared this very configuration
-    (see :func:`reusing`); the program then validates the configuration again but does
-    not resolve and check every experiment a second time.
+    ``handed``: the deployment ``trainstack plan`` prepared and handed over
+    (:func:`handed_over`; ``None`` under ``pulumi up``). The program then validates the
+    configuration again but does not resolve and check every experiment a second time.
     """
     import pulumi
 
     try:
         stack = load_from_pulumi()
-        earlier = _PREPARED.get()
         stack_dir = Project.find().stack_config_dir
-        if earlier is not None:
-            if earlier.stack.config == stack.config:
-                return earlier
+        if handed is not None:
+            if handed.stack.config == stack.config:
+                return handed
             return dataclasses.replace(prepare(Path.cwd(), stack, stack_dir), offline=True)
         deployment = prepare(Path.cwd(), stack, stack_dir)
         found = deployment.placeholders()
@@ -131,11 +143,16 @@ def prepare_for_program() -> Deployment:
     return deployment
 
 
+def handed_over() -> Deployment | None:
+    """The deployment ``trainstack plan`` hands the program it runs (see the module doc)."""
+    return _HANDED_OVER.get()
+
+
 @contextlib.contextmanager
-def reusing(deployment: Deployment) -> Iterator[None]:
-    """Let the program reuse ``deployment`` while it runs (the offline plan)."""
-    token = _PREPARED.set(dataclasses.replace(deployment, offline=True))
+def hand_over(deployment: Deployment) -> Iterator[None]:
+    """Hand ``deployment`` (offline) to the program the plan runs meanwhile."""
+    token = _HANDED_OVER.set(dataclasses.replace(deployment, offline=True))
     try:
         yield
     finally:
-        _PREPARED.reset(token)
+        _HANDED_OVER.reset(token)

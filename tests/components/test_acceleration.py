@@ -16,7 +16,9 @@ def test_the_example_installs_no_invented_add_on(example_plans: dict[str, Plan])
         assert example_plans[stack].of_type(ADDON) == []
         assert example_plans[stack].of_type(COMPONENT) == []
     # AIACC-Training ships in the image: the accelerated stack differs by its overrides.
-    (imagenet,) = [e for e in example_plans["aiacc"].experiments if e.name == "imagenet-tensorflow"]
+    (imagenet,) = [
+        e for e in example_plans["aiacc"].experiments if e.release_name == "imagenet-tensorflow"
+    ]
     assert imagenet.acceleration_overrides == {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
     assert imagenet.values["env"] == {
         "OMPI_MCA_btl_vader_single_copy_mechanism": "none",  # the experiment's own

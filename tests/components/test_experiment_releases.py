@@ -20,9 +20,9 @@ def test_one_release_per_experiment_with_a_relative_chart_path(
 ) -> None:
     for plan in example_plans.values():
         releases = _experiment_releases(plan)
-        assert sorted(releases) == sorted(e.name for e in plan.experiments)
+        assert sorted(releases) == sorted(e.release_name for e in plan.experiments)
         for experiment in plan.experiments:
-            release = releases[experiment.name]
+            release = releases[experiment.release_name]
             # Relative: an absolute path would differ on every machine and in every diff.
             assert release["chart"] == "./charts/training-job"
             assert release["namespace"] == experiment.namespace

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import StackWriter
-from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
+from trainstack.config.loader import LoadedStack, load_stack_config
+from trainstack.config.pulumi_config import read_stack_file
 
 Loader = Callable[[dict[str, Any]], LoadedStack]
 

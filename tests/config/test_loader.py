@@ -9,14 +9,9 @@ import pytest
 from tests.config.conftest import Loader
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
-from trainstack.config.loader import (
-    SECRET_PLACEHOLDER,
-    load_stack_config,
-    pulumi_config_map,
-    read_stack_file,
-)
+from trainstack.config.loader import load_stack_config
+from trainstack.config.pulumi_config import SECRET_PLACEHOLDER, read_stack_file
 from trainstack.core.errors import ConfigError
-from trainstack.core.yaml.io import YamlSyntaxError
 
 
 def test_example_stack_loads(load: Loader) -> None:
@@ -113,30 +108,6 @@ def test_provider_settings_are_left_to_their_providers(load: Loader) -> None:
     assert load(config).config.cluster.provider == "alicloud"
 
 
-def test_nested_secure_values_mark_the_whole_key_secret() -> None:
-    document = {"config": {"trainstack:x": {"a": [{"secure": "v1:zz"}], "b": 1}}}
-    config, secret_keys = pulumi_config_map(document, "f.yaml")
-    assert secret_keys == {"trainstack:x"}
-    assert "v1:zz" not in config["trainstack:x"]
-    assert SECRET_PLACEHOLDER in config["trainstack:x"]
-
-
-def test_yaml_syntax_error_names_line(write_stack: StackWriter, tmp_path: Path) -> None:
-    project = write_stack({})
-    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:nodePools: [\n")
-    with pytest.raises(YamlSyntaxError, match=r"line \d+, column \d+"):
-        read_stack_file(project, "test")
-
-
-def test_duplicate_yaml_keys_are_refused(write_stack: StackWriter, tmp_path: Path) -> None:
-    project = write_stack({})
-    (tmp_path / "Pulumi.test.yaml").write_text(
-        "config:\n  trainstack:nodePools: {}\n  trainstack:nodePools: {}\n"
-    )
-    with pytest.raises(YamlSyntaxError, match="the key 'trainstack:nodePools' a second time"):
-        read_stack_file(project, "test")
-
-
 @pytest.mark.parametrize("key", ["alicloud:secretKey", "alicloud:accessKey", "aws:token"])
 def test_a_plain_provider_credential_is_refused_without_echoing_it(load: Loader, key: str) -> None:
     config = example_config("aiacc")
@@ -175,10 +146,3 @@ def test_an_empty_stack_file_is_one_problem(write_stack: StackWriter, tmp_path: 
     assert [(p.path, p.found) for p in caught.value.problems] == [
         ("config", "no trainstack: settings")
     ]
-
-
-def test_a_date_is_the_text_written(write_stack: StackWriter, tmp_path: Path) -> None:
-    """yaml.v3, which Pulumi reads stack files with, gives an untyped date as text."""
-    project = write_stack({})
-    (tmp_path / "Pulumi.test.yaml").write_text("config:\n  trainstack:since: 2024-01-01\n")
-    assert read_stack_file(project, "test").config == {"trainstack:since": "2024-01-01"}

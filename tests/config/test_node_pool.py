@@ -266,7 +266,8 @@ def test_a_decrypted_node_password_follows_the_providers_rule(password: str, all
     # Under `pulumi up` the engine hands the program the decrypted value (never offline).
     config = _password_pool()
     config[PASSWORD] = password
-    from trainstack.config.loader import load_stack_config, pulumi_config_map
+    from trainstack.config.loader import load_stack_config
+    from trainstack.config.pulumi_config import pulumi_config_map
 
     raw, _ = pulumi_config_map({"config": config}, "stacks/Pulumi.test.yaml")
     with pytest.raises(ConfigError) as caught:

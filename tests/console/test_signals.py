@@ -8,8 +8,7 @@ import threading
 
 import pytest
 
-from trainstack.console.signals import deferred, unwinding
-from trainstack.core.errors import Interrupted
+from trainstack.console.signals import Interrupted, deferred, unwinding
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])

@@ -12,7 +12,6 @@ from trainstack.core.errors import (
     PlanCheckError,
     Problem,
     describe_value,
-    dotted_path,
 )
 from trainstack.core.yaml.io import read_yaml
 
@@ -46,11 +45,6 @@ def test_values_are_shown_on_one_short_line() -> None:
     assert describe_value("a\nb") == '"a\\nb"'
     assert len(describe_value("x" * 500)) == 80
     assert describe_value(2**70) == "1180591620717411303424"
-
-
-def test_odd_keys_are_quoted_in_paths() -> None:
-    assert dotted_path(["labels", "a.b/c", 0], "job.") == 'job.labels["a.b/c"][0]'
-    assert dotted_path(["env", "A\n"]) == 'env["A\\n"]'
 
 
 def test_an_error_formats_the_locations_it_is_given_and_reads_no_file(tmp_path: Path) -> None:

@@ -26,16 +26,16 @@ def _matrix() -> dict:
 
 def test_matrix_points_become_experiments(deploy: Deployer) -> None:
     experiments = deploy(_matrix()).experiments
-    assert [(e.name, e.job.worker.replicas, e.job.worker.gpus) for e in experiments] == [
+    assert [(e.release_name, e.job.worker.replicas, e.job.worker.gpus) for e in experiments] == [
         ("keras-lstm-1x4", 1, 4),
         ("keras-lstm-4x1", 4, 1),
     ]
-    assert {e.base_name for e in experiments} == {"keras-lstm"}
+    assert {e.file_experiment for e in experiments} == {"keras-lstm"}
 
 
 def test_select_by_matrix_name_or_point_name(deploy: Deployer) -> None:
     config = stack_config(experiments={"select": ["keras-lstm-4x1", "imagenet-tensorflow"]})
-    names = [e.name for e in deploy(job(), _matrix(), config=config).experiments]
+    names = [e.release_name for e in deploy(job(), _matrix(), config=config).experiments]
     assert names == ["imagenet-tensorflow", "keras-lstm-4x1"]
     config = stack_config(experiments={"select": ["keras-lstm"]})
     assert len(deploy(job(), _matrix(), config=config).experiments) == 2
@@ -173,7 +173,7 @@ def test_experiments_the_stack_does_not_select_are_named_by_file(deploy: Deploye
     other["name"], third["name"] = "other", "third"
     config = stack_config(experiments={"select": ["keras-lstm-4x1", "other"]})
     deployment = deploy(_matrix(), other, third, config=config)
-    assert [e.name for e in deployment.experiments] == ["keras-lstm-4x1", "other"]
+    assert [e.release_name for e in deployment.experiments] == ["keras-lstm-4x1", "other"]
     assert [(n.file, n.experiments) for n in deployment.not_selected] == [
         ("experiments/00-keras-lstm.yaml", ("keras-lstm-1x4",)),
         ("experiments/02-third.yaml", ("third",)),

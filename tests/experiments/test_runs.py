@@ -26,7 +26,7 @@ def test_release_names() -> None:
 
 def test_one_run_by_default_under_the_experiment_name(deploy: Deployer) -> None:
     (experiment,) = deploy(job()).experiments
-    assert (experiment.name, experiment.experiment_name, experiment.run) == (
+    assert (experiment.release_name, experiment.point_name, experiment.run) == (
         "imagenet-tensorflow",
         "imagenet-tensorflow",
         1,
@@ -42,7 +42,7 @@ def test_one_run_by_default_under_the_experiment_name(deploy: Deployer) -> None:
 def test_count_repeats_and_first_reruns(deploy: Deployer) -> None:
     config = stack_config(experiments={"runs": {"imagenet-tensorflow": {"count": 3}}})
     runs = deploy(job(), config=config).experiments
-    assert [(e.name, e.run) for e in runs] == [
+    assert [(e.release_name, e.run) for e in runs] == [
         ("imagenet-tensorflow", 1),
         ("imagenet-tensorflow-r2", 2),
         ("imagenet-tensorflow-r3", 3),
@@ -51,13 +51,13 @@ def test_count_repeats_and_first_reruns(deploy: Deployer) -> None:
     assert [e.values["annotations"]["trainstack.io/run"] for e in runs] == ["1", "2", "3"]
     config = stack_config(experiments={"runs": {"imagenet-tensorflow": {"first": 4}}})
     (rerun,) = deploy(job(), config=config).experiments
-    assert (rerun.name, rerun.run) == ("imagenet-tensorflow-r4", 4)
+    assert (rerun.release_name, rerun.run) == ("imagenet-tensorflow-r4", 4)
 
 
 def test_runs_of_a_matrix_apply_to_every_point_and_a_point_wins(deploy: Deployer) -> None:
     runs = {"keras-lstm": {"count": 2}, "keras-lstm-4x1": {"first": 3}}
     config = stack_config(experiments={"runs": runs})
-    names = [e.name for e in deploy(_matrix(), config=config).experiments]
+    names = [e.release_name for e in deploy(_matrix(), config=config).experiments]
     assert names == ["keras-lstm-1x4", "keras-lstm-1x4-r2", "keras-lstm-4x1-r3"]
 
 
@@ -85,7 +85,7 @@ def test_rendered_job_carries_the_digest_of_the_plans_base_values(
     example_plans: dict[str, Plan],
 ) -> None:
     plan = example_plans["aiacc"]
-    (experiment,) = [e for e in plan.experiments if e.name == "imagenet-tensorflow"]
+    (experiment,) = [e for e in plan.experiments if e.release_name == "imagenet-tensorflow"]
     (mpijob,) = [
         o.object
         for o in plan.objects

@@ -104,7 +104,7 @@ def root(tmp_path: Path) -> Path:
 def digests(root: Path) -> dict[str, str]:
     """The base-values digest of each experiment of the aiacc stack, as declared now."""
     resolved = load_stack_experiments(Project.load(root), "aiacc")
-    return {run.experiment_name: run.base_digest for run in resolved.runs}
+    return {run.point_name: run.base_digest for run in resolved.runs}
 
 
 @pytest.fixture()

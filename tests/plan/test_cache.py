@@ -17,16 +17,15 @@ from tests.diff.plan_dirs import copy_project, init_repo
 from tests.project_copy import run_in_process
 from trainstack.core.project import Project
 from trainstack.plan import cache as cache_module
+from trainstack.plan import cache_digests
 from trainstack.plan.cache import (
     CACHE_DIR_ENV,
     KEY_FILE,
     MARKER,
     CacheUnavailable,
     PlanCache,
-    environment_digest,
-    plan_digest,
-    side_digest,
 )
+from trainstack.plan.cache_digests import environment_digest, plan_digest, side_digest
 
 KEY = bytes(range(32))
 
@@ -135,7 +134,7 @@ def test_installed_versions_change_the_digest(monkeypatch: pytest.MonkeyPatch) -
         metadata = {"Name": "pulumi"}
         version = "0.0.0-not-installed"
 
-    monkeypatch.setattr(cache_module.metadata, "distributions", lambda: [*real, Fake()])
+    monkeypatch.setattr(cache_digests.metadata, "distributions", lambda: [*real, Fake()])
     assert environment_digest() != before
 
 

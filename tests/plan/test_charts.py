@@ -37,12 +37,12 @@ def test_every_planned_object_conforms(example_plans: dict[str, Plan], stack: st
 def test_each_experiment_renders_exactly_its_job(example_plans: dict[str, Plan]) -> None:
     for plan in example_plans.values():
         by_name = {r.key[2]: r for r in plan.objects}
-        assert sorted(by_name) == sorted(e.name for e in plan.experiments)
+        assert sorted(by_name) == sorted(e.release_name for e in plan.experiments)
         for experiment in plan.experiments:
-            rendered = by_name[experiment.name]
+            rendered = by_name[experiment.release_name]
             assert rendered.object["kind"] in JOB_KINDS
             assert rendered.object["metadata"]["namespace"] == experiment.namespace
-            assert rendered.release.endswith(f"::{experiment.name}-release")
+            assert rendered.release.endswith(f"::{experiment.release_name}-release")
 
 
 def _without_computed(objects: list[dict]) -> list[dict]:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trainstack.checks.findings import Finding, warning
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, Problem
 from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments import Experiment
@@ -43,26 +43,30 @@ class Acknowledged:
 def acknowledge(
     warnings: Sequence[Finding],
     experiments: Sequence[Experiment],
-    stack: LoadedStack,
+    config: StackConfig,
+    source: str,
+    stack_name: str,
     known: Sequence[str] = (),
 ) -> tuple[list[Finding], list[Acknowledged]]:
     """(warnings left, stale acknowledgements among them; acknowledged warnings).
 
+    ``source``: how messages name the stack's file; ``stack_name``: the stack, named by a
+    stale acknowledgement of an experiment file.
     ``known``: the names of the directory's experiments the stack does not run (a stack
     acknowledgement may name them; it then matches nothing here).
     """
     taken: dict[Finding, Acknowledged] = {}
     stale: list[Finding] = []
-    files = {e.source: (e.base_name, e.acknowledgements) for e in experiments}
+    files = {e.source: (e.file_experiment, e.acknowledgements) for e in experiments}
     for file, (name, acknowledgements) in sorted(files.items()):
         for index, item in enumerate(acknowledgements):
             matched = [w for w in warnings if w.source == file and w.check == item.warning]
             _take(taken, matched, item, f"{file}: acknowledge[{index}]")
             if not matched:
-                stale.append(_stale_in_file(file, name, index, item, stack))
-    names = {e.base_name for e in experiments} | {e.experiment_name for e in experiments}
+                stale.append(_stale_in_file(file, name, index, item, stack_name))
+    names = {e.file_experiment for e in experiments} | {e.point_name for e in experiments}
     problems = []
-    for index, entry in enumerate(stack.config.acknowledge):
+    for index, entry in enumerate(config.acknowledge):
         key = f"trainstack:acknowledge[{index}]"
         if entry.experiment is not None and entry.experiment not in names | set(known):
             problems.append(_unknown_experiment(key, entry.experiment, names | set(known)))
@@ -73,11 +77,11 @@ def acknowledge(
             if w.check == entry.warning
             and (entry.experiment is None or entry.experiment in _names_of(w, experiments))
         ]
-        _take(taken, matched, entry, f"{stack.source}: {key}")
+        _take(taken, matched, entry, f"{source}: {key}")
         if not matched:
-            stale.append(_stale_on_stack(stack, key, entry.warning, entry.experiment))
+            stale.append(_stale_on_stack(source, key, entry.warning, entry.experiment))
     if problems:
-        raise ConfigError(stack.source, problems)
+        raise ConfigError(source, problems)
     left = [w for w in warnings if w not in taken]
     return sorted([*left, *stale]), sorted(taken.values())
 
@@ -94,29 +98,29 @@ def _names_of(found: Finding, experiments: Sequence[Experiment]) -> set[str]:
     return {
         name
         for e in experiments
-        if e.name == found.experiment
-        for name in (e.experiment_name, e.base_name)
+        if e.release_name == found.experiment
+        for name in (e.point_name, e.file_experiment)
     }
 
 
 def _stale_in_file(
-    file: str, name: str, index: int, item: Acknowledgement, stack: LoadedStack
+    file: str, name: str, index: int, item: Acknowledgement, stack_name: str
 ) -> Finding:
     return warning(
         file,
         name,
         f"acknowledge[{index}].warning",
-        f"{item.warning}: no experiment of this file gets that warning on stack {stack.name}: "
+        f"{item.warning}: no experiment of this file gets that warning on stack {stack_name}: "
         "remove the acknowledgement (a warning that only some stacks give is acknowledged in "
         "their stack files: trainstack:acknowledge with experiment)",
         STALE,
     )
 
 
-def _stale_on_stack(stack: LoadedStack, key: str, check: str, experiment: str | None) -> Finding:
+def _stale_on_stack(source: str, key: str, check: str, experiment: str | None) -> Finding:
     who = f"experiment {experiment} gets" if experiment else "the stack gives"
     return warning(
-        stack.source,
+        source,
         experiment or "(stack)",
         f"{key}.warning",
         f"{check}: {who} no such warning: remove the acknowledgement",

@@ -8,92 +8,143 @@ when the stack has one. Messages name the pool and its key in the stack file.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import RolePods
-from trainstack.config.loader import LoadedStack
 from trainstack.config.node_pool import NodePool
+from trainstack.config.stack import StackConfig
 from trainstack.core.quantity import format_quantity
 from trainstack.experiments import Experiment, role_pools
 
 
-def capacity_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def capacity_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Errors for pods larger than a node, and for jobs larger than their pools."""
-    config = stack.config
-    gpu_pool = config.pool(experiment.pool) if experiment.pool else None
-    placed = role_pools(experiment.job, config, gpu_pool)
+    return [found for e in experiments for found in _capacity(_Placed.of(e, config, source))]
 
-    def where(pool: NodePool, field: str = "") -> str:
-        return f"trainstack:{config.pool_key(pool)}{field} in {stack.source}"
 
-    findings: list[Finding] = []
-    for role, pool in placed:
+@dataclass(frozen=True)
+class _Placed:
+    """An experiment's roles, each on the pool its pods land on, and how messages name it."""
+
+    experiment: Experiment
+    roles: list[tuple[RolePods, NodePool | None]]
+    config: StackConfig
+    source: str
+
+    @classmethod
+    def of(cls, experiment: Experiment, config: StackConfig, source: str) -> _Placed:
+        gpu_pool = config.pool(experiment.pool) if experiment.pool else None
+        return cls(experiment, role_pools(experiment.job, config, gpu_pool), config, source)
+
+    def where(self, pool: NodePool, field: str = "") -> str:
+        """The pool's key (or one of its fields) in the stack file."""
+        return f"trainstack:{self.config.pool_key(pool)}{field} in {self.source}"
+
+    def error(self, key: str, message: str) -> Finding:
+        return Finding(self.experiment.source, self.experiment.release_name, key, message)
+
+
+def _capacity(placed: _Placed) -> list[Finding]:
+    """Every pod against a node first; only a job whose pods each fit is summed per pool."""
+    per_pod = [
+        *_no_gpu_pool(placed),
+        *_gpus_per_node(placed),
+        *_requests_per_node(placed),
+        *_worker_spread(placed),
+    ]
+    return per_pod or _pool_totals(placed)
+
+
+def _no_gpu_pool(placed: _Placed) -> list[Finding]:
+    """A role with GPUs on a stack without a GPU pool."""
+    return [
+        placed.error(
+            f"{role.key}.gpus",
+            f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
+            f"(trainstack:nodePools in {placed.source})",
+        )
+        for role, pool in placed.roles
+        if pool is None and role.gpus
+    ]
+
+
+def _gpus_per_node(placed: _Placed) -> list[Finding]:
+    """A pod with more GPUs than a node of its pool has."""
+    return [
+        placed.error(
+            f"{role.key}.gpus",
+            f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
+            f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can never "
+            "be scheduled",
+        )
+        for role, pool in placed.roles
+        if pool is not None and role.gpus > pool.gpus_per_node
+    ]
+
+
+def _requests_per_node(placed: _Placed) -> list[Finding]:
+    """A pod requesting more CPU or memory than a node of its pool has."""
+    findings = []
+    for role, pool in placed.roles:
         if pool is None:
-            if role.gpus:
-                findings.append(
-                    _error(
-                        experiment,
-                        f"{role.key}.gpus",
-                        f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
-                        f"(trainstack:nodePools in {stack.source})",
-                    )
-                )
             continue
-        if role.gpus > pool.gpus_per_node:
-            findings.append(
-                _error(
-                    experiment,
-                    f"{role.key}.gpus",
-                    f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
-                    f"{pool.gpus_per_node} ({where(pool, '.gpusPerNode')}): the pod can never "
-                    "be scheduled",
-                )
-            )
         for resource, request, capacity, field, binary in (
             ("cpu", role.cpu_request, pool.cpu_capacity, ".cpuPerNode", False),
             ("memory", role.memory_request, pool.memory_capacity, ".memoryPerNode", True),
         ):
             if request is not None and capacity is not None and request > capacity:
                 findings.append(
-                    _error(
-                        experiment,
+                    placed.error(
                         f"{role.key}.resources.requests.{resource}",
                         f"{role.role} pods request {format_quantity(request, binary)} "
                         f"{resource}, but a node of pool {pool.name} has "
-                        f"{format_quantity(capacity, binary)} ({where(pool, field)}): the pod "
-                        "can never be scheduled",
+                        f"{format_quantity(capacity, binary)} ({placed.where(pool, field)}): "
+                        "the pod can never be scheduled",
                     )
                 )
-    workers = experiment.job.worker.replicas
-    worker_pool = next((pool for role, pool in placed if role.role == "worker"), None)
-    spread = experiment.job.scheduling.worker_spread == "required"
-    if spread and worker_pool is not None and workers > worker_pool.max_nodes:
-        findings.append(
-            _error(
-                experiment,
-                "job.scheduling.workerSpread",
-                f"required puts each of the {workers} workers on its own node, but pool "
-                f"{worker_pool.name} has at most {worker_pool.max_nodes} nodes "
-                f"({where(worker_pool)})",
-            )
-        )
-    if findings:
-        return findings
-    by_pool: dict[str, list[RolePods]] = defaultdict(list)
-    pools = {}
-    for role, pool in placed:
-        if pool is not None and role.gpus:
-            by_pool[pool.name].append(role)
-            pools[pool.name] = pool
-    for name, roles in sorted(by_pool.items()):
-        findings += _pool_fits(experiment, roles, pools[name], where(pools[name]))
     return findings
 
 
-def _pool_fits(
-    experiment: Experiment, roles: list[RolePods], pool: NodePool, where: str
-) -> list[Finding]:
+def _worker_spread(placed: _Placed) -> list[Finding]:
+    """``workerSpread: required`` with more workers than the worker pool has nodes."""
+    job = placed.experiment.job
+    workers = job.worker.replicas
+    worker_pool = next((pool for role, pool in placed.roles if role.role == "worker"), None)
+    spread = job.scheduling.worker_spread == "required"
+    if not spread or worker_pool is None or workers <= worker_pool.max_nodes:
+        return []
+    return [
+        placed.error(
+            "job.scheduling.workerSpread",
+            f"required puts each of the {workers} workers on its own node, but pool "
+            f"{worker_pool.name} has at most {worker_pool.max_nodes} nodes "
+            f"({placed.where(worker_pool)})",
+        )
+    ]
+
+
+def _pool_totals(placed: _Placed) -> list[Finding]:
+    """The job's GPU pods on each pool, together."""
+    by_pool: dict[str, list[RolePods]] = defaultdict(list)
+    pools = {}
+    for role, pool in placed.roles:
+        if pool is not None and role.gpus:
+            by_pool[pool.name].append(role)
+            pools[pool.name] = pool
+    return [
+        found
+        for name, roles in sorted(by_pool.items())
+        for found in _pool_fits(placed, roles, pools[name])
+    ]
+
+
+def _pool_fits(placed: _Placed, roles: list[RolePods], pool: NodePool) -> list[Finding]:
     """All GPU pods of the job on ``pool``: in total, and packed onto its nodes."""
+    where = placed.where(pool)
     # Pods by GPU count, largest first: counted, never listed one by one (replicas may be
     # in the thousands).
     sizes: Counter[int] = Counter()
@@ -103,8 +154,7 @@ def _pool_fits(
     total = sum(gpus * count for gpus, count in by_size)
     if total > pool.gpu_capacity:
         return [
-            _error(
-                experiment,
+            placed.error(
                 "job.worker.replicas",
                 f"the job needs {total} GPUs ({_breakdown(roles)}), but pool {pool.name} has "
                 f"at most {pool.gpu_capacity} ({pool.max_nodes} nodes x {pool.gpus_per_node}; "
@@ -117,8 +167,7 @@ def _pool_fits(
             for gpus, count in by_size
         )
         return [
-            _error(
-                experiment,
+            placed.error(
                 "job.worker.gpus",
                 f"{total} GPUs fit the {pool.gpu_capacity} of pool {pool.name} in total, but "
                 f"pods of {pods} GPUs cannot be placed on "
@@ -149,7 +198,3 @@ def _packs(by_size: list[tuple[int, int]], nodes: int, per_node: int) -> bool:
 
 def _breakdown(roles: list[RolePods]) -> str:
     return " + ".join(f"{r.replicas} {r.role} x {r.gpus}" for r in roles if r.gpus)
-
-
-def _error(experiment: Experiment, key: str, message: str) -> Finding:
-    return Finding(experiment.source, experiment.name, key, message)

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.checks.findings import Finding
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment
 
 
-def claim_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def claim_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Errors for claims no stack dataset provides (the pods would wait for them forever)."""
+    return [found for e in experiments for found in _claims(e, config, source)]
+
+
+def _claims(experiment: Experiment, config: StackConfig, source: str) -> list[Finding]:
     job = experiment.job
     claims = [(f"job.datasets[{i}].claimName", d.claim_name) for i, d in enumerate(job.datasets)]
     if job.results.claim_name is not None:
         claims.append(("job.results.claimName", job.results.claim_name))
-    provided = sorted(d.name for d in stack.config.datasets if experiment.namespace in d.namespaces)
+    provided = sorted(d.name for d in config.datasets if experiment.namespace in d.namespaces)
     return [
         Finding(
             experiment.source,
-            experiment.name,
+            experiment.release_name,
             key,
             f"claim {claim!r} is not provided by any dataset of the stack in namespace "
-            f"{experiment.namespace!r} (trainstack:datasets in {stack.source} provides: "
+            f"{experiment.namespace!r} (trainstack:datasets in {source} provides: "
             f"{', '.join(provided) or 'none'})",
         )
         for key, claim in claims
-        if stack.config.dataset(claim, experiment.namespace) is None
+        if config.dataset(claim, experiment.namespace) is None
     ]

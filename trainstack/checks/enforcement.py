@@ -52,7 +52,7 @@ def _team(config: StackConfig, team: Team, experiments: Sequence[Experiment]) ->
     share = config.share(team)
     if not config.queueing.enabled:
         return Enforcement(team.name, share, share, "ResourceQuota", "no queueing")
-    unqueued = [e.name for e in experiments if e.team == team.name and not e.queued]
+    unqueued = [e.release_name for e in experiments if e.team == team.name and not e.queued]
     if unqueued:
         listed = ", ".join(unqueued[:_LISTED]) + (
             f" and {len(unqueued) - _LISTED} more" if len(unqueued) > _LISTED else ""

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
+from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment
 from trainstack.training_job.frameworks import framework
 
 _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
 
 
-def launcher_findings(experiment: Experiment) -> list[Finding]:
+def launcher_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """An error when the launcher's command or working dir sits on a worker-only dataset."""
+    return [found for experiment in experiments for found in _launcher(experiment)]
+
+
+def _launcher(experiment: Experiment) -> list[Finding]:
     job = experiment.job
     if framework(job.framework).command_has_data(job):
         return []
@@ -29,7 +37,7 @@ def launcher_findings(experiment: Experiment) -> list[Finding]:
             findings.append(
                 Finding(
                     experiment.source,
-                    experiment.name,
+                    experiment.release_name,
                     "job.mpi.mountsOnLauncher",
                     f"the launcher uses {', '.join(hits)} on dataset {dataset.claim_name!r} "
                     f"(job.datasets[{index}], mounted at {dataset.mount_path}) but "

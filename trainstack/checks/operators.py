@@ -6,20 +6,28 @@ resolved: ``trainstack.experiments.dialect``.)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.checks.findings import Finding
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment, serve_with
 from trainstack.training_job.frameworks import framework
 
 
-def operator_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def operator_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """An error when no enabled operator serves the job as the chart renders it."""
+    return [found for e in experiments for found in _operator(e, config, source)]
+
+
+def _operator(experiment: Experiment, config: StackConfig, source: str) -> list[Finding]:
     spec = framework(experiment.job.framework)
-    serving = stack.config.operators.serving(spec.crd)
+    serving = config.operators.serving(spec.crd)
     if serving is not None and serving[1].dialect is not None:
         return []
     if serving is None:
-        found = f"no enabled operator of trainstack:operators in {stack.source} installs {spec.crd}"
+        found = f"no enabled operator of trainstack:operators in {source} installs {spec.crd}"
     else:
         operator, served = serving
         found = (
@@ -29,7 +37,7 @@ def operator_findings(experiment: Experiment, stack: LoadedStack) -> list[Findin
     return [
         Finding(
             experiment.source,
-            experiment.name,
+            experiment.release_name,
             "job.framework",
             f"{spec.name} jobs are {spec.kind} {spec.api_version} objects, but {found}; "
             f"{serve_with(spec.crd, serving[0] if serving else None)}",

@@ -21,8 +21,10 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding, warning
+from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment
 from trainstack.training_job import TrainingJob
 
@@ -53,8 +55,14 @@ examples (``saved_model_dir``, ``checkpoint_dir``), Hugging Face (``output_dir``
 _OPTION = re.compile(r"^--?([A-Za-z][A-Za-z0-9_-]*)(?:=(.*))?$", re.DOTALL)
 
 
-def output_findings(experiment: Experiment) -> list[Finding]:
+def output_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """A warning per output directory of the command that no mounted volume backs."""
+    return [found for experiment in experiments for found in _unbacked(experiment)]
+
+
+def _unbacked(experiment: Experiment) -> list[Finding]:
     job = experiment.job
     mounts = _writable_mounts(job)
     findings = []
@@ -65,7 +73,7 @@ def output_findings(experiment: Experiment) -> list[Finding]:
         findings.append(
             warning(
                 experiment.source,
-                experiment.name,
+                experiment.release_name,
                 key,
                 f"{option} {path}: the job writes there, but no volume is mounted at or above "
                 f"it ({mounted or 'the job mounts no writable volume'}): what it writes is lost "

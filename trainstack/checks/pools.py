@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.checks.findings import Finding
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
+from trainstack.experiments import Experiment
 
 
-def pool_findings(stack: LoadedStack) -> list[Finding]:
+def pool_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """A warning for each pool whose taint policy replaces other managers' taints."""
-    config = stack.config
     findings = []
     for pool in config.node_pools:
         if pool.nodes and pool.taint_policy == "force":
             findings.append(
                 Finding(
-                    stack.source,
+                    source,
                     f"(pool {pool.name})",
                     f"trainstack:{config.pool_key(pool)}.taintPolicy",
                     f"force: `pulumi up` replaces the whole taint list of {', '.join(pool.nodes)} "

@@ -1,4 +1,4 @@
-"""Does a team's work fit its quota and its Pod Security level? Per job and all together.
+"""Does a team's work fit its quota? Per job and all together.
 
 The numbers are the ones the API server counts: a container's request is what it sets,
 else its limit, else the team's LimitRange default; its limit is what it sets, else the
@@ -10,38 +10,19 @@ admits queued jobs one after another as quota frees up.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from trainstack.checks.enforcement import Enforcement, enforcement
-from trainstack.checks.findings import Finding, Severity
-from trainstack.checks.pods import RolePods, role_pods
-from trainstack.config.loader import LoadedStack
-from trainstack.config.node_pool import GPU_RESOURCE
+from trainstack.checks.findings import Finding
+from trainstack.checks.pods import RolePods
+from trainstack.checks.team_jobs import TeamJob, team_jobs
+from trainstack.config.stack import StackConfig
 from trainstack.config.teams import Amounts, Team
-from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.experiments import Experiment, serve_with
-from trainstack.training_job.frameworks import framework
+from trainstack.core.quantity import format_quantity
+from trainstack.experiments import Experiment
 
-# Capabilities Pod Security `baseline` lets a container add (its "Capabilities" control).
-BASELINE_CAPABILITIES = frozenset(
-    {
-        "AUDIT_WRITE",
-        "CHOWN",
-        "DAC_OVERRIDE",
-        "FOWNER",
-        "FSETID",
-        "KILL",
-        "MKNOD",
-        "NET_BIND_SERVICE",
-        "SETFCAP",
-        "SETGID",
-        "SETPCAP",
-        "SETUID",
-        "SYS_CHROOT",
-    }
-)
 _LISTED = 8
 """Experiments named in a message about a team's sums; the rest are counted."""
 
@@ -125,272 +106,93 @@ RESOURCES = (
 )
 
 
-def quota_findings(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:
-    """Errors and warnings about the experiments that run in a team's namespace."""
+def quota_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
+    """Errors and warnings about the quota of the experiments that run in a team's namespace."""
     findings: list[Finding] = []
     per_team: dict[str, list[tuple[Experiment, Usage]]] = defaultdict(list)
-    enforced = enforcement(stack.config, experiments)
-    for experiment in experiments:
-        team = None if experiment.team is None else stack.config.team(experiment.team)
-        if team is None:
-            continue
-        check = _TeamCheck(experiment, team, stack, enforced[team.name])
-        findings += check.pod_security()
-        findings += check.unset_amounts()
-        findings += check.shared_memory()
-        findings += check.queueing()
-        usage = check.usage()
-        findings += check.fits(usage)
-        per_team[team.name].append((experiment, usage))
+    enforced = enforcement(config, experiments)
+    for job in team_jobs(experiments, config, source):
+        used = usage(job)
+        findings += _fits(job, used, enforced[job.team.name], config)
+        per_team[job.team.name].append((job.experiment, used))
     for name, members in sorted(per_team.items()):
-        team = stack.config.team(name)
+        team = config.team(name)
         assert team is not None
-        findings += _together(team, members, stack, enforced[name])
+        findings += _together(team, members, config, source, enforced[name])
     return findings
 
 
-class _TeamCheck:
-    """The checks of one experiment of one team."""
+def usage(team_job: TeamJob) -> Usage:
+    """The job's pods, as the team's ResourceQuota counts them (unset amounts as 0)."""
+    total = _NONE
+    for role in team_job.roles:
+        pod = Usage(
+            role.gpus,
+            team_job.request(role, "cpu") or Decimal(0),
+            team_job.request(role, "memory") or Decimal(0),
+            team_job.limit(role, "memory") or Decimal(0),
+            1,
+        )
+        total = total + pod.times(role.replicas)
+    return total
 
-    def __init__(
-        self, experiment: Experiment, team: Team, stack: LoadedStack, enforced: Enforcement
-    ) -> None:
-        self.experiment = experiment
-        self.team = team
-        self.stack = stack
-        self.enforced = enforced
-        self.team_key = f"trainstack:{stack.config.team_key(team)}"
-        self.roles = role_pods(experiment.job)
 
-    def finding(
-        self, key: str, message: str, severity: Severity = "error", check: str = ""
-    ) -> Finding:
-        return Finding(self.experiment.source, self.experiment.name, key, message, severity, check)
-
-    def where(self, key: str) -> str:
-        return f"{self.team_key}.{key} in {self.stack.source}"
-
-    def pod_security(self) -> list[Finding]:
-        """Pod Security `baseline` refuses what the job asks for (at run time, pod by pod)."""
-        if self.team.pod_security == "privileged":
-            return []
-        job = self.experiment.job
-        asked: list[tuple[str, str]] = []
-        if job.network.host_network:
-            asked.append(("job.network.hostNetwork", "true (host networking)"))
-        if job.security.privileged:
-            asked.append(("job.security.privileged", "true (privileged containers)"))
-        if job.security.host_ipc:
-            asked.append(("job.security.hostIPC", "true (the node's IPC namespace)"))
-        if job.security.host_pid:
-            asked.append(("job.security.hostPID", "true (the node's processes)"))
-        if job.host_paths:
-            paths = ", ".join(h.path for h in job.host_paths)
-            asked.append(("job.hostPaths", f"{paths} (hostPath volumes)"))
-        if job.network.rdma.enabled and not job.security.privileged:
-            asked.append(("job.network.rdma.enabled", "true (adds the IPC_LOCK capability)"))
-        spec = framework(job.framework)
-        added = {"job.security.capabilities.add": job.security.capabilities.add}
-        for pods in self.roles:
-            role = spec.role(pods.role)
-            adds = spec.role_settings(job, role.name).security.capabilities.add
-            if adds is not None:
-                added[f"job.{role.values_key}.security.capabilities.add"] = adds
-        for key, adds in added.items():
-            extra = sorted(set(adds) - BASELINE_CAPABILITIES)
-            if extra and not job.security.privileged:
-                asked.append((key, f"{', '.join(extra)}"))
-        if job.security.seccomp_profile == "Unconfined" and not job.security.privileged:
-            asked.append(("job.security.seccompProfile", "Unconfined"))
-        return [
-            self.finding(
-                key,
-                f"{found}, but team {self.team.name}'s namespace {self.experiment.namespace} "
-                f"enforces Pod Security baseline ({self.where('podSecurity')}): the API "
-                "server refuses these pods when the operator creates them; drop it, or let "
-                "the team run such pods with podSecurity: privileged",
-            )
-            for key, found in asked
-        ]
-
-    def unset_amounts(self) -> list[Finding]:
-        """Amounts the ResourceQuota requires that neither the pod nor the team sets."""
-        defaults = self.team.container_defaults
-        findings = []
-        for role in self.roles:
-            for kind, resource in (
-                ("requests", "cpu"),
-                ("requests", "memory"),
-                ("limits", "memory"),
-            ):
-                found = (
-                    _request(role, resource, self.team)
-                    if kind == "requests"
-                    else _limit(role, resource, self.team)
-                )
-                if found is None:
-                    findings.append(
-                        self.finding(
-                            f"{role.key}.resources.{kind}.{resource}",
-                            f"unset on {role.role} pods, and team {self.team.name} has no "
-                            f"default ({self.where(f'containerDefaults.{kind}.{resource}')}): "
-                            f"its ResourceQuota caps {kind}.{resource}, so the API server "
-                            "refuses pods without it; set it, or give the team a default",
-                        )
-                    )
-            for resource in ("cpu", "memory"):
-                request = getattr(role.resources.requests, resource)
-                default = defaults.limit(resource)
-                if (
-                    request is not None
-                    and getattr(role.resources.limits, resource) is None
-                    and default is not None
-                    and parse_quantity(request) > default
-                ):
-                    findings.append(
-                        self.finding(
-                            f"{role.key}.resources.limits.{resource}",
-                            f"unset on {role.role} pods, so team {self.team.name}'s default "
-                            f"limit {getattr(defaults.limits, resource)} applies "
-                            f"({self.where(f'containerDefaults.limits.{resource}')}), below "
-                            f"the request {request}: the API server refuses the pods; set a "
-                            "limit",
-                        )
-                    )
-        return findings
-
-    def shared_memory(self) -> list[Finding]:
-        """/dev/shm is memory of the pod: it must fit under the pod's memory limit."""
-        job = self.experiment.job
-        shm = job.shm
-        if not shm.enabled or shm.size_limit is None:
-            return []
-        size = parse_quantity(shm.size_limit)
-        spec = framework(job.framework)
-        findings = []
-        for role in self.roles:
-            limit = _limit(role, "memory", self.team)
-            if not spec.role(role.role).trains or limit is None or size < limit:
-                continue
+def _fits(
+    team_job: TeamJob, usage: Usage, enforced: Enforcement, config: StackConfig
+) -> list[Finding]:
+    """One job against the team's ResourceQuota (and, queued, its nominal quota)."""
+    experiment, team = team_job.experiment, team_job.team
+    ceiling, share = enforced.ceiling, enforced.share
+    borrowing = enforced.raised
+    key = "team"
+    findings = []
+    for resource in RESOURCES:
+        used, allowed = resource.used(usage), resource.allowed(ceiling)
+        if allowed is not None and used > allowed:
+            cap = "can hold at most" if borrowing else "has a quota of"
             findings.append(
-                self.finding(
-                    "job.shm.sizeLimit",
-                    f"{shm.size_limit} of /dev/shm is memory charged to each {role.role} pod, "
-                    f"whose memory limit is {format_quantity(limit)}: the pod is OOM-killed "
-                    "before /dev/shm is full; raise the limit above sizeLimit plus what the "
-                    "process needs",
-                    "warning",
-                    "shmOverMemory",
+                team_job.finding(
+                    key,
+                    f"the job needs {resource.show(used)} ({_breakdown(team_job.roles)}), but "
+                    f"team {team.name} {cap} {resource.show(allowed)} "
+                    f"({team_job.where(resource.quota_key)}"
+                    f"{', with what it may borrow' if borrowing else ''}): "
+                    + (
+                        "Kueue never admits it"
+                        if experiment.queued
+                        else "its ResourceQuota refuses the pods beyond that"
+                    ),
                 )
             )
-        return findings
-
-    def queueing(self) -> list[Finding]:
-        """What Kueue cannot do for this job."""
-        queueing = self.stack.config.queueing
-        job = self.experiment.job
-        if not queueing.enabled:
-            return []
-        if not self.experiment.queued:
-            crd = framework(job.framework).crd
-            serving = self.stack.config.operators.serving(crd)
-            who = serving[0].label if serving else "no enabled operator"
-            fix = serve_with(crd, serving[0] if serving else None, suspend=True)
-            return [
-                self.finding(
-                    "job.framework",
-                    f"not queued: {who} serves {crd} without runPolicy.suspend, so Kueue "
-                    "cannot hold the job; it starts at `pulumi up`, outside team "
-                    f"{self.team.name}'s queue, and Kueue does not count its "
-                    f"{self.usage().gpu} GPU(s); {fix} to queue it",
+            continue
+        mine = resource.allowed(share)
+        if experiment.queued and borrowing and mine is not None and used > mine:
+            findings.append(
+                team_job.finding(
+                    key,
+                    f"the job needs {resource.show(used)}, above team {team.name}'s "
+                    f"own {resource.show(mine)} ({team_job.where(resource.quota_key)}): "
+                    f"Kueue admits it only while other teams of cohort "
+                    f"{config.queueing.cohort} leave {resource.show(used - mine)} idle",
                     "warning",
-                    "notQueued",
+                    "borrowing",
                 )
-            ]
-        caveat = self._queue_caveat()
-        if caveat:
-            return [self.finding("job.framework", caveat, "warning", "queueCaveat")]
-        if job.network.rdma.enabled:
-            return [
-                self.finding(
-                    "job.network.rdma.enabled",
-                    f"training pods request {job.network.rdma.resource_name}, which team "
-                    f"{self.team.name}'s ClusterQueue does not cover (it covers cpu, memory "
-                    f"and {GPU_RESOURCE}): Kueue never admits the job",
-                )
-            ]
-        return []
-
-    def _queue_caveat(self) -> str | None:
-        """A known defect of the serving operator under Kueue, for a queued job."""
-        serving = self.stack.config.operators.serving(framework(self.experiment.job.framework).crd)
-        if serving is None or serving[1].queue_caveat is None:
-            return None
-        return f"queued with {serving[0].label}: {serving[1].queue_caveat}"
-
-    def usage(self) -> Usage:
-        """The job's pods, as the team's ResourceQuota counts them (unset amounts as 0)."""
-        total = _NONE
-        for role in self.roles:
-            pod = Usage(
-                role.gpus,
-                _request(role, "cpu", self.team) or Decimal(0),
-                _request(role, "memory", self.team) or Decimal(0),
-                _limit(role, "memory", self.team) or Decimal(0),
-                1,
             )
-            total = total + pod.times(role.replicas)
-        return total
-
-    def fits(self, usage: Usage) -> list[Finding]:
-        """One job against the team's ResourceQuota (and, queued, its nominal quota)."""
-        config = self.stack.config
-        ceiling, share = self.enforced.ceiling, self.enforced.share
-        borrowing = self.enforced.raised
-        key = "team"
-        findings = []
-        for resource in RESOURCES:
-            used, allowed = resource.used(usage), resource.allowed(ceiling)
-            if allowed is not None and used > allowed:
-                cap = "can hold at most" if borrowing else "has a quota of"
-                findings.append(
-                    self.finding(
-                        key,
-                        f"the job needs {resource.show(used)} ({_breakdown(self.roles)}), but "
-                        f"team {self.team.name} {cap} {resource.show(allowed)} "
-                        f"({self.where(resource.quota_key)}"
-                        f"{', with what it may borrow' if borrowing else ''}): "
-                        + (
-                            "Kueue never admits it"
-                            if self.experiment.queued
-                            else "its ResourceQuota refuses the pods beyond that"
-                        ),
-                    )
-                )
-                continue
-            mine = resource.allowed(share)
-            if self.experiment.queued and borrowing and mine is not None and used > mine:
-                findings.append(
-                    self.finding(
-                        key,
-                        f"the job needs {resource.show(used)}, above team {self.team.name}'s "
-                        f"own {resource.show(mine)} ({self.where(resource.quota_key)}): "
-                        f"Kueue admits it only while other teams of cohort "
-                        f"{config.queueing.cohort} leave {resource.show(used - mine)} idle",
-                        "warning",
-                        "borrowing",
-                    )
-                )
-        return findings
+    return findings
 
 
 def _together(
-    team: Team, members: list[tuple[Experiment, Usage]], stack: LoadedStack, enforced: Enforcement
+    team: Team,
+    members: list[tuple[Experiment, Usage]],
+    config: StackConfig,
+    source: str,
+    enforced: Enforcement,
 ) -> list[Finding]:
     """The team's experiments side by side: created at once, or queued one after another."""
-    config = stack.config
     team_key = f"trainstack:{config.team_key(team)}"
-    source, subject = stack.source, f"(all of team {team.name})"
+    subject = f"(all of team {team.name})"
     at_once = [(e, u) for e, u in members if not e.queued]
     queued = [(e, u) for e, u in members if e.queued]
     findings = []
@@ -443,21 +245,6 @@ def _exceeded(
     return over
 
 
-def _request(role: RolePods, resource: str, team: Team) -> Decimal | None:
-    """The request the API server sees: set, else the set limit, else the team default."""
-    value = getattr(role.resources.requests, resource) or getattr(role.resources.limits, resource)
-    if value is not None:
-        return parse_quantity(value)
-    return team.container_defaults.request(resource)
-
-
-def _limit(role: RolePods, resource: str, team: Team) -> Decimal | None:
-    value = getattr(role.resources.limits, resource)
-    if value is not None:
-        return parse_quantity(value)
-    return team.container_defaults.limit(resource)
-
-
 def _sum(usages: Iterable[Usage]) -> Usage:
     total = _NONE
     for usage in usages:
@@ -474,7 +261,7 @@ def _breakdown(roles: list[RolePods]) -> str:
 
 def _listing(members: list[tuple[Experiment, Usage]], resource: _Resource) -> str:
     shown = [
-        f"{experiment.name} {resource.show(resource.used(usage)).split(' ')[0]}"
+        f"{experiment.release_name} {resource.show(resource.used(usage)).split(' ')[0]}"
         for experiment, usage in members[:_LISTED]
     ]
     if len(members) > _LISTED:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from trainstack.checks.capacity import capacity_findings
 from trainstack.checks.claims import claim_findings
 from trainstack.checks.findings import Finding
@@ -10,28 +12,42 @@ from trainstack.checks.names import name_findings
 from trainstack.checks.namespaces import namespace_findings
 from trainstack.checks.operators import operator_findings
 from trainstack.checks.outputs import output_findings
+from trainstack.checks.pod_security import pod_security_findings
 from trainstack.checks.pools import pool_findings
+from trainstack.checks.queueing import queueing_findings
 from trainstack.checks.quotas import quota_findings
+from trainstack.checks.team_defaults import team_default_findings
 from trainstack.checks.warning_rules import warning_findings
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.core.errors import PlanCheckError
 from trainstack.experiments import Experiment
 
+Check = Callable[[Sequence[Experiment], StackConfig, str], list[Finding]]
+"""Every check's signature: the stack's experiments, its validated configuration, and how
+messages name the stack's file. Never the kubeconfig: no check needs a secret."""
 
-def check_experiments(experiments: list[Experiment], stack: LoadedStack) -> list[Finding]:
+CHECKS: tuple[Check, ...] = (
+    name_findings,
+    pool_findings,
+    pod_security_findings,
+    team_default_findings,
+    queueing_findings,
+    quota_findings,
+    operator_findings,
+    capacity_findings,
+    claim_findings,
+    launcher_findings,
+    namespace_findings,
+    warning_findings,
+    output_findings,
+)
+
+
+def check_experiments(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Every finding, errors and warnings, sorted by file, experiment and key."""
-    findings = name_findings(experiments)
-    findings += pool_findings(stack)
-    findings += quota_findings(experiments, stack)
-    for experiment in experiments:
-        findings += operator_findings(experiment, stack)
-        findings += capacity_findings(experiment, stack)
-        findings += claim_findings(experiment, stack)
-        findings += launcher_findings(experiment)
-        findings += namespace_findings(experiment, stack)
-        findings += warning_findings(experiment, stack)
-        findings += output_findings(experiment)
-    return sorted(set(findings))
+    return sorted({found for check in CHECKS for found in check(experiments, config, source)})
 
 
 def enforce(findings: list[Finding]) -> list[Finding]:

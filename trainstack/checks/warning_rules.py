@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.checks.findings import Finding, warning
 from trainstack.checks.pods import role_pods, total_gpus
-from trainstack.config.loader import LoadedStack
+from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
-from trainstack.core.errors import dotted_path
+from trainstack.core.key_paths import dotted_path
 from trainstack.core.quantity import parse_quantity
 from trainstack.experiments import Experiment
 from trainstack.training_job.frameworks import FrameworkSpec, framework
@@ -14,13 +16,35 @@ from trainstack.training_job.frameworks import FrameworkSpec, framework
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
 
 
-def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:
+def warning_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
     """Warnings: small /dev/shm for NCCL jobs, GPU pods without memory limits, privileges."""
+    return [found for experiment in experiments for found in _warnings(experiment, config)]
+
+
+def _warnings(experiment: Experiment, config: StackConfig) -> list[Finding]:
+    """Every warning rule's findings for one experiment."""
+    spec = framework(experiment.job.framework)
+    return [
+        *_shared_memory(experiment),
+        *_memory_limits(experiment, config),
+        *_ttl_after_finished(experiment),
+        *_privileged(experiment),
+        *_host_network(experiment),
+        *_framework_warnings(experiment, spec),
+        *_injected_env(experiment, spec),
+        *_plain_credentials(experiment, spec),
+    ]
+
+
+def _shared_memory(experiment: Experiment) -> list[Finding]:
+    """A multi-GPU job without /dev/shm, or with less than NCCL needs."""
     job = experiment.job
-    warnings: list[Finding] = []
-    multi_gpu = total_gpus(job) > 1
-    if multi_gpu and not job.shm.enabled:
-        warnings.append(
+    if total_gpus(job) <= 1:
+        return []
+    if not job.shm.enabled:
+        return [
             _warn(
                 experiment,
                 "job.shm.enabled",
@@ -28,13 +52,9 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "/dev/shm and fails or crawls; enable it with sizeLimit >= 1Gi",
                 "sharedMemory",
             )
-        )
-    elif (
-        multi_gpu
-        and job.shm.size_limit is not None
-        and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM
-    ):
-        warnings.append(
+        ]
+    if job.shm.size_limit is not None and parse_quantity(job.shm.size_limit) < NCCL_SHM_MINIMUM:
+        return [
             _warn(
                 experiment,
                 "job.shm.sizeLimit",
@@ -42,57 +62,77 @@ def warning_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding
                 "needs more shared memory",
                 "sharedMemory",
             )
-        )
+        ]
+    return []
+
+
+def _memory_limits(experiment: Experiment, config: StackConfig) -> list[Finding]:
+    """GPU pods without a memory limit, when no LimitRange default gives them one."""
     # The namespace's LimitRange fills in a missing limit: only warn when nothing will.
-    team = stack.config.team(experiment.team) if experiment.team else None
-    defaulted = team is not None and team.container_defaults.limit("memory") is not None
-    for role in role_pods(job):
-        if role.gpus and role.resources.limits.memory is None and not defaulted:
-            warnings.append(
-                _warn(
-                    experiment,
-                    f"{role.key}.resources.limits.memory",
-                    f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
-                    "limit: an over-committed node kills jobs; set one (or a "
-                    "namespace LimitRange default)",
-                    "memoryLimit",
-                )
-            )
-    if job.run_policy.ttl_seconds_after_finished is not None:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.runPolicy.ttlSecondsAfterFinished",
-                f"{job.run_policy.ttl_seconds_after_finished}: the operator "
-                "deletes the finished job, and the next `pulumi up` creates "
-                "it again and re-runs it; remove the experiment from the "
-                "stack to clean up instead",
-                "ttlAfterFinished",
-            )
+    team = config.team(experiment.team) if experiment.team else None
+    if team is not None and team.container_defaults.limit("memory") is not None:
+        return []
+    return [
+        _warn(
+            experiment,
+            f"{role.key}.resources.limits.memory",
+            f"{role.role} pods hold {role.gpus} GPU(s) without a memory "
+            "limit: an over-committed node kills jobs; set one (or a "
+            "namespace LimitRange default)",
+            "memoryLimit",
         )
-    if job.security.privileged:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.security.privileged",
-                "true: the containers get full access to the node",
-                "privileged",
-            )
+        for role in role_pods(experiment.job)
+        if role.gpus and role.resources.limits.memory is None
+    ]
+
+
+def _ttl_after_finished(experiment: Experiment) -> list[Finding]:
+    """A finished job the operator deletes comes back at the next ``pulumi up``."""
+    ttl = experiment.job.run_policy.ttl_seconds_after_finished
+    if ttl is None:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.runPolicy.ttlSecondsAfterFinished",
+            f"{ttl}: the operator "
+            "deletes the finished job, and the next `pulumi up` creates "
+            "it again and re-runs it; remove the experiment from the "
+            "stack to clean up instead",
+            "ttlAfterFinished",
         )
-    if job.network.host_network:
-        warnings.append(
-            _warn(
-                experiment,
-                "job.network.hostNetwork",
-                "true: the pods share the node's network namespace",
-                "hostNetwork",
-            )
+    ]
+
+
+def _privileged(experiment: Experiment) -> list[Finding]:
+    if not experiment.job.security.privileged:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.security.privileged",
+            "true: the containers get full access to the node",
+            "privileged",
         )
-    spec = framework(job.framework)
-    warnings += [_warn(experiment, w.key, w.message, w.check) for w in spec.warnings(job)]
-    warnings += _injected_env(experiment, spec)
-    warnings += _plain_credentials(experiment, spec)
-    return warnings
+    ]
+
+
+def _host_network(experiment: Experiment) -> list[Finding]:
+    if not experiment.job.network.host_network:
+        return []
+    return [
+        _warn(
+            experiment,
+            "job.network.hostNetwork",
+            "true: the pods share the node's network namespace",
+            "hostNetwork",
+        )
+    ]
+
+
+def _framework_warnings(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
+    """The framework's own warnings (its registry entry's ``warnings``)."""
+    return [_warn(experiment, w.key, w.message, w.check) for w in spec.warnings(experiment.job)]
 
 
 def _injected_env(experiment: Experiment, spec: FrameworkSpec) -> list[Finding]:
@@ -142,4 +182,4 @@ def _plain_credentials(experiment: Experiment, spec: FrameworkSpec) -> list[Find
 
 
 def _warn(experiment: Experiment, key: str, message: str, check: str) -> Finding:
-    return warning(experiment.source, experiment.name, key, message, check)
+    return warning(experiment.source, experiment.release_name, key, message, check)

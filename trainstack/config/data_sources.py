@@ -26,8 +26,8 @@ from trainstack.config.loader import (
     LoadedDataStack,
     LoadedStack,
     load_stack_config,
-    read_stack_file,
 )
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
 from trainstack.core.project import Project
 

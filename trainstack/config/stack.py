@@ -4,21 +4,15 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from trainstack.config.acceleration import Acceleration, AckAddon, HelmComponent
+from trainstack.config.acceleration import Acceleration, AckAddon
 from trainstack.config.cluster import Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
-from trainstack.config.teams import (
-    RESERVED_NAMESPACES,
-    Amounts,
-    Team,
-    model_share,
-    nominal,
-    reach,
-)
+from trainstack.config.team_rules import team_rules
+from trainstack.config.teams import Amounts, Team, nominal, reach
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.warning_ids import StackAcknowledgement
 from trainstack.operators import family as operator_family
@@ -132,65 +126,8 @@ class StackConfig(StrictModel):
 
     @model_validator(mode="after")
     def _team_rules(self) -> StackConfig:
-        names: dict[str, int] = {}
-        namespaces: dict[str, int] = {}
-        system = self._system_namespaces()
-        for index, team in enumerate(self.teams):
-            if team.name in names:
-                raise constraint(
-                    f"teams[{index}].name",
-                    team.name,
-                    f"a name no other team uses (teams[{names[team.name]}] has it)",
-                )
-            names[team.name] = index
-            namespace = team.namespace_name
-            key = f"teams[{index}].namespace"
-            if namespace in namespaces:
-                raise constraint(
-                    key,
-                    namespace,
-                    f"a namespace of its own (teams[{namespaces[namespace]}] works in it): "
-                    "quotas and bindings are per namespace",
-                )
-            namespaces[namespace] = index
-            if namespace in system:
-                raise constraint(
-                    key,
-                    namespace,
-                    f"a namespace other than {system[namespace]}: the team's Pod Security "
-                    "level and quota would apply there too",
-                )
-            self._queueing_rules(index, team)
-        if self.queueing.enabled:
-            if not self.teams:
-                raise constraint(
-                    "queueing.enabled", True, "false, or at least one team in trainstack:teams"
-                )
-            self._flavor_rules()
+        team_rules(self)
         return self
-
-    def _flavor_rules(self) -> None:
-        for index, pool in enumerate(self.node_pools):
-            # A ResourceFlavor carries at most 8 node labels and 8 tolerations (Kueue's CRD).
-            for field, items in (("labels", pool.labels), ("taints", pool.taints)):
-                if len(items) > 8:
-                    raise constraint(
-                        f"nodePools[{index}].{field}",
-                        f"{len(items)} entries",
-                        "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
-                    )
-        for model, capacity in sorted(self.gpu_capacity_by_model().items()):
-            shares = [(team.name, model_share(team, model)) for team in self.teams]
-            total = sum(count for _, count in shares)
-            if total > capacity:
-                listed = ", ".join(f"{name} {count}" for name, count in shares)
-                raise constraint(
-                    "teams",
-                    f"{total} {model} GPUs of quota ({listed})",
-                    f"at most the {capacity} {model} GPUs of the stack's pools with queueing: "
-                    "Kueue would admit jobs for GPUs that do not exist (use a cohort to share "
-                    "idle GPUs)",
-                )
 
     @model_validator(mode="after")
     def _claims_in_created_namespaces(self) -> StackConfig:
@@ -209,57 +146,6 @@ class StackConfig(StrictModel):
                         "nothing creates this one, so the claim could never be created",
                     )
         return self
-
-    def _queueing_rules(self, index: int, team: Team) -> None:
-        queueing = self.queueing
-        for model in sorted(team.quota.gpu_models):
-            key = f"teams[{index}].quota.gpuModels"
-            if not queueing.enabled:
-                raise constraint(
-                    key,
-                    dict(team.quota.gpu_models),
-                    "nothing without queueing (a ResourceQuota cannot tell GPU models apart); "
-                    "set trainstack:queueing.enabled: true",
-                )
-            models = self.gpu_models()
-            if model not in models:
-                raise constraint(
-                    f"{key}.{model}",
-                    model,
-                    f"a GPU model of the stack's node pools: {', '.join(models) or 'none'}",
-                )
-        models = self.gpu_models()
-        if queueing.enabled and len(models) > 1:
-            # One flavor per GPU model: their quotas must not add up to more than the
-            # team's total, or Kueue admits jobs its ResourceQuota then refuses.
-            caps = {model: model_share(team, model) for model in models}
-            if sum(caps.values()) > team.quota.gpu:
-                raise constraint(
-                    f"teams[{index}].quota.gpuModels",
-                    caps,
-                    f"per-model GPU quotas adding up to at most quota.gpu ({team.quota.gpu}) "
-                    f"with several GPU models ({', '.join(models)}): Kueue admits by model, the "
-                    "ResourceQuota counts all GPUs together",
-                )
-        if team.borrowing_limit is not None and (not queueing.enabled or queueing.cohort is None):
-            raise constraint(
-                f"teams[{index}].borrowingLimit",
-                team.borrowing_limit.model_dump(exclude_none=True),
-                "nothing unless trainstack:queueing is enabled with a cohort (only teams "
-                "of a cohort borrow)",
-            )
-
-    def _system_namespaces(self) -> dict[str, str]:
-        """Namespaces a team may not take, with why: the cluster's and the releases'."""
-        taken = {namespace: "the cluster's own namespaces" for namespace in RESERVED_NAMESPACES}
-        for operator in self.operators.enabled():
-            taken[operator.release.install.namespace] = f"{operator.label}'s namespace"
-        component = self.acceleration.component
-        if self.acceleration.enabled and isinstance(component, HelmComponent):
-            taken[component.namespace] = "the acceleration release's namespace"
-        if self.queueing.enabled:
-            taken[self.queueing.namespace] = "Kueue's namespace"
-        return taken
 
     def dataset(self, claim_name: str, namespace: str) -> Dataset | None:
         """The dataset with a PVC named ``claim_name`` in ``namespace``, if any."""

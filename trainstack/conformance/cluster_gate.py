@@ -42,7 +42,7 @@ def check_experiments_on_cluster(
         for experiment in experiments
         for obj in render_training_job(
             experiment.values,
-            release=experiment.name,
+            release=experiment.release_name,
             namespace=experiment.namespace,
             chart_dir=chart_dir,
         )

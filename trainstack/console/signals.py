@@ -2,10 +2,10 @@
 
 Python turns SIGINT into :class:`KeyboardInterrupt`, but dies on SIGTERM or SIGHUP
 without running a single ``finally``: temporary and staging directories would stay
-behind. While a command runs, those signals raise :class:`~trainstack.core.errors.Interrupted`
-instead, so that every cleanup runs on the way out. :func:`deferred` holds the three
-signals around steps that must not be cut in half (swapping a plan directory, removing
-the one it replaced): a signal that arrives meanwhile is handled right after.
+behind. While a command runs, those signals raise :class:`Interrupted` instead, so that
+every cleanup runs on the way out. :func:`deferred` holds the three signals around steps
+that must not be cut in half (swapping a plan directory, removing the one it replaced): a
+signal that arrives meanwhile is handled right after.
 """
 
 from __future__ import annotations
@@ -18,7 +18,18 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-from trainstack.core.errors import Interrupted
+
+class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like KeyboardInterrupt)
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C so that every cleanup runs.
+
+    A ``BaseException`` (like :class:`KeyboardInterrupt`) so that no ``except Exception``
+    swallows it on the way out.
+    """
+
+    def __init__(self, signal_number: int) -> None:
+        self.signal_number = signal_number
+        super().__init__(f"interrupted by signal {signal_number}")
+
 
 UNWINDING = (signal.SIGTERM, signal.SIGHUP)
 DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})

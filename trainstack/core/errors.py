@@ -10,14 +10,12 @@ function that finds a key's line in its file (:func:`trainstack.core.yaml.positi
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 _MAX_VALUE_CHARS = 80
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 Locate = Callable[[str, str], str]
 """``(source, key path)`` -> where the key is written: ``source:LINE``, else ``source``."""
@@ -37,25 +35,6 @@ def describe_value(value: Any) -> str:
     if len(text) > _MAX_VALUE_CHARS:
         text = text[: _MAX_VALUE_CHARS - 3] + "..."
     return text
-
-
-def dotted_path(loc: Iterable[int | str], prefix: str = "") -> str:
-    """``("nodePool", "instanceTypes", 0)`` -> ``nodePool.instanceTypes[0]`` (after ``prefix``).
-
-    Keys that are not plain words (label keys such as ``trainstack.io/pool``) are
-    written ``labels["trainstack.io/pool"]`` so that the path stays unambiguous.
-    """
-    text = prefix
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif not _PLAIN_KEY.fullmatch(str(part)):
-            text += f"[{json.dumps(str(part))}]"
-        elif text and not text.endswith((":", ".")):
-            text += f".{part}"
-        else:
-            text += str(part)
-    return text.rstrip(".")
 
 
 @dataclass(frozen=True)
@@ -266,18 +245,6 @@ class EnvironmentVariableError(TrainstackError):
 
     def __init__(self, name: str, found: str, allowed: str) -> None:
         super().__init__(f"environment variable {name}: found {found}; allowed: {allowed}")
-
-
-class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like KeyboardInterrupt)
-    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C so that every cleanup runs.
-
-    A ``BaseException`` (like :class:`KeyboardInterrupt`) so that no ``except Exception``
-    swallows it on the way out.
-    """
-
-    def __init__(self, signal_number: int) -> None:
-        self.signal_number = signal_number
-        super().__init__(f"interrupted by signal {signal_number}")
 
 
 _PLURALS = {"matrix": "matrices"}

@@ -21,7 +21,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainstack.core.errors import DiffError
@@ -77,72 +77,116 @@ def make_plans(
     that fails raises its own error (e.g. the configuration error naming the key).
     """
     key = cache.secret_key() if cache is not None else bytes.fromhex(new_digest_key())
-    shared = environment_digest() if cache is not None else b""
-    sides: dict[Path, bytes] = {}
+    run = _Run(project, output_dir, key, progress)
+    head, pending = _not_cached(_CacheLookup(cache, project, key), stacks, revisions, run)
+    if progress is not None:
+        progress.start(len(head) + len(pending), cached=len(run.located))
+    made = _plan_all(head, pending, run)
+    if cache is not None:
+        # Only once every plan succeeded: a diff that fails leaves the cache as it was.
+        cache.put_all(made)
+    return run.located
 
-    def digest(root: Path, stack: str) -> str | None:
-        if cache is None:
+
+_Made = list[tuple[str, str, Path]]
+"""Plans made in this run: (cache entry, stack, where the plan is)."""
+
+
+@dataclass
+class _Run:
+    """What the steps of one :func:`make_plans` share, and where each plan is found."""
+
+    project: Project
+    output_dir: Path
+    """Where the working tree's plans are written."""
+    key: bytes
+    """The secret-digest key of every plan of the run."""
+    progress: Progress | None
+    located: dict[Path, Path] = field(default_factory=dict)
+    """Where each plan is, by where it was asked for."""
+
+
+class _CacheLookup:
+    """The plan cache, asked by the digest of everything a plan reads (no cache: nothing)."""
+
+    def __init__(self, cache: PlanCache | None, project: Project, key: bytes) -> None:
+        self._cache = cache
+        self._project = project
+        self._key = key
+        self._shared = environment_digest() if cache is not None else b""
+        self._sides: dict[Path, bytes] = {}
+
+    def entry(self, root: Path, stack: str) -> str | None:
+        """The cache entry of ``stack`` of the checkout at ``root`` (``None`` without a cache)."""
+        if self._cache is None:
             return None
-        if root not in sides:
+        if root not in self._sides:
+            project = self._project
             stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
-            sides[root] = side_digest(shared, root, stack_dir)
-        return plan_digest(sides[root], stack, key)
+            self._sides[root] = side_digest(self._shared, root, stack_dir)
+        return plan_digest(self._sides[root], stack, self._key)
 
-    located: dict[Path, Path] = {}
+    def find(self, entry: str | None, stack: str) -> Path | None:
+        """Where the cache keeps the plan of ``entry``, if it has it."""
+        return self._cache.get(entry, stack) if self._cache is not None and entry else None
+
+
+def _not_cached(
+    lookup: _CacheLookup,
+    stacks: Sequence[str],
+    revisions: Sequence[RevisionPlan],
+    run: _Run,
+) -> tuple[list[tuple[str, str | None]], list[tuple[RevisionPlan, str | None]]]:
+    """Each plan the cache has goes into ``run.located``; the working tree's stacks and the
+    revisions still to plan are returned, each with its cache entry."""
     head: list[tuple[str, str | None]] = []
     for stack in dict.fromkeys(stacks):
-        wanted, entry = output_dir / stack, digest(project.root, stack)
-        found = cache.get(entry, stack) if cache is not None and entry else None
+        entry = lookup.entry(run.project.root, stack)
+        found = lookup.find(entry, stack)
         if found is not None:
-            located[wanted] = found
+            run.located[run.output_dir / stack] = found
         else:
             head.append((stack, entry))
     pending: list[tuple[RevisionPlan, str | None]] = []
     for request in revisions:
-        wanted, entry = (
-            request.output_dir / request.stack,
-            digest(request.project_root, request.stack),
-        )
-        found = cache.get(entry, request.stack) if cache is not None and entry else None
+        entry = lookup.entry(request.project_root, request.stack)
+        found = lookup.find(entry, request.stack)
         if found is not None:
-            located[wanted] = found
+            run.located[request.output_dir / request.stack] = found
         else:
             pending.append((request, entry))
-    if progress is not None:
-        progress.start(len(head) + len(pending), cached=len(located))
+    return head, pending
+
+
+def _plan_all(
+    head: list[tuple[str, str | None]], pending: list[tuple[RevisionPlan, str | None]], run: _Run
+) -> _Made:
+    """Plan the revisions in child processes while the working tree plans here; each plan
+    goes into ``run.located``. Raises the first revision's failure once every plan has
+    ended."""
     # As many children as cores: the working tree's plans here finish first, and the
     # revision's go on on every core.
     workers = max(1, min(len(pending), os.cpu_count() or 1))
     children = _Children()
     failures: list[str | None] = []
-    made: list[tuple[str, str, Path]] = []
+    made: _Made = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
         try:
             futures: list[tuple[RevisionPlan, str | None, Future[str | None]]] = [
                 (
                     request,
                     entry,
-                    pool.submit(_plan_revision, request, key.hex(), children, progress),
+                    pool.submit(_plan_revision, request, run.key.hex(), children, run.progress),
                 )
                 for request, entry in pending
             ]
-            memo: dict[str, Plan] = {}
-            for stack, entry in head:
-                if progress is not None:
-                    progress.planning(f"{stack} (working tree)")
-                plan = memo.get(stack) or plan_stack(project, stack, key, memo=memo)
-                memo[stack] = plan
-                located[output_dir / stack] = write_plan(plan, output_dir)
-                if entry is not None:
-                    made.append((entry, stack, output_dir / stack))
-                if progress is not None:
-                    progress.done()
+            made += _plan_working_tree(head, run)
             for request, entry, future in futures:
                 failure = future.result()
                 failures.append(failure)
                 if failure is None:
                     planned = request.output_dir / request.stack
-                    located[planned] = planned
+                    run.located[planned] = planned
                     if entry is not None:
                         made.append((entry, request.stack, planned))
         except BaseException:
@@ -150,15 +194,29 @@ def make_plans(
             children.stop()
             raise
         finally:
-            if progress is not None:
-                progress.finish()
+            if run.progress is not None:
+                run.progress.finish()
     for failure in failures:
         if failure is not None:
             raise DiffError(failure)
-    if cache is not None:
-        # Only once every plan succeeded: a diff that fails leaves the cache as it was.
-        cache.put_all(made)
-    return located
+    return made
+
+
+def _plan_working_tree(head: list[tuple[str, str | None]], run: _Run) -> _Made:
+    """Plan the working tree's stacks in this process (a data stack several read, once)."""
+    made: _Made = []
+    memo: dict[str, Plan] = {}
+    for stack, entry in head:
+        if run.progress is not None:
+            run.progress.planning(f"{stack} (working tree)")
+        plan = memo.get(stack) or plan_stack(run.project, stack, run.key, memo=memo)
+        memo[stack] = plan
+        run.located[run.output_dir / stack] = write_plan(plan, run.output_dir)
+        if entry is not None:
+            made.append((entry, stack, run.output_dir / stack))
+        if run.progress is not None:
+            run.progress.done()
+    return made
 
 
 class _Children:

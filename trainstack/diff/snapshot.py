@@ -3,23 +3,30 @@
 Reads ``resources.json`` and, when present, ``objects.json`` (objects rendered from the
 project's chart for each experiment release), ``experiments.json``,
 ``provider-config.json`` and ``secret-digests.json``. Objects get a stack-independent
-:class:`ObjectKey`: URNs contain the stack's name, so two stacks' URNs never match.
+:class:`ObjectKey` (:mod:`trainstack.diff.object_keys`).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import DiffError
-from trainstack.diff.model import Experiment, ObjectKey, PlanObject, Snapshot
+from trainstack.diff.model import Experiment, Snapshot
+from trainstack.diff.object_keys import (
+    STACK_TYPE,
+    Entry,
+    kubernetes_identity,
+    kubernetes_label,
+    stack_free,
+    unique_keys,
+)
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.diff.warning_changes import review_from_file
-from trainstack.plan import COMPUTED, HELM_RELEASE, SECRET, Masker
+from trainstack.plan import HELM_RELEASE, SECRET, Masker
 from trainstack.plan.files import (
     DATASETS_JSON,
     EXPERIMENTS_JSON,
@@ -39,27 +46,11 @@ from trainstack.plan.files import (
 )
 
 ACCELERATION_TYPE = "trainstack:acceleration:Acceleration"
-STACK_TYPE = "pulumi:pulumi:Stack"
 CONFIG_TYPE = "pulumi:config"
 
 # Chart objects should arrive masked; any Secret data that did not is masked here, with
 # digests under a key that lives only as long as this process (both sides load here).
 _LOAD_KEY = secrets.token_bytes(32)
-
-
-@dataclass(frozen=True)
-class _Entry:
-    """An object before keys are made unique: its natural key and where it came from."""
-
-    parts: tuple[str, ...]
-    label: str
-    origin: str
-    document: Any
-    digests: dict[Location, str]
-    pulumi_type: str
-    acceleration: bool
-    experiment: str | None
-    options: dict[str, Any] = field(default_factory=dict)
 
 
 def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
@@ -92,7 +83,7 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
     }
     return Snapshot(
         stack=stack or directory.name,
-        objects=_unique(entries),
+        objects=unique_keys(entries),
         experiments=experiments,
         config_digests=dict(sorted(digests.config.items())),
         datasets=datasets,
@@ -125,17 +116,17 @@ class _Plan:
         return {loc: str(digest) for loc, digest in found if digest is not None}
 
 
-def _resource_entry(item: ResourceItem, plan: _Plan) -> _Entry:
+def _resource_entry(item: ResourceItem, plan: _Plan) -> Entry:
     urn, type_token, name, inputs = item.urn, item.type, item.name, item.inputs
     masked = plan.masked(plan.digests.resources, urn, inputs)
     accel, experiment = urn in plan.accelerated, plan.releases.get(urn)
     options = item.options
     lifecycle = _lifecycle(options)
-    identity = _kubernetes_identity(inputs) if type_token.startswith("kubernetes:") else None
+    identity = kubernetes_identity(inputs) if type_token.startswith("kubernetes:") else None
     if identity is not None and type_token != HELM_RELEASE:
         parts, label = identity
         shown = {**inputs, "options": lifecycle} if lifecycle else inputs
-        return _Entry(
+        return Entry(
             parts,
             label,
             f"{type_token}::{name}",
@@ -152,14 +143,14 @@ def _resource_entry(item: ResourceItem, plan: _Plan) -> _Entry:
     parent = item.parent
     if parent:
         # The parent says which component owns the resource; its URN names the stack.
-        document["parent"] = _stack_free(parent)
+        document["parent"] = stack_free(parent)
     if type_token == STACK_TYPE:
         # The root stack resource is named after the stack: match it by type alone.
         parts, label = ("pulumi", STACK_TYPE, ""), f"{STACK_TYPE} (the stack)"
     else:
         parts, label = ("pulumi", type_token, name), f"{type_token} {name}"
     located = {("inputs", *loc): digest for loc, digest in masked.items()}
-    return _Entry(
+    return Entry(
         parts,
         label,
         f"{type_token}::{name}",
@@ -188,16 +179,16 @@ def _lifecycle(options: dict[str, Any]) -> dict[str, Any]:
     return {key: options[key] for key in _LIFECYCLE if options.get(key)}
 
 
-def _chart_entry(item: ObjectItem, plan: _Plan) -> _Entry:
+def _chart_entry(item: ObjectItem, plan: _Plan) -> Entry:
     release, document = item.release, item.object
     kind, name, namespace = item.kind, item.name, item.namespace
     # Chart objects' digests, by kind/namespace/name (written by `trainstack plan`).
     masked = plan.masked(plan.digests.objects, f"{kind}/{namespace}/{name}", document)
     document, late = _mask_secret_data(document)
-    return _Entry(
+    return Entry(
         parts=("kubernetes", kind, namespace, name),
-        label=_kubernetes_label(kind, namespace, name),
-        origin=f"release {_stack_free(release)}",
+        label=kubernetes_label(kind, namespace, name),
+        origin=f"release {stack_free(release)}",
         document=document,
         digests={**late, **masked},
         pulumi_type="",
@@ -206,14 +197,14 @@ def _chart_entry(item: ObjectItem, plan: _Plan) -> _Entry:
     )
 
 
-def _config_entries(config: Any) -> list[_Entry]:
+def _config_entries(config: Any) -> list[Entry]:
     """Provider settings (``alicloud:region``...): they change where things are deployed.
 
     A credential in plain text (a plan made before trainstack refused them) is masked
     here: a diff never shows one.
     """
     return [
-        _Entry(
+        Entry(
             parts=("config", str(key)),
             label=f"config {key}",
             origin=f"config {key}",
@@ -252,31 +243,6 @@ def _mask_secret_data(document: dict[str, Any]) -> tuple[dict[str, Any], dict[Lo
     return masked, fresh
 
 
-def _kubernetes_identity(inputs: dict[str, Any]) -> tuple[tuple[str, ...], str] | None:
-    """``(kind, namespace, name)`` of a Kubernetes object, when the plan knows its name."""
-    metadata = inputs.get("metadata")
-    kind = inputs.get("kind")
-    if not isinstance(kind, str) or not isinstance(metadata, dict):
-        return None
-    name, namespace = metadata.get("name"), metadata.get("namespace") or ""
-    if not isinstance(name, str) or name == COMPUTED or not isinstance(namespace, str):
-        return None  # auto-named: only the Pulumi type and name identify it
-    return ("kubernetes", kind, namespace, name), _kubernetes_label(kind, namespace, name)
-
-
-def _kubernetes_label(kind: str, namespace: str, name: str) -> str:
-    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
-
-
-def _stack_free(urn: str) -> str:
-    """``<type>::<name>`` of a URN (``urn:pulumi:STACK::PROJECT::TYPE$...::NAME``)."""
-    parts = urn.split("::", 3)
-    if len(parts) < 4:
-        return urn
-    type_token = parts[2].split("$")[-1]
-    return type_token if type_token == STACK_TYPE else f"{type_token}::{parts[3]}"
-
-
 def _acceleration_urns(by_urn: dict[str, ResourceItem]) -> set[str]:
     """URNs of the acceleration components and of everything below them."""
     found: set[str] = set()
@@ -290,31 +256,6 @@ def _acceleration_urns(by_urn: dict[str, ResourceItem]) -> set[str]:
                 break
             current = by_urn[current].parent
     return found
-
-
-def _unique(entries: list[_Entry]) -> dict[ObjectKey, PlanObject]:
-    """Key every entry; entries sharing a natural key get their origin appended."""
-    groups: dict[tuple[str, ...], list[_Entry]] = defaultdict(list)
-    for entry in entries:
-        groups[entry.parts].append(entry)
-    objects: dict[ObjectKey, PlanObject] = {}
-    for parts, group in sorted(groups.items()):
-        for entry in sorted(group, key=lambda e: e.origin):
-            clash = len(group) > 1
-            key = ObjectKey(
-                parts=(*parts, entry.origin) if clash else parts,
-                label=f"{entry.label} [{entry.origin}]" if clash else entry.label,
-            )
-            objects[key] = PlanObject(
-                key=key,
-                document=entry.document,
-                secret_digests=entry.digests,
-                pulumi_type=entry.pulumi_type,
-                acceleration=entry.acceleration,
-                experiment=entry.experiment,
-                options=entry.options,
-            )
-    return objects
 
 
 def _experiments(items: list[ExperimentItem]) -> dict[str, Experiment]:

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from trainstack.experiments.lookup import StackRuns, load_stack_experiments
     from trainstack.experiments.model import ExperimentFile
     from trainstack.experiments.placement import role_pools
-    from trainstack.experiments.resolve import Experiment, NotSelected, resolve_selection
+    from trainstack.experiments.resolve import Experiment
     from trainstack.experiments.runs import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION
+    from trainstack.experiments.select import NotSelected, resolve_selection
 
 __all__ = [
     "DIGEST_ANNOTATION",
@@ -39,6 +40,7 @@ if not TYPE_CHECKING:
         lookup=["StackRuns", "load_stack_experiments"],
         model=["ExperimentFile"],
         placement=["role_pools"],
-        resolve=["Experiment", "NotSelected", "resolve_selection"],
+        resolve=["Experiment"],
         runs=["DIGEST_ANNOTATION", "EXPERIMENT_LABEL", "RUN_ANNOTATION"],
+        select=["NotSelected", "resolve_selection"],
     )

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from trainstack.config.loader import LoadedStack
-from trainstack.config.operators import EnabledOperator
+from trainstack.config.operators import EnabledOperator, Operators
 from trainstack.core.errors import Problem, describe_value
 from trainstack.operators import ServedApi, serving_families
 from trainstack.training_job import TrainingJob
@@ -22,23 +21,27 @@ from trainstack.training_job.settings import used_settings
 DEFAULT_API = str(TrainingJob.model_fields["operator_api"].default)
 
 
-def operator_api(
-    values: dict[str, Any], stack: LoadedStack, validate: Callable[[dict[str, Any]], TrainingJob]
-) -> list[Problem]:
-    """Problems of the job ``values`` on ``stack``'s operator; sets their ``operatorApi``.
+def in_operator_api(
+    values: dict[str, Any],
+    operators: Operators,
+    validate: Callable[[dict[str, Any]], TrainingJob],
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The job ``values`` spelt for the operator that serves them, and the problems there.
 
-    ``validate`` turns values into a job (raising on invalid values). No serving operator,
-    or one the chart cannot render for, is left to the plan-time operator check, which
-    names the operators that would serve the job.
+    The values come back with ``operatorApi`` set when the serving operator speaks another
+    dialect than the default (``values`` itself is left as it is); with problems, they come
+    back unchanged. ``validate`` turns values into a job (raising on invalid values). No
+    serving operator, or one the chart cannot render for, is left to the plan-time
+    operator check, which names the operators that would serve the job.
     """
     framework_name = values.get("framework") or TrainingJob.model_fields["framework"].default
-    serving = stack.config.operators.serving(framework(str(framework_name)).crd)
+    serving = operators.serving(framework(str(framework_name)).crd)
     if serving is None or serving[1].dialect is None:
-        return []
+        return values, []
     operator, served = serving
     written = values.get("operatorApi")
     if written is not None and written != served.dialect:
-        return [
+        return values, [
             Problem(
                 "job.operatorApi",
                 describe_value(written),
@@ -48,8 +51,8 @@ def operator_api(
         ]
     problems = unhonoured_settings(validate(values), operator, served)
     if not problems and served.dialect != DEFAULT_API:
-        values["operatorApi"] = served.dialect
-    return problems
+        return {**values, "operatorApi": served.dialect}, []
+    return values, problems
 
 
 def unhonoured_settings(

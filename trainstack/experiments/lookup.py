@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainstack.config.loader import LoadedStack, load_stack_config, read_stack_file
+from trainstack.config.loader import LoadedStack, load_stack_config
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import DataStackError, UnknownExperimentError
 from trainstack.core.project import Project
-from trainstack.experiments.resolve import Experiment, resolve_experiments
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.select import resolve_experiments
 
 
 @dataclass(frozen=True)
@@ -20,11 +22,11 @@ class StackRuns:
 
     def names(self) -> list[str]:
         """The experiments' names (matrix points by their own name), sorted."""
-        return sorted({run.experiment_name for run in self.runs})
+        return sorted({run.point_name for run in self.runs})
 
     def runs_of(self, experiment: str) -> list[Experiment]:
         """The deployed runs of ``experiment``; an error lists the stack's experiments."""
-        found = [run for run in self.runs if run.experiment_name == experiment]
+        found = [run for run in self.runs if run.point_name == experiment]
         if not found:
             raise UnknownExperimentError(
                 experiment, self.stack.name, self.stack.source, self.names()
@@ -34,12 +36,12 @@ class StackRuns:
     def matrix_points(self, matrix: str) -> list[Experiment]:
         """The first run of each point of ``matrix``; an error lists the stack's matrices."""
         points = {
-            run.experiment_name: run
+            run.point_name: run
             for run in self.runs
-            if run.point is not None and run.base_name == matrix
+            if run.point is not None and run.file_experiment == matrix
         }
         if not points:
-            matrices = sorted({run.base_name for run in self.runs if run.point is not None})
+            matrices = sorted({run.file_experiment for run in self.runs if run.point is not None})
             raise UnknownExperimentError(
                 matrix, self.stack.name, self.stack.source, matrices, what="matrix"
             )
@@ -54,4 +56,6 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
-    return StackRuns(project, stack, tuple(resolve_experiments(project.root, stack)))
+    return StackRuns(
+        project, stack, tuple(resolve_experiments(project.root, stack.config, stack.source))
+    )

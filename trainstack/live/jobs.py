@@ -75,9 +75,7 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
 def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
     """Every job of ``experiment`` on the cluster (all its runs), by run number."""
     spec = framework(experiment.job.framework)
-    items = cluster.list_jobs(
-        spec, experiment.namespace, {EXPERIMENT_LABEL: experiment.experiment_name}
-    )
+    items = cluster.list_jobs(spec, experiment.namespace, {EXPERIMENT_LABEL: experiment.point_name})
     jobs = [live_job(spec, item) for item in items]
     return sorted(jobs, key=lambda job: (job.run or 0, job.name))
 
@@ -92,7 +90,7 @@ def pick_run(
         which = f"run {run} of " if run is not None else ""
         raise JobNotFoundError(
             f"no {framework(experiment.job.framework).kind} of {which}experiment "
-            f"{experiment.experiment_name} in namespace {experiment.namespace} ({where}); "
+            f"{experiment.point_name} in namespace {experiment.namespace} ({where}); "
             "is it deployed (`pulumi up`)? `trainstack status` lists what is there"
         )
     return jobs[-1]

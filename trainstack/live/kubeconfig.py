@@ -18,7 +18,8 @@ from typing import Any
 
 import yaml
 
-from trainstack.config.loader import KUBECONFIG_KEY, LoadedStack
+from trainstack.config.loader import LoadedStack
+from trainstack.config.secret_keys import KUBECONFIG_KEY
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.core.files import read_text
 from trainstack.core.yaml.scan import check_yaml

@@ -35,7 +35,7 @@ def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
     """A row per job found and per configured run not found, sorted by experiment and run."""
     groups: dict[tuple[str, str], set[str]] = defaultdict(set)
     for run in resolved.runs:
-        groups[(run.namespace, run.job.framework)].add(run.experiment_name)
+        groups[(run.namespace, run.job.framework)].add(run.point_name)
     found: dict[str, LiveJob] = {}
     for (namespace, name), experiments in sorted(groups.items()):
         spec = framework(name)
@@ -45,10 +45,12 @@ def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
                 found[job.name] = job
     rows = [_row(job, resolved, cluster) for job in found.values()]
     for run in resolved.runs:
-        if run.name not in found:
+        if run.release_name not in found:
             kind = framework(run.job.framework).kind
             rows.append(
-                StatusRow(run.experiment_name, str(run.run), run.name, kind, "not found", *"----")
+                StatusRow(
+                    run.point_name, str(run.run), run.release_name, kind, "not found", *"----"
+                )
             )
     return sorted(rows, key=lambda row: (row.experiment, _number(row.run), row.job))
 

@@ -18,10 +18,8 @@ if TYPE_CHECKING:
         CacheUnavailable,
         PlanCache,
         cache_for,
-        environment_digest,
-        plan_digest,
-        side_digest,
     )
+    from trainstack.plan.cache_digests import environment_digest, plan_digest, side_digest
     from trainstack.plan.charts import HELM_RELEASE
     from trainstack.plan.cli import complete_stack, plan
     from trainstack.plan.engine import run_program
@@ -61,10 +59,8 @@ if not TYPE_CHECKING:
             "CacheUnavailable",
             "PlanCache",
             "cache_for",
-            "environment_digest",
-            "plan_digest",
-            "side_digest",
         ],
+        cache_digests=["environment_digest", "plan_digest", "side_digest"],
         charts=["HELM_RELEASE"],
         cli=["complete_stack", "plan"],
         engine=["run_program"],

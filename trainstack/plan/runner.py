@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.chart import RenderRequest
-from trainstack.config.loader import decode_config_value, load_stack_config, read_stack_file
+from trainstack.config.loader import load_stack_config
+from trainstack.config.pulumi_config import StackFile, decode_config_value, read_stack_file
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project
-from trainstack.deployment import CHART_PATH, prepare, reusing
+from trainstack.deployment import CHART_PATH, Deployment, hand_over, prepare
 from trainstack.plan.charts import (
     HELM_RELEASE,
     EarlyRenders,
@@ -17,7 +18,7 @@ from trainstack.plan.charts import (
     is_local_chart,
 )
 from trainstack.plan.conformance import check_conformance
-from trainstack.plan.engine import run_program
+from trainstack.plan.engine import ProgramRun, run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
 
@@ -56,44 +57,11 @@ def plan_stack(
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack, project.stack_config_dir)
-    # Started first: the worker renders while the data stacks and the program run.
-    early = EarlyRenders(
-        [
-            RenderRequest.of(e.name, e.namespace, (project.root / CHART_PATH).resolve(), e.values)
-            for e in deployment.experiments
-        ]
-    )
-    try:
-        # The data stacks it reads: their own plans answer its StackReferences offline.
-        references = {}
-        for name in deployment.referenced_stacks:
-            if memo is not None and name in memo:
-                references[name] = memo[name].outputs
-                continue
-            referenced = plan_stack(project, name, digest_key, memo=memo)
-            if memo is not None:
-                memo[name] = referenced
-            references[name] = referenced.outputs
-        with reusing(deployment):
-            run = run_program(
-                project.main_program,
-                project.name,
-                stack_name,
-                config,
-                secret_keys,
-                digest_key,
-                references,
-            )
-        renders = early.take()
-    finally:
-        early.close()  # a failed or interrupted plan does not wait for the worker
+    run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo)
     resources = run.resources
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
-    config_digests = {}
-    if digest_key is not None:
-        masker = Masker(digest_key)
-        config_digests = {k: masker.digest(v) for k, v in sorted(stack_file.ciphertexts.items())}
+    config_digests = _config_digests(stack_file, digest_key)
     objects = expand_local_releases(project.root, resources, digest_key, renders)
     conformance_note = check_conformance(stack.config, resources, objects, crd_dir)
     return Plan(
@@ -111,6 +79,66 @@ def plan_stack(
         acknowledged=deployment.acknowledged,
         not_selected=deployment.not_selected,
     )
+
+
+def _run(
+    project: Project,
+    stack_name: str,
+    stack_file: StackFile,
+    deployment: Deployment,
+    digest_key: bytes | None,
+    memo: dict[str, Plan] | None,
+) -> tuple[ProgramRun, dict[RenderRequest, list[dict[str, Any]] | None]]:
+    """The program run under the mock engine, ``deployment`` handed over to it; and the
+    experiments' charts, rendered by a worker meanwhile."""
+    # Started first: the worker renders while the data stacks and the program run.
+    early = EarlyRenders(
+        [
+            RenderRequest.of(
+                e.release_name, e.namespace, (project.root / CHART_PATH).resolve(), e.values
+            )
+            for e in deployment.experiments
+        ]
+    )
+    try:
+        references = _referenced_outputs(project, deployment, digest_key, memo)
+        with hand_over(deployment):
+            run = run_program(
+                project.main_program,
+                project.name,
+                stack_name,
+                stack_file.config,
+                stack_file.secret_keys,
+                digest_key,
+                references,
+            )
+        return run, early.take()
+    finally:
+        early.close()  # a failed or interrupted plan does not wait for the worker
+
+
+def _referenced_outputs(
+    project: Project, deployment: Deployment, digest_key: bytes | None, memo: dict[str, Plan] | None
+) -> dict[str, dict[str, Any]]:
+    """The data stacks ``deployment`` reads: their own plans answer its StackReferences offline."""
+    references = {}
+    for name in deployment.referenced_stacks:
+        if memo is not None and name in memo:
+            references[name] = memo[name].outputs
+            continue
+        referenced = plan_stack(project, name, digest_key, memo=memo)
+        if memo is not None:
+            memo[name] = referenced
+        references[name] = referenced.outputs
+    return references
+
+
+def _config_digests(stack_file: StackFile, digest_key: bytes | None) -> dict[str, str]:
+    """Keyed digests of the stack file's encrypted values (none without a key)."""
+    if digest_key is None:
+        return {}
+    masker = Masker(digest_key)
+    return {k: masker.digest(v) for k, v in sorted(stack_file.ciphertexts.items())}
 
 
 def _provider_config(config: dict[str, str], secret_keys: set[str]) -> dict[str, Any]:

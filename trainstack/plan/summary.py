@@ -93,9 +93,9 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
             experiments.add_column(column, overflow="fold")
         for experiment in plan.experiments:
             pods = role_pods(experiment.job)
-            objects = kinds_by_release.get(f"{experiment.name}-release", [])
+            objects = kinds_by_release.get(f"{experiment.release_name}-release", [])
             experiments.add_row(
-                experiment.name,
+                experiment.release_name,
                 experiment.namespace,
                 experiment.job.framework,
                 " + ".join(f"{role.replicas} {role.role}" for role in pods),

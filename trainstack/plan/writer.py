@@ -85,10 +85,10 @@ def _write_into(plan: Plan, directory: Path) -> None:
         releases = _release_urns(plan)
         experiments = [
             ExperimentItem(
-                name=experiment.name,
+                name=experiment.release_name,
                 namespace=experiment.namespace,
                 source=experiment.source,
-                release=releases.get(experiment.name, ""),
+                release=releases.get(experiment.release_name, ""),
                 values=experiment.values,
                 base_values=experiment.base_values,
                 acceleration_overrides=experiment.acceleration_overrides,

@@ -50,7 +50,7 @@ def matrix_of(experiment: Experiment) -> MatrixPoint | None:
     """The experiment's matrix point, if it is one."""
     if experiment.point is None:
         return None
-    return MatrixPoint(name=experiment.base_name, point=dict(experiment.point))
+    return MatrixPoint(name=experiment.file_experiment, point=dict(experiment.point))
 
 
 def measurements(
@@ -108,7 +108,7 @@ def pending_run(
         {
             "format": FORMAT,
             "stack": stack,
-            "experiment": experiment.experiment_name,
+            "experiment": experiment.point_name,
             "run": 1,
             "source": "log file" if job is None else "cluster",
             "baseValuesDigest": digest,

@@ -145,7 +145,7 @@ def scaling(
 
     project = Project.find()
     points = load_stack_experiments(project, stack).matrix_points(matrix)
-    names = [point.experiment_name for point in points]
+    names = [point.point_name for point in points]
     result = compute(stack, matrix, names, _stack_runs(project, stack), metric)
     if plot is not None:
         from trainstack.results.plot import plot_scaling

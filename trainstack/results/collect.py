@@ -42,12 +42,12 @@ def collect_runs(
     notes: list[str] = []
     for experiment in firsts:
         for job in experiment_jobs(cluster, experiment):
-            item = _pending(resolved, cluster, experiment.experiment_name, job, notes)
+            item = _pending(resolved, cluster, experiment.point_name, job, notes)
             if item is not None:
                 pending.append(item)
-        if not any(p.record.experiment == experiment.experiment_name for p in pending):
-            if not any(note.startswith(f"{experiment.experiment_name}:") for note in notes):
-                notes.append(f"{experiment.experiment_name}: no job on the cluster")
+        if not any(p.record.experiment == experiment.point_name for p in pending):
+            if not any(note.startswith(f"{experiment.point_name}:") for note in notes):
+                notes.append(f"{experiment.point_name}: no job on the cluster")
     return write_runs(project.root, pending, project.display), notes
 
 

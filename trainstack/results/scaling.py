@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from trainstack.core.errors import ResultsError
 from trainstack.results.compare import current_runs
-from trainstack.results.record import RunRecord
+from trainstack.results.record import RunRecord, Shape
 from trainstack.results.stats import summarize
 from trainstack.results.store import StoredRun
 
@@ -67,6 +67,30 @@ def scaling(
 ) -> Scaling:
     """The scaling of ``matrix``'s points (``point_names``) from their recorded runs."""
     current = {name: current_runs(runs.get(name, ()))[0] for name in point_names}
+    chosen = _metric(stack, matrix, current, metric)
+    measured = {
+        name: [r for r in records if chosen in r.metrics] for name, records in current.items()
+    }
+    present = {name: records for name, records in measured.items() if records}
+    sample = next(iter(present.values()))[0].metrics[chosen]
+    shapes = {name: records[-1].shape for name, records in present.items()}
+    base = min(present, key=lambda name: (shapes[name].gpus, name))
+    return Scaling(
+        stack=stack,
+        matrix=matrix,
+        metric=chosen,
+        unit=sample.unit,
+        higher_is_better=sample.higher_is_better,
+        base=base,
+        points=tuple(_points(present, chosen, sample.higher_is_better, shapes, base)),
+        missing=tuple(name for name in point_names if name not in present),
+    )
+
+
+def _metric(
+    stack: str, matrix: str, current: Mapping[str, Sequence[RunRecord]], metric: str | None
+) -> str:
+    """The metric asked for, else the first preferred one the points report, else any."""
     available = sorted({m for records in current.values() for r in records for m in r.metrics})
     chosen = metric or next((m for m in PREFERRED_METRICS if m in available), None)
     chosen = chosen or (available[0] if available else None)
@@ -76,35 +100,30 @@ def scaling(
             f"matrix {matrix} on {stack}: no point reports metric {chosen or '(any)'}; "
             f"metrics recorded: {found}"
         )
-    measured = {
-        name: [r for r in records if chosen in r.metrics] for name, records in current.items()
-    }
-    present = {name: records for name, records in measured.items() if records}
-    sample = next(iter(present.values()))[0].metrics[chosen]
-    shapes = {name: records[-1].shape for name, records in present.items()}
-    base = min(present, key=lambda name: (shapes[name].gpus, name))
-    means = {name: _mean(records, chosen) for name, records in present.items()}
+    return chosen
+
+
+def _points(
+    present: Mapping[str, Sequence[RunRecord]],
+    metric: str,
+    higher_is_better: bool,
+    shapes: Mapping[str, Shape],
+    base: str,
+) -> list[Point]:
+    """Each point's mean, set against ``base``'s, by GPUs then workers."""
+    means = {name: _mean(records, metric) for name, records in present.items()}
     fewest_workers = min(shape.workers for shape in shapes.values())
     fewest_gpus = min(shape.gpus_per_worker for shape in shapes.values())
     points = []
     for name in sorted(present, key=lambda n: (shapes[n].gpus, shapes[n].workers, n)):
         shape = shapes[name]
-        values = [r.metrics[chosen].value for r in present[name]]
-        summary = summarize(values)
-        ratio = means[name] / means[base] if sample.higher_is_better else means[base] / means[name]
+        summary = summarize([r.metrics[metric].value for r in present[name]])
+        ratio = means[name] / means[base] if higher_is_better else means[base] / means[name]
         linear = shape.gpus / shapes[base].gpus if shapes[base].gpus else 1.0
-        series = tuple(
-            label
-            for label, member in (
-                (SCALE_UP, shape.workers == fewest_workers),
-                (SCALE_OUT, shape.gpus_per_worker == fewest_gpus),
-            )
-            if member
-        ) or (MIXED,)
         points.append(
             Point(
                 experiment=name,
-                series=series,
+                series=_series(shape, fewest_workers, fewest_gpus),
                 gpus=shape.gpus,
                 workers=shape.workers,
                 gpus_per_worker=shape.gpus_per_worker,
@@ -115,16 +134,19 @@ def scaling(
                 efficiency=ratio / linear if linear else 0.0,
             )
         )
-    return Scaling(
-        stack=stack,
-        matrix=matrix,
-        metric=chosen,
-        unit=sample.unit,
-        higher_is_better=sample.higher_is_better,
-        base=base,
-        points=tuple(points),
-        missing=tuple(name for name in point_names if name not in present),
-    )
+    return points
+
+
+def _series(shape: Shape, fewest_workers: int, fewest_gpus: int) -> tuple[str, ...]:
+    """Scale-up (fewest workers), scale-out (fewest GPUs per worker), both, or mixed."""
+    return tuple(
+        label
+        for label, member in (
+            (SCALE_UP, shape.workers == fewest_workers),
+            (SCALE_OUT, shape.gpus_per_worker == fewest_gpus),
+        )
+        if member
+    ) or (MIXED,)
 
 
 def _mean(records: Sequence[RunRecord], metric: str) -> float:

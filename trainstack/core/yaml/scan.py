@@ -29,7 +29,8 @@ from typing import Any
 
 import yaml
 
-from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError, dotted_path
+from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
+from trainstack.core.key_paths import dotted_path
 from trainstack.core.limits import (
     MAX_SCALAR_CHARS,
     MAX_YAML_DEPTH,

@@ -1,0 +1,83 @@
+"""The installers, built from minimal arguments: one resource per operator, under its parent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+from pulumi.output import Unknown
+
+from components.installers import INSTALLERS, InstallContext, chart_location
+from tests.components.minimal.clusters import ACK, EXISTING
+from tests.components.mock_engine import Registered, build, provider
+from trainstack.config.charts import ChartRef
+from trainstack.config.operators import Operators
+
+
+def _install(operators: dict[str, Any], cluster: Any = EXISTING) -> Registered:
+    """Each enabled operator installed (offline) under one parent, as TrainingOperators does."""
+    enabled = Operators.model_validate(operators).enabled()
+
+    def make() -> None:
+        parent = pulumi.ComponentResource("test:index:Parent", "parent")
+        context = InstallContext(cluster, provider(), "stacks/Pulumi.test.yaml", offline=True)
+        for operator in enabled:
+            kind = operator.release.install.kind
+            INSTALLERS[kind](f"parent-{operator.key}", operator, context, parent)
+
+    return build(make)[1]
+
+
+def test_a_release_manifest_is_not_fetched_offline() -> None:
+    registered = _install({"mpiOperator": {"version": "0.8.1", "manifestSha256": "ab" * 32}})
+    group = registered.one("kubernetes:yaml/v2:ConfigGroup")
+    assert group.name == "parent-mpiOperator"
+    assert isinstance(group.inputs["yaml"], Unknown)  # downloaded and checked at deploy time
+    assert group.parent == registered.one("test:index:Parent").urn
+    assert group.provider.startswith(registered.named("cluster").urn)
+
+
+def test_a_kustomize_overlay_is_the_projects_own_directory() -> None:
+    registered = _install({"trainingOperator": {"version": "1.9.4"}})
+    directory = registered.one("kubernetes:kustomize/v2:Directory")
+    assert directory.inputs == {"directory": "./operators/training-operator/1.9.4"}
+
+
+def test_a_chart_installs_the_catalog_values_under_the_stacks() -> None:
+    registered = _install({"trainer": {"version": "2.3.0", "values": {"runtimes": {"x": {}}}}})
+    release = registered.one("kubernetes:helm.sh/v3:Release")
+    assert (release.name, release.inputs["name"], release.inputs["namespace"]) == (
+        "parent-trainer",
+        "kubeflow-trainer",
+        "kubeflow-system",
+    )
+    assert (release.inputs["chart"], release.inputs["version"]) == (
+        "oci://ghcr.io/kubeflow/charts/kubeflow-trainer",
+        "2.3.0",
+    )
+    assert release.inputs["values"]["runtimes"] == {
+        "torchDistributed": {"enabled": True},
+        "deepspeedDistributed": {"enabled": True},
+        "x": {},
+    }
+    assert (release.inputs["atomic"], release.inputs["createNamespace"]) == (True, True)
+
+
+def test_an_ack_add_on_is_installed_by_ack_at_its_exact_version() -> None:
+    registered = _install({"arena": {"version": "0.14.2"}}, cluster=ACK)
+    addon = registered.one("alicloud:cs/kubernetesAddon:KubernetesAddon")
+    assert addon.inputs == {"clusterId": "c0123456789", "name": "ack-arena", "version": "0.14.2"}
+    assert not addon.provider.startswith(registered.named("cluster").urn)
+
+
+def test_a_chart_is_found_by_oci_reference_or_by_name_in_an_index() -> None:
+    oci = ChartRef.model_validate(
+        {"repo": "oci://ghcr.io/charts/", "name": "kueue", "version": "1.0.0"}
+    )
+    assert chart_location(oci) == ("oci://ghcr.io/charts/kueue", None)
+    index = ChartRef.model_validate(
+        {"repo": "https://charts.example.com", "name": "kueue", "version": "1.0.0"}
+    )
+    reference, repository = chart_location(index)
+    assert reference == "kueue"
+    assert repository is not None and repository.repo == "https://charts.example.com"

@@ -1,0 +1,73 @@
+"""What Kueue cannot do for a team's job on a stack with queueing.
+
+A job is queued when its team has a queue and the operator serving its kind can suspend
+it; otherwise it starts at ``pulumi up``, outside the queue. A queued job can still meet
+a known defect of its operator under Kueue, or ask for a resource its ClusterQueue does
+not cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from trainstack.checks.findings import Finding
+from trainstack.checks.quotas import usage
+from trainstack.checks.team_jobs import TeamJob, team_jobs
+from trainstack.config.node_pool import GPU_RESOURCE
+from trainstack.config.stack import StackConfig
+from trainstack.experiments import Experiment, serve_with
+from trainstack.training_job.frameworks import framework
+
+
+def queueing_findings(
+    experiments: Sequence[Experiment], config: StackConfig, source: str
+) -> list[Finding]:
+    """Warnings for jobs Kueue cannot hold or has trouble with; errors for jobs it never admits."""
+    if not config.queueing.enabled:
+        return []
+    return [
+        found for job in team_jobs(experiments, config, source) for found in _queueing(job, config)
+    ]
+
+
+def _queueing(team_job: TeamJob, config: StackConfig) -> list[Finding]:
+    """What Kueue cannot do for this job."""
+    experiment, team = team_job.experiment, team_job.team
+    job = experiment.job
+    if not experiment.queued:
+        crd = framework(job.framework).crd
+        serving = config.operators.serving(crd)
+        who = serving[0].label if serving else "no enabled operator"
+        fix = serve_with(crd, serving[0] if serving else None, suspend=True)
+        return [
+            team_job.finding(
+                "job.framework",
+                f"not queued: {who} serves {crd} without runPolicy.suspend, so Kueue "
+                "cannot hold the job; it starts at `pulumi up`, outside team "
+                f"{team.name}'s queue, and Kueue does not count its "
+                f"{usage(team_job).gpu} GPU(s); {fix} to queue it",
+                "warning",
+                "notQueued",
+            )
+        ]
+    caveat = _queue_caveat(team_job, config)
+    if caveat:
+        return [team_job.finding("job.framework", caveat, "warning", "queueCaveat")]
+    if job.network.rdma.enabled:
+        return [
+            team_job.finding(
+                "job.network.rdma.enabled",
+                f"training pods request {job.network.rdma.resource_name}, which team "
+                f"{team.name}'s ClusterQueue does not cover (it covers cpu, memory "
+                f"and {GPU_RESOURCE}): Kueue never admits the job",
+            )
+        ]
+    return []
+
+
+def _queue_caveat(team_job: TeamJob, config: StackConfig) -> str | None:
+    """A known defect of the serving operator under Kueue, for a queued job."""
+    serving = config.operators.serving(framework(team_job.experiment.job.framework).crd)
+    if serving is None or serving[1].queue_caveat is None:
+        return None
+    return f"queued with {serving[0].label}: {serving[1].queue_caveat}"
