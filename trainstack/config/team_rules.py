@@ -7,14 +7,33 @@ queueing the teams' quotas and Kueue's ResourceFlavors must fit the stack's pool
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from trainstack.config.acceleration import HelmComponent
+from trainstack.config.acceleration import Acceleration, HelmComponent
+from trainstack.config.node_pool import NodePool
+from trainstack.config.operators import Operators
+from trainstack.config.queueing import Queueing
 from trainstack.config.teams import RESERVED_NAMESPACES, Team, model_share
 from trainstack.core.base_model import constraint
 
-if TYPE_CHECKING:
-    from trainstack.config.stack import StackConfig
+
+class StackConfig(Protocol):
+    """What these rules read of a stack's configuration (config/stack.py's model, which
+    calls them while it validates itself: a protocol, so that no import goes back up)."""
+
+    @property
+    def teams(self) -> Sequence[Team]: ...
+    @property
+    def queueing(self) -> Queueing: ...
+    @property
+    def node_pools(self) -> Sequence[NodePool]: ...
+    @property
+    def operators(self) -> Operators: ...
+    @property
+    def acceleration(self) -> Acceleration: ...
+    def gpu_models(self) -> list[str]: ...
+    def gpu_capacity_by_model(self) -> dict[str, int]: ...
 
 
 def team_rules(config: StackConfig) -> None:
