@@ -9,7 +9,8 @@ import pulumi_kubernetes as k8s
 
 from components.installers import ack_addon, helm_release
 from trainstack.config.acceleration import AccelerationComponent, AckAddon
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.registry import Cluster
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_alicloud as alicloud
 
-from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
 from trainstack.config.node_pool import NodePool
 
 # Stacks made before several pools existed had one GpuNodePool "gpu" with a child

@@ -14,7 +14,7 @@ import pulumi
 import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 
-from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
 from trainstack.config.loader import LoadedStack
 
 
@@ -26,7 +26,7 @@ def _from_ack(cluster: AlicloudCluster) -> pulumi.Output[str]:
 
 KUBECONFIG_FETCHERS: dict[str, Callable[[Any], pulumi.Output[str]]] = {"alicloud": _from_ack}
 """By ``provider``: how the program fetches the kubeconfig of a cluster whose cloud's API
-gives one (``cloud_services``), when the stack sets no ``trainstack:kubeconfig``."""
+gives one (``kubeconfig-api``), when the stack sets no ``trainstack:kubeconfig``."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def kubernetes_provider(name: str, stack: LoadedStack) -> ClusterAccess:
     kubeconfig: pulumi.Output[str] | None = None
     if stack.kubeconfig is not None:
         kubeconfig = pulumi.Output.secret(stack.kubeconfig)
-    elif cluster.cloud_services:
+    elif cluster.supports("kubeconfig-api"):
         kubeconfig = pulumi.Output.secret(KUBECONFIG_FETCHERS[cluster.provider](cluster))
     context = cluster.kubeconfig_context
     provider = k8s.Provider(name, kubeconfig=kubeconfig, context=context)

@@ -9,7 +9,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.nas_file_system import NasFileSystemArgs, nas_resources
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.datasets import (
     NAS_CSI_DRIVER,

@@ -19,7 +19,8 @@ import pulumi_kubernetes as k8s
 from pulumi.output import UNKNOWN
 
 from trainstack.config.charts import ChartRef
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.operators import EnabledOperator
 from trainstack.core.values import merged
 from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall

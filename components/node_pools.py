@@ -2,7 +2,7 @@
 
 On ACK a pool is created through its API (:class:`AckNodePool`); on an existing cluster
 the nodes exist, and the pool labels and taints them (:class:`ExistingNodes`). A new
-kind of cluster adds its entry here and its model in ``trainstack/config/cluster.py``.
+kind of cluster adds its entry here and its model in ``trainstack/config/clusters/``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pulumi_kubernetes as k8s
 
 from components.ack_node_pool import AckNodePool, AckNodePoolArgs
 from components.existing_nodes import ExistingNodes, ExistingNodesArgs
-from trainstack.config.cluster import Cluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.node_pool import NodePool
 
 PoolMaker = Callable[[NodePool, Any, k8s.Provider, bool], "pulumi.Output[str] | None"]

@@ -6,7 +6,8 @@ import typing
 
 from components.cluster_provider import KUBECONFIG_FETCHERS
 from components.node_pools import POOL_MAKERS
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.plan.model import Plan
 
 
@@ -23,7 +24,9 @@ def test_each_cluster_kind_has_a_pool_component_and_a_kubeconfig_source() -> Non
     assert set(kinds) == {"alicloud", "existing"}
     assert set(POOL_MAKERS) == set(kinds)
     # A kind whose cloud gives a kubeconfig must say how the program fetches it.
-    assert set(KUBECONFIG_FETCHERS) == {n for n, k in kinds.items() if k.cloud_services}
+    assert set(KUBECONFIG_FETCHERS) == {
+        n for n, k in kinds.items() if k.kind.supports("kubeconfig-api")
+    }
     assert kinds["alicloud"] is AlicloudCluster
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from trainstack.config.alicloud_rules import password_problem
+from trainstack.config.clusters.alicloud_rules import password_problem
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential

@@ -3,8 +3,8 @@
 A stack lists its pools under ``trainstack:nodePools``. On ACK each pool is a
 ``cs.NodePool``; on an existing cluster a pool describes nodes that already exist (and,
 when ``nodes`` lists them, labels and taints them). The Alibaba Cloud provider's rules
-are checked here (see :mod:`trainstack.config.alicloud_rules`) so that a plan refuses
-what ``pulumi up`` would fail on, naming the key.
+are checked here (see :mod:`trainstack.config.clusters.alicloud_rules`) so that a plan
+refuses what ``pulumi up`` would fail on, naming the key.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config import alicloud_rules as rules
+from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN, LabelKey, LabelValue, NodeName, Quantity
 from trainstack.core.quantity import parse_quantity

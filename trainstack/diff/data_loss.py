@@ -9,7 +9,7 @@ system (the data), its mount target (every cluster's way to it) and a Persistent
   (a new name is a new resource), or its stack is gone;
 - **replaced** when an input that forces a new resource changed. For the Alibaba Cloud
   resources those are the Terraform schema's ``ForceNew`` inputs (see
-  :mod:`trainstack.config.alicloud_rules`); for a PersistentVolume, Kubernetes keeps
+  :mod:`trainstack.config.clusters.alicloud_rules`); for a PersistentVolume, Kubernetes keeps
   ``spec.persistentvolumesource`` (``csi``, ``nfs``...), ``volumeMode`` and
   ``nodeAffinity`` immutable after creation (``ValidatePersistentVolumeUpdate``), so
   pulumi-kubernetes must replace the PV to change them.
@@ -21,7 +21,10 @@ approval.
 
 from __future__ import annotations
 
-from trainstack.config.alicloud_rules import FILE_SYSTEM_REPLACED_BY, MOUNT_TARGET_REPLACED_BY
+from trainstack.config.clusters.alicloud_rules import (
+    FILE_SYSTEM_REPLACED_BY,
+    MOUNT_TARGET_REPLACED_BY,
+)
 from trainstack.core.errors import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes

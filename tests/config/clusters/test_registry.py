@@ -1,0 +1,114 @@
+"""The cluster kinds: one explicit list matching the stack model, and capabilities that
+refuse, at validation, what a kind's cloud cannot do."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any
+
+import pytest
+
+from tests.config.conftest import Loader
+from tests.experiment_helpers import load as load_without_file
+from tests.stack_helpers import REPO, example_config
+from trainstack.config.clusters import alicloud
+from trainstack.config.clusters.registry import KINDS, Cluster, kind
+from trainstack.config.clusters.spec import CAPABILITIES, Capability
+from trainstack.config.data_sources import resolve_datasets
+from trainstack.core.errors import ConfigError
+
+
+def test_the_kinds_are_the_members_of_the_stack_model_in_order() -> None:
+    members = typing.get_args(typing.get_args(Cluster)[0])
+    tags = [typing.get_args(m.model_fields["provider"].annotation)[0] for m in members]
+    assert tags == [k.provider for k in KINDS]
+    assert [m.kind for m in members] == list(KINDS)
+    assert all(k.capabilities <= set(CAPABILITIES) for k in KINDS)
+
+
+def test_an_unknown_kind_is_named_with_the_known_ones() -> None:
+    assert kind("existing").label == "an existing cluster"
+    with pytest.raises(
+        KeyError, match="unknown cluster kind 'gke' \\(known: alicloud, existing\\)"
+    ):
+        kind("gke")
+
+
+@pytest.fixture()
+def without(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """ACK's kind without one capability: the rules must follow the capability, not the kind."""
+
+    def remove(capability: Capability) -> None:
+        lacking = alicloud.KIND.capabilities - {capability}
+        reduced = dataclasses.replace(alicloud.KIND, capabilities=lacking)
+        monkeypatch.setattr(alicloud.AlicloudCluster, "kind", reduced)
+
+    return remove
+
+
+ADDON = {"kind": "ack-addon", "name": "example-addon", "version": "1.0.0"}
+
+
+@pytest.mark.parametrize(
+    ("capability", "key", "value", "path", "found", "allowed"),
+    [
+        (
+            "addons",
+            "trainstack:operators",
+            {"arena": {"version": "0.14.2"}},
+            "trainstack:operators.arena.enabled",
+            "true",
+            "false on an ACK cluster: operators.arena (ACK ack-arena 0.14.2) is an ACK add-on",
+        ),
+        (
+            "addons",
+            "trainstack:acceleration",
+            {"enabled": True, "component": ADDON},
+            "trainstack:acceleration.component.kind",
+            '"ack-addon"',
+            "`helm` on an ACK cluster",
+        ),
+        (
+            "nas",
+            "trainstack:datasets",
+            [
+                {
+                    "name": "scratch",
+                    "capacity": "1Ti",
+                    "source": {"type": "alicloud-nas", "create": {"zoneId": "cn-beijing-h"}},
+                }
+            ],
+            "trainstack:datasets[0].source.create",
+            '"a new NAS file system"',
+            "`mountTargetDomain` of an existing NAS, or an `nfs` source, on an ACK cluster",
+        ),
+    ],
+)
+def test_a_setting_the_kind_cannot_serve_is_refused_at_validation(
+    load: Loader,
+    without: Any,
+    capability: Capability,
+    key: str,
+    value: Any,
+    path: str,
+    found: str,
+    allowed: str,
+) -> None:
+    config = example_config("aiacc")
+    config[key] = value
+    load(config)  # with the capability: accepted
+    without(capability)
+    with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
+        load(config)
+    assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
+
+
+def test_a_data_stack_needs_a_kind_with_data_stacks(without: Any) -> None:
+    stack = load_without_file(example_config("aiacc"))
+    without("data-stacks")
+    with pytest.raises(ConfigError) as caught:
+        resolve_datasets(stack, REPO / "stacks")
+    first = caught.value.problems[0]
+    assert (first.path, first.found) == ("trainstack:datasets[0].source.type", '"stack-reference"')
+    assert first.allowed.startswith("`nfs` or an existing `alicloud-nas` mount target on an ACK")

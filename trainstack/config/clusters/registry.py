@@ -1,0 +1,33 @@
+"""Every kind of cluster, in one explicit list; ``trainstack:cluster`` is their union.
+
+A new kind is a module beside ``alicloud.py`` (its model and its :class:`ClusterKind`),
+its line here (in :data:`KINDS` and :data:`Cluster`) and its components in
+``components/clusters/``. Nothing registers itself by being imported.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from trainstack.config.clusters.alicloud import KIND as ALICLOUD
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.existing import KIND as EXISTING
+from trainstack.config.clusters.existing import ExistingCluster
+from trainstack.config.clusters.spec import ClusterKind
+
+KINDS: tuple[ClusterKind, ...] = (ALICLOUD, EXISTING)
+"""The kinds, in the order of :data:`Cluster`'s members."""
+
+Cluster = Annotated[AlicloudCluster | ExistingCluster, Field(discriminator="provider")]
+"""The model of ``trainstack:cluster``, told apart by ``provider``."""
+
+
+def kind(provider: str) -> ClusterKind:
+    """The kind whose ``provider`` tag is ``provider``; a KeyError names the known ones."""
+    for candidate in KINDS:
+        if candidate.provider == provider:
+            return candidate
+    known = ", ".join(k.provider for k in KINDS)
+    raise KeyError(f"unknown cluster kind {provider!r} (known: {known})")
