@@ -207,7 +207,7 @@ def _chart_entry(item: ObjectItem, plan: _Plan) -> _Entry:
 
 
 def _config_entries(config: Any) -> list[_Entry]:
-    """Provider settings (``alicloud:region``...): they change where things are deployed.
+    """Provider settings (a cloud's region...): they change where things are deployed.
 
     A credential in plain text (a plan made before trainstack refused them) is masked
     here: a diff never shows one.

@@ -4,6 +4,7 @@ refuse, at validation, what a kind's cloud cannot do."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from typing import Any
 
@@ -13,7 +14,14 @@ from tests.config.conftest import Loader
 from tests.experiment_helpers import load as load_without_file
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.clusters import alicloud
-from trainstack.config.clusters.registry import KINDS, Cluster, kind
+from trainstack.config.clusters.registry import (
+    KINDS,
+    Cluster,
+    data_resources,
+    identity_keys,
+    kind,
+    offline_invokes,
+)
 from trainstack.config.clusters.spec import CAPABILITIES, Capability
 from trainstack.config.data_sources import resolve_datasets
 from trainstack.core.errors import ConfigError
@@ -112,3 +120,23 @@ def test_a_data_stack_needs_a_kind_with_data_stacks(without: Any) -> None:
     first = caught.value.problems[0]
     assert (first.path, first.found) == ("trainstack:datasets[0].source.type", '"stack-reference"')
     assert first.allowed.startswith("`nfs` or an existing `alicloud-nas` mount target on an ACK")
+
+
+def test_the_plan_and_the_diff_name_no_cloud() -> None:
+    # Invoke answers, identity keys and data-bearing types come from the kinds.
+    words = re.compile(r"alicloud|\bACK\b|clusterId", re.IGNORECASE)
+    for package in ("plan", "diff"):
+        for path in sorted((REPO / "trainstack" / package).glob("**/*.py")):
+            found = words.findall(path.read_text(encoding="utf-8"))
+            assert not found, f"{path.relative_to(REPO)} names {found}"
+
+
+def test_the_kinds_facts_reach_the_plan_and_the_diff() -> None:
+    assert offline_invokes()["alicloud:cs/getClusterCredential:getClusterCredential"] == {
+        "kubeConfig": "[kubeconfig fetched from ACK at deploy time]"
+    }
+    assert identity_keys() == {"clusterId"}
+    assert set(data_resources()) == {
+        "alicloud:nas/fileSystem:FileSystem",
+        "alicloud:nas/mountTarget:MountTarget",
+    }

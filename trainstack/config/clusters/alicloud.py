@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints
 
+from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.core.base_model import constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
@@ -58,6 +59,16 @@ KIND = ClusterKind(
     capabilities=frozenset({"node-api", "addons", "nas", "data-stacks", "kubeconfig-api"}),
     check_pool=check_pool,
     api="ACK",
+    offline_invokes={
+        "alicloud:cs/getClusterCredential:getClusterCredential": {
+            "kubeConfig": "[kubeconfig fetched from ACK at deploy time]",
+        },
+    },
+    identity_keys=frozenset({"clusterId"}),
+    data_resources={
+        "alicloud:nas/fileSystem:FileSystem": rules.FILE_SYSTEM_REPLACED_BY,
+        "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
+    },
 )
 
 

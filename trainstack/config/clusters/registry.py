@@ -7,7 +7,8 @@ its line here (in :data:`KINDS` and :data:`Cluster`) and its components in
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -22,6 +23,21 @@ KINDS: tuple[ClusterKind, ...] = (ALICLOUD, EXISTING)
 
 Cluster = Annotated[AlicloudCluster | ExistingCluster, Field(discriminator="provider")]
 """The model of ``trainstack:cluster``, told apart by ``provider``."""
+
+
+def offline_invokes() -> dict[str, Mapping[str, Any]]:
+    """Every kind's answers to its invokes in the offline plan, by invoke token."""
+    return {token: answer for k in KINDS for token, answer in k.offline_invokes.items()}
+
+
+def identity_keys() -> frozenset[str]:
+    """Input keys that name a cluster, in any kind (they differ between two clusters)."""
+    return frozenset(key for k in KINDS for key in k.identity_keys)
+
+
+def data_resources() -> dict[str, tuple[str, ...]]:
+    """Every kind's data-bearing resource types with the inputs that replace them."""
+    return {kind: inputs for k in KINDS for kind, inputs in k.data_resources.items()}
 
 
 def kind(provider: str) -> ClusterKind:
