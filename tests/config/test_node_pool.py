@@ -1,4 +1,4 @@
-"""Node pools: sizes, GPU and CPU pools, taints, and the ACK provider's documented rules."""
+"""Node pools: sizes, GPU and CPU pools, taints, autoscaling bounds, node passwords."""
 
 from __future__ import annotations
 
@@ -39,12 +39,6 @@ def _pool(**changes: Any) -> dict[str, Any]:
             f"{GPU_POOL}.gpuModel",
             "null",
             "the GPU model of a GPU pool, e.g. V100",
-        ),
-        (
-            {"instanceTypes": ["gn6e-c12g1.12xlarge"]},
-            f"{GPU_POOL}.instanceTypes[0]",
-            '"gn6e-c12g1.12xlarge"',
-            "a string matching ^ecs\\.[a-z0-9-]+\\.[a-z0-9]+$",
         ),
         (
             {"taints": [{"key": "nvidia.com/gpu", "effect": "NoRun"}]},
@@ -90,43 +84,13 @@ def _refused(load: Loader, changes: dict[str, Any], path: str, found: str, allow
     assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
 
 
-# Each rule the Alibaba Cloud provider documents for cs.NodePool (terraform-provider-alicloud
-# resource_alicloud_cs_kubernetes_node_pool.go, pulumi-alicloud cs.NodePool docs), refused
-# at plan time with the stack file and key.
+# The node pool bounds the Alibaba Cloud provider documents for autoscaling
+# (terraform-provider-alicloud resource_alicloud_cs_kubernetes_node_pool.go), refused at
+# plan time with the stack file and key; the rest of ACK's pool rules are its kind's
+# (tests/config/clusters/test_alicloud.py).
 @pytest.mark.parametrize(
     ("changes", "path", "found", "allowed"),
     [
-        (
-            {"login": None},
-            f"{GPU_POOL}.login",
-            "null",
-            "a login method ACK requires: `{keyName: <ECS key pair>}` or "
-            "`{passwordSecret: trainstack:<key>}` naming a secret config key",
-        ),
-        (
-            {"login": {}},
-            f"{GPU_POOL}.login.keyName",
-            "null",
-            "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
-        ),
-        (
-            {"login": {"keyName": "trainstack-nodes", "passwordSecret": "trainstack:nodePassword"}},
-            f"{GPU_POOL}.login.keyName",
-            '"trainstack-nodes"',
-            "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
-        ),
-        (
-            {"login": {"keyName": "http://keys"}},
-            f"{GPU_POOL}.login.keyName",
-            '"http://keys"',
-            r"a string matching ^([A-Za-z][A-Za-z0-9._:-]{1,127}|<[^<>\n]{1,200}>)$",
-        ),
-        (
-            {"login": {"passwordSecret": "nodePassword"}},
-            f"{GPU_POOL}.login.passwordSecret",
-            '"nodePassword"',
-            "a string matching ^trainstack:[A-Za-z][A-Za-z0-9]*$",
-        ),
         (
             {"autoscaling": {"enabled": True, "minSize": 4, "maxSize": 4}},
             f"{GPU_POOL}.autoscaling.maxSize",
@@ -151,46 +115,9 @@ def _refused(load: Loader, changes: dict[str, Any], path: str, found: str, allow
             "2001",
             "a number <= 2000",
         ),
-        (
-            {"systemDisk": {"category": "cloud_essd_xc0", "sizeGib": 200}},
-            f"{GPU_POOL}.systemDisk.category",
-            '"cloud_essd_xc0"',
-            "one of 'cloud_essd', 'cloud_ssd', 'cloud_efficiency', 'cloud_auto', "
-            "'cloud_essd_entry' or 'cloud'",
-        ),
-        (
-            {"systemDisk": {"category": "cloud_essd", "sizeGib": 10}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "10",
-            "20 to 2048 GiB for category cloud_essd",
-        ),
-        (
-            {"systemDisk": {"category": "cloud", "sizeGib": 600}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "600",
-            "20 to 500 GiB for category cloud",
-        ),
-        (
-            {"systemDisk": {"category": "cloud_auto", "sizeGib": 4096}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "4096",
-            "1 to 2048 GiB for category cloud_auto",
-        ),
-        (
-            {"instanceTypes": []},
-            f"{GPU_POOL}.instanceTypes",
-            "[]",
-            "at least one ECS instance type on alicloud",
-        ),
-        (
-            {"taintPolicy": "force"},
-            f"{GPU_POOL}.taintPolicy",
-            '"force"',
-            "nothing on alicloud (ACK taints the nodes)",
-        ),
     ],
 )
-def test_provider_rules(
+def test_autoscaling_bounds(
     load: Loader, changes: dict[str, Any], path: str, found: str, allowed: str
 ) -> None:
     _refused(load, changes, path, found, allowed)

@@ -43,6 +43,40 @@ def test_an_unknown_kind_is_named_with_the_known_ones() -> None:
         kind("gke")
 
 
+@pytest.mark.parametrize(
+    ("cluster", "path"),
+    [
+        ({"provider": "gke"}, "trainstack:cluster.provider"),
+        (
+            {
+                "provider": "alicloud",
+                "clusterId": "c5e1f8a2b7",
+                "region": "cn-beijing",
+                "vpcId": "vpc-abc",
+                "vswitchIds": [],
+            },
+            "trainstack:cluster.vswitchIds",
+        ),
+        (
+            {
+                "provider": "alicloud",
+                "clusterId": "cluster-1",
+                "region": "cn-beijing",
+                "vpcId": "vpc-abc",
+                "vswitchIds": ["vsw-abc"],
+            },
+            "trainstack:cluster.clusterId",
+        ),
+    ],
+)
+def test_an_invalid_cluster_is_refused_at_its_key(load: Loader, cluster: dict, path: str) -> None:
+    config = example_config("aiacc")
+    config["trainstack:cluster"] = cluster
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    assert [p.path for p in caught.value.problems] == [path]
+
+
 @pytest.fixture()
 def without(monkeypatch: pytest.MonkeyPatch) -> Any:
     """ACK's kind without one capability: the rules must follow the capability, not the kind."""

@@ -2,24 +2,23 @@
 
 Its cloud's services are there: node pools created through ACK's API, ACK add-ons, new
 NAS file systems and data stacks in its VPC, a kubeconfig fetched from ACK. What ACK's
-node pool API requires of a pool is :func:`check_pool`; the Alibaba Cloud provider's
-documented rules are in ``alicloud_rules.py``; the program's side is
-``components/clusters/alicloud.py``.
+node pool API takes of a pool (ECS instance types, disk, login: :class:`AckPool`) and
+requires (:func:`check_pool`) is here; the Alibaba Cloud provider's documented rules are
+in ``alicloud_rules.py``; the program's side is ``components/clusters/alicloud.py``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, ValidationError, model_validator
 
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
-from trainstack.core.base_model import constraint
+from trainstack.config.node_pool import NodePool, SecretConfigKey
+from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
-
-if TYPE_CHECKING:
-    from trainstack.config.node_pool import NodePool
+from trainstack.core.validation import errors_under
 
 RegionId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+$")]
 # IDs a user must look up may be left as placeholders (``<...>``) until deploying.
@@ -28,10 +27,84 @@ VSwitchId = Annotated[str, StringConstraints(pattern=rf"^(vsw-[a-z0-9]+|{PLACEHO
 AckClusterId = Annotated[
     str, StringConstraints(pattern=rf"^(c[a-z0-9]{{6,}}|{PLACEHOLDER_PATTERN})$")
 ]
+InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
+# ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
+# ImportKeyPair).
+KeyPairName = Annotated[
+    str,
+    StringConstraints(pattern=rf"^([A-Za-z][A-Za-z0-9._:-]{{1,127}}|{PLACEHOLDER_PATTERN})$"),
+]
+
+
+class SystemDisk(StrictModel):
+    """The system disk of each node (images of training containers are large)."""
+
+    category: Literal[
+        "cloud_essd", "cloud_ssd", "cloud_efficiency", "cloud_auto", "cloud_essd_entry", "cloud"
+    ] = Field(default="cloud_essd", description="ECS disk category.")
+    size_gib: int = Field(
+        default=120,
+        description="Size in GiB: 20-500 for `cloud`, 1-2048 for `cloud_auto`, 20-2048 "
+        "otherwise (ESSD at its default performance level PL1).",
+    )
+
+    @model_validator(mode="after")
+    def _size_for_category(self) -> SystemDisk:
+        low, high = rules.SYSTEM_DISK_SIZES[self.category]
+        if not low <= self.size_gib <= high:
+            raise constraint(
+                "sizeGib", self.size_gib, f"{low} to {high} GiB for category {self.category}"
+            )
+        return self
+
+
+class Login(StrictModel):
+    """How to log in to the pool's nodes (ACK requires one way): a key pair or a password."""
+
+    key_name: KeyPairName | None = Field(
+        default=None, description="Name of an ECS key pair in the region."
+    )
+    password_secret: SecretConfigKey | None = Field(
+        default=None, description="Name of a secret config key holding the root password."
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Login:
+        # TF: key_name conflicts with password; DOC: "You have to specify one of".
+        if (self.key_name is None) == (self.password_secret is None):
+            raise constraint(
+                "keyName",
+                self.key_name,
+                "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
+            )
+        return self
+
+
+class AckPool(StrictModel):
+    """What an ACK node pool takes of a pool's keys, with ACK's values and defaults."""
+
+    instance_types: list[InstanceType] = Field(
+        default_factory=list, description="ECS instance types, in order of preference."
+    )
+    system_disk: SystemDisk = Field(
+        default_factory=lambda: SystemDisk.model_validate({}),
+        description="System disk of each node.",
+    )
+    login: Login | None = Field(default=None, description="A key pair or a password secret.")
+
+    @classmethod
+    def of(cls, pool: NodePool) -> AckPool:
+        """The pool's ACK keys as ACK reads them (raises pydantic's errors, at these keys)."""
+        keys = {"instance_types", "system_disk", "login"}
+        return cls.model_validate(pool.model_dump(include=keys, exclude_unset=True, by_alias=True))
 
 
 def check_pool(key: str, pool: NodePool) -> None:
-    """What ACK's node pool API requires (see ``alicloud_rules.py``)."""
+    """What ACK's node pool API takes and requires (see ``alicloud_rules.py``)."""
+    try:
+        AckPool.of(pool)
+    except ValidationError as error:
+        raise errors_under(error, key) from None
     if not pool.instance_types:
         raise constraint(f"{key}.instanceTypes", [], "at least one ECS instance type on alicloud")
     if pool.nodes:
