@@ -19,7 +19,6 @@ from trainstack.config.clusters.registry import (
     Cluster,
     data_resources,
     identity_keys,
-    kind,
     offline_invokes,
 )
 from trainstack.config.clusters.spec import CAPABILITIES, Capability
@@ -33,14 +32,6 @@ def test_the_kinds_are_the_members_of_the_stack_model_in_order() -> None:
     assert tags == [k.provider for k in KINDS]
     assert [m.kind for m in members] == list(KINDS)
     assert all(k.capabilities <= set(CAPABILITIES) for k in KINDS)
-
-
-def test_an_unknown_kind_is_named_with_the_known_ones() -> None:
-    assert kind("existing").label == "an existing cluster"
-    with pytest.raises(
-        KeyError, match="unknown cluster kind 'gke' \\(known: alicloud, existing\\)"
-    ):
-        kind("gke")
 
 
 @pytest.mark.parametrize(

@@ -37,13 +37,4 @@ def identity_keys() -> frozenset[str]:
 
 def data_resources() -> dict[str, tuple[str, ...]]:
     """Every kind's data-bearing resource types with the inputs that replace them."""
-    return {kind: inputs for k in KINDS for kind, inputs in k.data_resources.items()}
-
-
-def kind(provider: str) -> ClusterKind:
-    """The kind whose ``provider`` tag is ``provider``; a KeyError names the known ones."""
-    for candidate in KINDS:
-        if candidate.provider == provider:
-            return candidate
-    known = ", ".join(k.provider for k in KINDS)
-    raise KeyError(f"unknown cluster kind {provider!r} (known: {known})")
+    return {token: inputs for k in KINDS for token, inputs in k.data_resources.items()}
