@@ -55,6 +55,17 @@ ARENA: dict[str, Any] = {"arena": {"version": "0.14.2"}}
 (and have no seccompProfile: jobs on it set ``security.seccompProfile: null``)."""
 
 
+GPU_POOL = "trainstack:nodePools[0]"
+"""The key of the example ACK stacks' GPU pool."""
+
+
+def with_gpu_pool(**changes: Any) -> dict[str, Any]:
+    """The ``aiacc`` stack with ``changes`` (keys as written) to its GPU pool."""
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0].update(changes)
+    return config
+
+
 def existing_cluster_config() -> dict[str, Any]:
     """The ``baseline`` stack on an existing cluster: one GPU pool without what creates
     nodes (instance types, disk, login), an NFS dataset."""

@@ -8,16 +8,8 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.experiment_helpers import load as load_config
-from tests.stack_helpers import example_config
+from tests.stack_helpers import GPU_POOL, example_config, with_gpu_pool
 from trainstack.core.errors import ConfigError
-
-GPU_POOL = "trainstack:nodePools[0]"
-
-
-def _pool(**changes: Any) -> dict[str, Any]:
-    config = example_config("aiacc")
-    config["trainstack:nodePools"][0].update(changes)
-    return config
 
 
 @pytest.mark.parametrize(
@@ -80,7 +72,7 @@ def test_invalid_pool(
 
 def _refused(load: Loader, changes: dict[str, Any], path: str, found: str, allowed: str) -> None:
     with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
-        load(_pool(**changes))
+        load(with_gpu_pool(**changes))
     assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
 
 
@@ -125,7 +117,7 @@ def test_autoscaling_bounds(
 
 def test_a_small_autoscaling_pool_is_allowed(load: Loader) -> None:
     scaling = {"enabled": True, "minSize": 3, "maxSize": 4}
-    pool = load(_pool(autoscaling=scaling)).config.node_pools[0]
+    pool = load(with_gpu_pool(autoscaling=scaling)).config.node_pools[0]
     assert (pool.max_nodes, pool.gpu_capacity) == (4, 16)
 
 
@@ -147,7 +139,7 @@ PASSWORD = "trainstack:nodePassword"
 
 
 def _password_pool() -> dict[str, Any]:
-    return _pool(login={"passwordSecret": PASSWORD})
+    return with_gpu_pool(login={"passwordSecret": PASSWORD})
 
 
 def test_a_node_password_comes_from_a_secret(load: Loader) -> None:
@@ -208,7 +200,7 @@ def test_a_decrypted_node_password_follows_the_providers_rule(password: str, all
 
 
 def test_gpu_pools_are_tainted_by_default_and_cpu_pools_are_not(load: Loader) -> None:
-    config = _pool()
+    config = with_gpu_pool()
     del config["trainstack:nodePools"][0]["taints"]
     gpu, cpu = load(config).config.node_pools
     assert [(t.key, t.value, t.effect) for t in gpu.taints] == [
@@ -218,10 +210,10 @@ def test_gpu_pools_are_tainted_by_default_and_cpu_pools_are_not(load: Loader) ->
 
 
 def test_capacity_counts_the_largest_pool(load: Loader) -> None:
-    fixed = load(_pool()).config.node_pools[0]
+    fixed = load(with_gpu_pool()).config.node_pools[0]
     assert (fixed.max_nodes, fixed.gpu_capacity) == (4, 16)
     scaling = load(
-        _pool(autoscaling={"enabled": True, "minSize": 2, "maxSize": 8})
+        with_gpu_pool(autoscaling={"enabled": True, "minSize": 2, "maxSize": 8})
     ).config.node_pools[0]
     assert (scaling.max_nodes, scaling.gpu_capacity) == (8, 32)
 

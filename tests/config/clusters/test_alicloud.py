@@ -8,17 +8,9 @@ from typing import Any
 import pytest
 
 from tests.config.conftest import Loader
-from tests.stack_helpers import example_config
+from tests.stack_helpers import GPU_POOL, example_config, with_gpu_pool
 from trainstack.config.clusters.alicloud import AckPool
 from trainstack.core.errors import ConfigError
-
-GPU_POOL = "trainstack:nodePools[0]"
-
-
-def _pool(**changes: Any) -> dict[str, Any]:
-    config = example_config("aiacc")
-    config["trainstack:nodePools"][0].update(changes)
-    return config
 
 
 # Each rule the Alibaba Cloud provider documents for cs.NodePool (terraform-provider-alicloud
@@ -119,12 +111,12 @@ def test_provider_rules(
     load: Loader, changes: dict[str, Any], path: str, found: str, allowed: str
 ) -> None:
     with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
-        load(_pool(**changes))
+        load(with_gpu_pool(**changes))
     assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
 
 
 def test_every_wrong_ack_key_of_a_pool_is_named_at_once(load: Loader) -> None:
-    config = _pool(instanceTypes=["gn6e"], systemDisk={"category": "ssd"})
+    config = with_gpu_pool(instanceTypes=["gn6e"], systemDisk={"category": "ssd"})
     with pytest.raises(ConfigError) as caught:
         load(config)
     assert [p.path for p in caught.value.problems] == [
@@ -150,7 +142,7 @@ def test_nodes_on_ack_are_refused(load: Loader) -> None:
 
 
 def test_ack_reads_its_keys_of_a_pool_with_its_defaults(load: Loader) -> None:
-    config = _pool()
+    config = with_gpu_pool()
     del config["trainstack:nodePools"][0]["systemDisk"]
     gpu, cpu = load(config).config.node_pools
     assert gpu.system_disk is None  # the generic pool has no cloud's default
