@@ -22,7 +22,7 @@ from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, 
 from trainstack.core.quantity import exact_quantity
 from trainstack.core.values import merged
 from trainstack.core.yaml.io import dump_yaml
-from trainstack.frameworks import frameworks
+from trainstack.training_job.frameworks import frameworks
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
 """Kueue's current API (0.15 and later); v1beta1 is deprecated there and removed in 0.17."""

@@ -11,7 +11,7 @@ from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts
 from trainstack.config.teams import Team as TeamConfig
 from trainstack.core.quantity import exact_quantity
-from trainstack.frameworks import frameworks
+from trainstack.training_job.frameworks import frameworks
 
 # The resources of the jobs the training-job chart renders (one per framework), by API group.
 TRAINING_JOBS: dict[str, list[str]] = {}

@@ -124,5 +124,5 @@ def test_package_writes_an_archive(
     with tarfile.open(archive) as opened:
         names = opened.getnames()
     assert "training-job/values.schema.json" in names
-    assert "training-job/templates/_helpers.tpl" in names
+    assert "training-job/templates/_pod.tpl" in names
     assert not any(name.startswith("training-job/tests/") for name in names)

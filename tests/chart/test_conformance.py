@@ -22,8 +22,8 @@ from tests.conformance import (
     validate_objects,
 )
 from trainstack.chart.render import render_training_job
-from trainstack.frameworks import frameworks
 from trainstack.training_job import read_values_file
+from trainstack.training_job.frameworks import frameworks
 
 EVERYTHING = {
     "image": {"pullPolicy": "Always", "pullSecrets": ["acr"]},

@@ -12,7 +12,7 @@ import pytest
 from tests.chart.jobs import CHART_DIR
 from tests.conformance import crd_dir, validate_objects
 from trainstack.chart.render import parse_manifests, render_manifests
-from trainstack.frameworks import frameworks
+from trainstack.training_job.frameworks import frameworks
 
 SHOWN = helm_python.values_from_yaml((CHART_DIR / "values.yaml").read_text(encoding="utf-8"))
 

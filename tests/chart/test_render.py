@@ -10,7 +10,7 @@ import pytest
 from tests.chart.jobs import CHART_DIR, job_values
 from trainstack.chart.render import load_chart, parse_manifests, render_training_job
 from trainstack.core.errors import ChartError, ValuesError
-from trainstack.frameworks import FrameworkSpec, frameworks
+from trainstack.training_job.frameworks import FrameworkSpec, frameworks
 
 
 def test_returns_parsed_objects_without_notes() -> None:

@@ -11,9 +11,7 @@ from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.frameworks import by_crd, framework
 from trainstack.operators import (
-    SETTINGS,
     ChartInstall,
     KustomizeInstall,
     OperatorRelease,
@@ -24,6 +22,8 @@ from trainstack.operators import (
     release,
 )
 from trainstack.operators.registry import register
+from trainstack.training_job.frameworks import by_crd, framework
+from trainstack.training_job.settings import SETTINGS
 
 # Chart values that make a job use each setting (every setting must have one).
 USING: dict[str, dict[str, Any]] = {

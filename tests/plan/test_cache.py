@@ -51,7 +51,7 @@ def _append(relative: str, text: str = "\n# changed\n") -> Callable[[Path], None
         _append("stacks/Pulumi.aiacc.yaml"),
         _append("stacks/Pulumi.imagenet.yaml"),  # the data stack it reads
         _append("experiments/imagenet-tensorflow.yaml"),
-        _append("charts/training-job/templates/_helpers.tpl", "{{/* changed */}}\n"),
+        _append("charts/training-job/templates/_pod.tpl", "{{/* changed */}}\n"),
         _append("charts/training-job/values.yaml"),
         _append("components/team.py"),
         _append("__main__.py"),

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from trainstack.core.errors import Problem
-from trainstack.frameworks import framework
 from trainstack.training_job import TrainingJob, release_name_problems
+from trainstack.training_job.frameworks import framework
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 

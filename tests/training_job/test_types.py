@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from trainstack.core.base_model import StrictModel
 from trainstack.core.validation import problems_from
 from trainstack.training_job.env import EnvMap
-from trainstack.training_job.frameworks import NprocPerNode
+from trainstack.training_job.frameworks.pytorch import NprocPerNode
 from trainstack.training_job.types import LabelMap, Quantity
 
 

@@ -1,27 +1,40 @@
-"""Fixed facts about the training-job chart: its identity and which files are whose."""
+"""Fixed facts about the training-job chart: its identity (described from the framework
+registry) and which files are whose."""
 
 from __future__ import annotations
+
+from itertools import groupby
+
+from trainstack.training_job.frameworks import FRAMEWORKS
 
 CHART_NAME = "training-job"
 # Bump CHART_VERSION with any change to the templates or the values. The chart deploys
 # no application of its own (the image is a value), so appVersion follows the chart.
 CHART_VERSION = "0.1.0"
 APP_VERSION = CHART_VERSION
+
+
+def _objects() -> str:
+    """The objects the chart renders, one API version each: ``an MPIJob (...), a TFJob or a
+    PyTorchJob (kubeflow.org/v1), or ...``, in the registry's order."""
+    groups = [
+        " or ".join(f"{spec.docs.article} {spec.docs.known_as}{spec.kind}" for spec in specs)
+        + f" ({api_version})"
+        for api_version, specs in groupby(FRAMEWORKS, key=lambda spec: spec.api_version)
+    ]
+    return groups[0] if len(groups) == 1 else f"{', '.join(groups[:-1])}, or {groups[-1]}"
+
+
 CHART_DESCRIPTION = (
-    "One distributed GPU training run on Kubernetes: an MPIJob (kubeflow.org/v2beta1), "
-    "a TFJob or a PyTorchJob (kubeflow.org/v1), or a Kubeflow Trainer TrainJob "
-    "(trainer.kubeflow.org/v1alpha1), from values validated by trainstack."
+    f"One distributed GPU training run on Kubernetes: {_objects()}, from values validated by "
+    "trainstack."
 )
-CHART_KEYWORDS = (
-    "training",
-    "gpu",
-    "mpi",
-    "horovod",
-    "tensorflow",
-    "pytorch",
-    "kubeflow",
-    "trainer",
+CHART_KEYWORDS = tuple(
+    dict.fromkeys(
+        ("training", "gpu", *(word for spec in FRAMEWORKS for word in spec.docs.keywords))
+    )
 )
+"""Chart.yaml's keywords: the chart's own, then each framework's (each once)."""
 
 CHART_DIR = "charts/training-job"
 """The committed chart, relative to the project root."""

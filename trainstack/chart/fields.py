@@ -54,10 +54,23 @@ class Group:
     children: tuple[Group | Param, ...]
 
 
+def documented_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
+    """The model's fields in the order the chart documents them: declaration order, or the
+    model's own ``documented_order()`` when it declares one (a role inherits its overrides,
+    which pydantic would list before the role's counts)."""
+    order = getattr(model, "documented_order", None)
+    if order is None:
+        return dict(model.model_fields)
+    names: tuple[str, ...] = order()
+    if sorted(names) != sorted(model.model_fields):
+        raise ChartError(f"{model.__name__}.documented_order() must name each field once")
+    return {name: model.model_fields[name] for name in names}
+
+
 def walk(model: type[BaseModel], prefix: str = "") -> tuple[Group | Param, ...]:
-    """The model's fields in declaration order, nested objects expanded."""
+    """The model's fields in documented order, nested objects expanded."""
     nodes: list[Group | Param] = []
-    for name, field in model.model_fields.items():
+    for name, field in documented_fields(model).items():
         key = field.alias or name
         path = f"{prefix}{key}"
         annotation = field.annotation

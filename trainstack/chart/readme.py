@@ -3,11 +3,35 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 from trainstack.chart.constants import CHART_DESCRIPTION, CHART_NAME, CHART_VERSION
-from trainstack.chart.fields import Group, Param, leaves, walk
+from trainstack.chart.fields import Group, Param, documented_fields, leaves, walk
 from trainstack.training_job import SECTIONS, TrainingJob
+from trainstack.training_job.frameworks import FRAMEWORKS
+
+WIDTH = 90
+
+
+def _what_it_renders() -> str:
+    """One line per framework, in the registry's order, wrapped as the README's prose."""
+    lines = [
+        f"- `framework: {spec.name}`: {spec.docs.article} `{spec.kind}` "
+        f"(`{spec.api_version}`, {spec.docs.operator}){spec.docs.renders}"
+        for spec in FRAMEWORKS
+    ]
+    return "\n".join(
+        textwrap.fill(
+            line,
+            width=WIDTH,
+            subsequent_indent="  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        for line in lines
+    )
+
 
 INTRO = f"""# {CHART_NAME}
 
@@ -20,18 +44,7 @@ change the model and run the generator (`trainstack chart check` fails on drift)
 
 ## What it renders
 
-- `framework: mpi`: an `MPIJob` (`kubeflow.org/v2beta1`, mpi-operator): one launcher that
-  runs `command` and requests no GPU, and `worker.replicas` workers that run sshd.
-- `framework: tensorflow`: a `TFJob` (`kubeflow.org/v1`, training-operator) with `Chief`,
-  `Worker`, `PS` and `Evaluator` replicas; roles with 0 replicas are left out.
-- `framework: pytorch`: a `PyTorchJob` (`kubeflow.org/v1`, training-operator) with one
-  `Master` (or none: `pytorch.master.replicas: 0`) and `worker.replicas` workers, elastic
-  with `pytorch.elasticPolicy`.
-- `framework: trainjob`: a `TrainJob` (`trainer.kubeflow.org/v1alpha1`, Kubeflow Trainer
-  v2) on a training runtime (`trainjob.runtime`, default `torch-distributed`):
-  `worker.replicas` nodes; the data mounts, `/dev/shm`, security and placement reach the
-  runtime's pods through `runtimePatches`. What a TrainJob cannot say (probes, working
-  directory, host network, priority class, run policy beyond the deadline) is refused.
+{_what_it_renders()}
 - With `tensorboard.enabled`: a `Deployment` and a `Service` `<release>-tensorboard`
   reading `tensorboard.logDir` from the claim it is on. With `codeSync.mode` `git` or
   `rsync`: an init container fetching the code into every pod.
@@ -86,7 +99,7 @@ def _rows(param: Param) -> str:
     rows = [_row(param.path, param.description, _cell(param.default))]
     item = param.item_model()
     if item is not None:
-        for name, field in item.model_fields.items():
+        for name, field in documented_fields(item).items():
             value = "" if field.is_required() else _cell(field.default)
             rows.append(_row(f"{param.path}[].{field.alias or name}", field.description, value))
     return "".join(rows)

@@ -17,7 +17,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from trainstack.chart.fields import Group, Param, walk
+from trainstack.chart.fields import Group, Param, documented_fields, walk
 from trainstack.core.errors import ChartError
 from trainstack.training_job import SECTIONS, TrainingJob
 
@@ -72,7 +72,7 @@ def _param_comment(param: Param) -> str:
     lines = [f"## @param {param.path} {param.description}"]
     item = param.item_model()
     if item is not None:
-        for name, field in item.model_fields.items():
+        for name, field in documented_fields(item).items():
             lines.append(f"## @extra {param.path}[].{field.alias or name} {field.description}")
     if param.default in ([], {}) and param.example is not None:
         lines.append("## e.g.")

@@ -7,7 +7,7 @@ import re
 
 from trainstack.checks.findings import Finding
 from trainstack.experiments import Experiment
-from trainstack.frameworks import framework
+from trainstack.training_job.frameworks import framework
 
 _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
 

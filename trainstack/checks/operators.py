@@ -9,7 +9,7 @@ from __future__ import annotations
 from trainstack.checks.findings import Finding
 from trainstack.config.loader import LoadedStack
 from trainstack.experiments import Experiment, serve_with
-from trainstack.frameworks import framework
+from trainstack.training_job.frameworks import framework
 
 
 def operator_findings(experiment: Experiment, stack: LoadedStack) -> list[Finding]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from trainstack.frameworks import RolePods, framework
 from trainstack.training_job import TrainingJob
+from trainstack.training_job.frameworks import RolePods, framework
 
 __all__ = ["RolePods", "role_pods", "total_gpus"]
 

@@ -22,7 +22,7 @@ from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts, Team
 from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.experiments import Experiment, serve_with
-from trainstack.frameworks import framework
+from trainstack.training_job.frameworks import framework
 
 # Capabilities Pod Security `baseline` lets a container add (its "Capabilities" control).
 BASELINE_CAPABILITIES = frozenset(

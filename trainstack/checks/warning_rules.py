@@ -9,7 +9,7 @@ from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import dotted_path
 from trainstack.core.quantity import parse_quantity
 from trainstack.experiments import Experiment
-from trainstack.frameworks import FrameworkSpec, framework
+from trainstack.training_job.frameworks import FrameworkSpec, framework
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")
 

@@ -17,8 +17,8 @@ from trainstack.config.operators import Operators
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT64_MAX
 from trainstack.core.names import DnsLabel
-from trainstack.frameworks import framework as framework_spec
 from trainstack.operators import ChartInstall, known_versions, latest, release
+from trainstack.training_job.frameworks import framework as framework_spec
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 """The label that puts a job in a LocalQueue of its namespace."""

@@ -18,8 +18,8 @@ from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxErro
 from trainstack.core.files import read_text
 from trainstack.deployment import Deployment
 from trainstack.experiments import Experiment
-from trainstack.frameworks import framework
 from trainstack.live import Cluster, Target, default_kubeconfig_path, parse_kubeconfig
+from trainstack.training_job.frameworks import framework
 
 TIMEOUT_SECONDS = 20.0
 

@@ -14,9 +14,10 @@ from typing import Any
 from trainstack.config.loader import LoadedStack
 from trainstack.config.operators import EnabledOperator
 from trainstack.core.errors import Problem, describe_value
-from trainstack.frameworks import framework
-from trainstack.operators import ServedApi, serving_families, used_settings
+from trainstack.operators import ServedApi, serving_families
 from trainstack.training_job import TrainingJob
+from trainstack.training_job.frameworks import framework
+from trainstack.training_job.settings import used_settings
 
 DEFAULT_API = str(TrainingJob.model_fields["operator_api"].default)
 

@@ -20,8 +20,8 @@ from typing import Any
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
 from trainstack.core.values import set_path
-from trainstack.frameworks import RolePods, framework
 from trainstack.training_job import TrainingJob
+from trainstack.training_job.frameworks import RolePods, framework
 
 
 def with_placement(

@@ -53,9 +53,9 @@ def logs(
 ) -> None:
     """Print the logs of an experiment's job (the role that reports results by default)."""
     from trainstack.experiments import load_stack_experiments
-    from trainstack.frameworks import framework
     from trainstack.live.connect import connect, operator_of
     from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container
+    from trainstack.training_job.frameworks import framework
 
     resolved = load_stack_experiments(Project.find(), stack)
     first = resolved.runs_of(experiment)[0]

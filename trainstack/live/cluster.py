@@ -21,8 +21,8 @@ from lightkube.resources.apiextensions_v1 import CustomResourceDefinition
 from lightkube.resources.core_v1 import Pod
 
 from trainstack.core.errors import ClusterError, JobNotFoundError
-from trainstack.frameworks import FrameworkSpec
 from trainstack.live.kubeconfig import Target
+from trainstack.training_job.frameworks import FrameworkSpec
 
 Selector = str | Operator[Any]
 """A label's value, or a lightkube operator such as ``exists()``."""

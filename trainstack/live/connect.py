@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from trainstack.config.loader import LoadedStack
-from trainstack.frameworks import FrameworkSpec
 from trainstack.live.cluster import Cluster
 from trainstack.live.kubeconfig import resolve_target
 from trainstack.live.options import ClusterOptions
 from trainstack.operators import PodLabels
+from trainstack.training_job.frameworks import FrameworkSpec
 
 
 def connect(stack: LoadedStack, options: ClusterOptions) -> Cluster:

@@ -8,10 +8,10 @@ from typing import Any
 
 from trainstack.core.errors import JobNotFoundError
 from trainstack.experiments import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION, Experiment
-from trainstack.frameworks import FrameworkSpec, framework
 from trainstack.live.cluster import Cluster
 from trainstack.live.pod_labels import pod_label_choices
 from trainstack.operators import PodLabels
+from trainstack.training_job.frameworks import FrameworkSpec, framework
 
 # Kubeflow job conditions (JobConditionType), most telling first.
 _PHASES = ("Succeeded", "Failed", "Suspended", "Restarting", "Running", "Created")

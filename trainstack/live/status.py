@@ -9,11 +9,11 @@ from lightkube.operators import exists
 
 from trainstack.console.tables import text_table
 from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
-from trainstack.frameworks import framework
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
 from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
 from trainstack.metrics import job_duration
+from trainstack.training_job.frameworks import framework
 
 
 @dataclass(frozen=True)

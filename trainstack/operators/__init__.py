@@ -15,7 +15,6 @@ from trainstack.operators.registry import (
     release,
     serving_families,
 )
-from trainstack.operators.settings import SETTINGS, Setting, used_settings
 from trainstack.operators.spec import (
     AckAddonInstall,
     ChartInstall,
@@ -29,7 +28,6 @@ from trainstack.operators.spec import (
 )
 
 __all__ = [
-    "SETTINGS",
     "AckAddonInstall",
     "ChartInstall",
     "Install",
@@ -39,12 +37,10 @@ __all__ = [
     "OperatorRelease",
     "PodLabels",
     "ServedApi",
-    "Setting",
     "families",
     "family",
     "known_versions",
     "latest",
     "release",
     "serving_families",
-    "used_settings",
 ]

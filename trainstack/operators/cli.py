@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trainstack.frameworks import by_crd
 from trainstack.operators.registry import families, known_versions
-from trainstack.operators.settings import SETTINGS
+from trainstack.training_job.frameworks import by_crd
+from trainstack.training_job.settings import SETTINGS
 
 
 def operators() -> None:

@@ -27,7 +27,6 @@ Facts and sources:
 from __future__ import annotations
 
 from trainstack.operators.registry import register
-from trainstack.operators.settings import ALL_SETTINGS
 from trainstack.operators.spec import (
     ManifestInstall,
     OperatorFamily,
@@ -35,6 +34,7 @@ from trainstack.operators.spec import (
     PodLabels,
     ServedApi,
 )
+from trainstack.training_job.settings import ALL_SETTINGS
 
 MPIJOBS = "mpijobs.kubeflow.org"
 _MANIFEST = (

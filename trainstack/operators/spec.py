@@ -10,14 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Dialect = Literal["kubeflow", "arena"]
-"""How a served API spells a job (the chart value ``operatorApi``):
-
-- ``kubeflow``: upstream mpi-operator v2beta1 and training-operator v1: run policy under
-  ``spec.runPolicy`` (with ``suspend``), current pod templates.
-- ``arena``: the tf- and pytorch-operators bundled by Arena: run-policy fields directly
-  under ``spec``, no ``suspend``, pod templates without ``seccompProfile``.
-"""
+from trainstack.training_job.dialects import Dialect
 
 
 @dataclass(frozen=True)
@@ -123,7 +116,8 @@ class ServedApi:
     dialect: Dialect | None
     """How the chart must spell jobs for it; ``None``: the chart cannot render this API."""
     honours: frozenset[str]
-    """The chart settings (dotted value keys, see ``settings.py``) that reach the controller."""
+    """The chart settings that reach the controller (dotted value keys of
+    ``trainstack.training_job.settings``)."""
     suspend: bool
     """``runPolicy.suspend`` exists and is honoured: Kueue can hold the job."""
     pod_labels: PodLabels

@@ -31,7 +31,6 @@ Facts and sources:
 from __future__ import annotations
 
 from trainstack.operators.registry import register
-from trainstack.operators.settings import ALL_SETTINGS
 from trainstack.operators.spec import (
     KustomizeInstall,
     OperatorFamily,
@@ -39,6 +38,7 @@ from trainstack.operators.spec import (
     PodLabels,
     ServedApi,
 )
+from trainstack.training_job.settings import ALL_SETTINGS
 
 TFJOBS = "tfjobs.kubeflow.org"
 PYTORCHJOBS = "pytorchjobs.kubeflow.org"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from trainstack.core.errors import LogError, Problem, ResultsError
 from trainstack.experiments import Experiment
-from trainstack.frameworks import framework
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
 from trainstack.results.store import PendingRun
+from trainstack.training_job.frameworks import framework
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
 """Logs are kept (and read) up to this size; beyond it only the end is: results come last."""

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 from trainstack.core.errors import JobNotFoundError
 from trainstack.core.project import Project
 from trainstack.experiments import StackRuns, load_stack_experiments
-from trainstack.frameworks import framework
 from trainstack.live import (
     Cluster,
     ClusterOptions,
@@ -28,6 +27,7 @@ from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run
 from trainstack.results.record import JobInfo
 from trainstack.results.store import PendingRun, Written, write_runs
+from trainstack.training_job.frameworks import framework
 
 
 def collect_runs(

@@ -15,13 +15,13 @@ from pydantic_core import InitErrorDetails
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.training_job.code_sync import CodeSync
+from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.env import EnvFrom, EnvMap
-from trainstack.training_job.frameworks import (
-    MpiSettings,
-    PyTorchSettings,
-    TensorFlowSettings,
-    TrainJobSettings,
-)
+from trainstack.training_job.frameworks import FRAMEWORKS
+from trainstack.training_job.frameworks.mpi import MpiSettings
+from trainstack.training_job.frameworks.pytorch import PyTorchSettings
+from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
+from trainstack.training_job.frameworks.trainjob import TrainJobSettings
 from trainstack.training_job.roles import Worker
 from trainstack.training_job.rules import violations
 from trainstack.training_job.run_policy import RunPolicy
@@ -34,7 +34,6 @@ from trainstack.training_job.types import AbsolutePath, AnnotationMap, DnsName, 
 Framework = Literal["mpi", "tensorflow", "pytorch", "trainjob"]
 """Every value of ``job.framework``: the names of the framework registry (a test holds them
 equal)."""
-OperatorApi = Literal["kubeflow", "arena"]
 ShellCommand = Annotated[str, StringConstraints(min_length=1)]
 ExecCommand = Annotated[list[str], Field(min_length=1)]
 
@@ -151,7 +150,7 @@ class TrainingJob(StrictModel):
     security: Security = Field(default_factory=Security, description="Privileges.")
     scheduling: Scheduling = Field(default_factory=Scheduling, description="Scheduling.")
     run_policy: RunPolicy = Field(default_factory=RunPolicy, description="Run policy.")
-    operator_api: OperatorApi = Field(
+    operator_api: Dialect = Field(
         default="kubeflow",
         description="How the operator serving the job spells it: kubeflow (upstream "
         "mpi-operator v2beta1 and training-operator v1: spec.runPolicy) or arena (the tf- and "
@@ -227,10 +226,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "podAnnotations",
     ),
     "Workers": ("worker",),
-    "MPI (framework: mpi)": ("mpi",),
-    "TensorFlow (framework: tensorflow)": ("tensorflow",),
-    "PyTorch (framework: pytorch)": ("pytorch",),
-    "Kubeflow Trainer v2 (framework: trainjob)": ("trainjob",),
+    **{f"{spec.section_title} (framework: {spec.name})": (spec.name,) for spec in FRAMEWORKS},
     "Storage": ("datasets", "results", "shm", "hostPaths"),
     "Code sync and TensorBoard": ("codeSync", "tensorboard"),
     "Networking and security": ("network", "security"),
@@ -238,4 +234,5 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "Run policy": ("runPolicy",),
     "Operator API": ("operatorApi",),
 }
-"""The ``## @section`` groups of values.yaml and the README, in order (top-level keys)."""
+"""The ``## @section`` groups of values.yaml and the README, in order (top-level keys); a
+framework's section is its settings, under its name, in the registry's order."""

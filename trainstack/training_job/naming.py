@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from trainstack.core.errors import Problem, describe_value
-from trainstack.frameworks import framework
+from trainstack.training_job.frameworks import framework
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

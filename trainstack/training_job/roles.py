@@ -1,10 +1,10 @@
 """The pods of a job: how many of each role, their GPUs, resources and per-role overrides.
 
-Every framework has ``worker`` (top level); the other roles live in their framework's
-section: ``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``.
-The per-role overrides (image, resources, node selector, tolerations, env, restart
-policy, probes, security, port) are declared by one function each so that every role
-documents them with the same words.
+Every framework has ``worker`` (top level); the other roles live with their framework
+(``mpi.launcher``, ``tensorflow.chief``/``ps``/``evaluator``, ``pytorch.master``). Every
+role takes the same overrides (image, resources, node selector, tolerations, env, restart
+policy, probes, security) from :class:`RoleOverrides`, so that each documents them with
+the same words; a role adds its counts and, when its operator names one, its port.
 """
 
 from __future__ import annotations
@@ -46,78 +46,82 @@ class Resources(StrictModel):
     )
 
 
-def _image() -> Any:
-    return Field(
+class RoleOverrides(StrictModel):
+    """What a role may set over the job's values: image, resources, placement, env,
+    restarts, probes and security. Each role adds its own counts and port."""
+
+    image: str | None = Field(
         default=None,
         min_length=1,
         pattern=r"^\S+$",
         description="Image of this role; null uses image.name.",
     )
-
-
-def _resources() -> Any:
-    return Field(
+    resources: Resources = Field(
         default_factory=Resources, description="CPU and memory requests and limits of this role."
     )
-
-
-def _node_selector() -> Any:
-    return Field(
+    node_selector: LabelMap = Field(
         default_factory=dict,
         description="Node labels this role's pods require, merged over "
         "scheduling.nodeSelector. trainstack puts the labels of the role's node pool here "
         "unless the role (or scheduling) sets its own.",
         examples=[{"aliyun.accelerator/nvidia_name": "Tesla-V100-SXM2-32GB"}],
     )
-
-
-def _tolerations() -> Any:
-    return Field(
+    tolerations: list[Toleration] = Field(
         default_factory=list,
         description="Taints this role's pods tolerate, added to scheduling.tolerations "
         "(trainstack adds those of the role's node pool).",
         examples=[[{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]],
     )
-
-
-def _env() -> Any:
-    return Field(
+    env: EnvMap = Field(
         default_factory=dict,
         description="Environment variables of this role only, set over env (same forms).",
         examples=[{"NVIDIA_VISIBLE_DEVICES": "void"}],
     )
-
-
-def _restart_policy(default: str = "runPolicy.restartPolicy") -> Any:
-    return Field(default=None, description=f"Restart policy of this role; null: {default}.")
-
-
-def _probe(kind: str, effect: str) -> Any:
-    return Field(
-        default=None, description=f"{kind} probe of this role's container ({effect}); null: none."
+    restart_policy: RestartPolicy | None = Field(
+        default=None, description="Restart policy of this role; null: runPolicy.restartPolicy."
     )
-
-
-def _security() -> Any:
-    return Field(
+    readiness_probe: Probe | None = Field(
+        default=None,
+        description="Readiness probe of this role's container (not ready: no traffic, and "
+        "the MPI launcher waits); null: none.",
+    )
+    liveness_probe: Probe | None = Field(
+        default=None,
+        description="Liveness probe of this role's container (failing: the container is "
+        "restarted); null: none.",
+    )
+    security: RoleSecurity = Field(
         default_factory=RoleSecurity,
         description="User, group and capabilities of this role's pods, over security.",
     )
 
+    @classmethod
+    def documented_order(cls) -> tuple[str, ...]:
+        """The role's fields as the chart lists them: its counts, the overrides, its port.
 
-def _port(operator: str) -> Any:
+        pydantic puts inherited fields first; values.yaml, the schema and the README keep
+        a role's ``replicas`` and ``gpus`` on top and its ``port`` last.
+        """
+        shared = tuple(RoleOverrides.model_fields)
+        own = [name for name in cls.model_fields if name not in shared]
+        last = [name for name in own if name in _LAST]
+        return (*[name for name in own if name not in last], *shared, *last)
+
+
+_LAST = ("port",)
+
+
+def port_field() -> Any:
+    """The ``port`` of a role whose operator names the training container's port (every
+    role but the MPI launcher declares one)."""
     return Field(
         default=None,
-        description=f"Port of this role's training container, named as {operator} needs it "
+        description="Port of this role's training container, named as the operator needs it "
         "(tfjob-port, pytorchjob-port); null: the operator's default (2222, 23456).",
     )
 
 
-READINESS = ("Readiness", "not ready: no traffic, and the MPI launcher waits")
-LIVENESS = ("Liveness", "failing: the container is restarted")
-
-
-class Worker(StrictModel):
+class Worker(RoleOverrides):
     """The workers: the pods that train (every framework has them)."""
 
     replicas: int = Field(
@@ -133,121 +137,9 @@ class Worker(StrictModel):
         le=INT32_MAX,
         description="GPUs per worker pod (nvidia.com/gpu, request = limit).",
     )
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy(
-        "runPolicy.restartPolicy; MPI workers: Never"
-    )
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-    port: PortNumber | None = _port("the operator")
-
-
-class Launcher(StrictModel):
-    """The MPI launcher: runs ``mpirun`` (the command), one pod, never a GPU."""
-
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy()
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-
-
-class Chief(StrictModel):
-    """The TensorFlow chief: trains like a worker and also saves checkpoints and summaries."""
-
-    replicas: int = Field(
-        default=1,
-        ge=0,
-        le=1,
-        description="1 runs a chief; 0 lets worker 0 act as chief (a TFJob needs one of them).",
-    )
-    gpus: int | None = Field(
+    restart_policy: RestartPolicy | None = Field(
         default=None,
-        ge=0,
-        le=INT32_MAX,
-        description="GPUs of the chief; null: the same as worker.gpus.",
+        description="Restart policy of this role; null: runPolicy.restartPolicy; MPI workers: "
+        "Never.",
     )
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy()
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-    port: PortNumber | None = _port("the operator")
-
-
-class ParameterServers(StrictModel):
-    """TensorFlow parameter servers: hold the variables of ParameterServerStrategy."""
-
-    replicas: int = Field(
-        default=0, ge=0, le=MAX_REPLICAS, description="Number of parameter-server pods."
-    )
-    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs per parameter server.")
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy()
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-    port: PortNumber | None = _port("the operator")
-
-
-class Evaluator(StrictModel):
-    """The TensorFlow evaluator: evaluates checkpoints beside training."""
-
-    replicas: int = Field(
-        default=0, ge=0, le=1, description="1 runs an evaluator next to training; 0 none."
-    )
-    gpus: int = Field(default=0, ge=0, le=INT32_MAX, description="GPUs of the evaluator.")
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy()
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-    port: PortNumber | None = _port("the operator")
-
-
-class Master(StrictModel):
-    """The PyTorch master: rank 0 (MASTER_ADDR points to it), or none for a Worker-only job."""
-
-    replicas: int = Field(
-        default=1,
-        ge=0,
-        le=1,
-        description="1 runs a master; 0 runs Workers only (elastic jobs; worker 0 is rank 0).",
-    )
-    gpus: int | None = Field(
-        default=None,
-        ge=0,
-        le=INT32_MAX,
-        description="GPUs of the master; null: the same as worker.gpus.",
-    )
-    image: str | None = _image()
-    resources: Resources = _resources()
-    node_selector: LabelMap = _node_selector()
-    tolerations: list[Toleration] = _tolerations()
-    env: EnvMap = _env()
-    restart_policy: RestartPolicy | None = _restart_policy()
-    readiness_probe: Probe | None = _probe(*READINESS)
-    liveness_probe: Probe | None = _probe(*LIVENESS)
-    security: RoleSecurity = _security()
-    port: PortNumber | None = _port("the operator")
+    port: PortNumber | None = port_field()

@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from trainstack.frameworks import FrameworkSpec, Violation, framework
+from trainstack.training_job.dialects import ARENA_LACKS
+from trainstack.training_job.frameworks import FrameworkSpec, Violation, framework
+from trainstack.training_job.settings import setting
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -20,29 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["Violation", "mount_paths", "total_pods", "violations"]
 
 SHM_PATH = "/dev/shm"
-
-# What the older APIs of Arena's operators cannot say (their CRDs would drop it, or their
-# controller refuses it), as (key, allowed) of each setting the job uses.
-_ARENA_LACKS = (
-    (
-        "security.seccompProfile",
-        "null with operatorApi arena (its CRDs have no seccompProfile: the API server would "
-        "drop it)",
-    ),
-    (
-        "scheduling.gang.enabled",
-        "false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)",
-    ),
-    ("pytorch.nprocPerNode", "null with operatorApi arena (its PyTorchJob has no nprocPerNode)"),
-    (
-        "pytorch.elasticPolicy",
-        "null with operatorApi arena (its PyTorchJob has no elasticPolicy)",
-    ),
-    (
-        "pytorch.master.replicas",
-        "1 with operatorApi arena (its pytorch-operator refuses a PyTorchJob without Master)",
-    ),
-)
 
 
 def violations(job: TrainingJob) -> list[Violation]:
@@ -159,10 +138,8 @@ def _operator_api_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation
                 f"{spec.kind} {spec.api_version})",
             )
         ]
-    from trainstack.operators.settings import setting  # the catalog imports this package
-
     found: list[Violation] = []
-    for key, allowed in _ARENA_LACKS:
+    for key, allowed in ARENA_LACKS:
         used = setting(key)
         if key in spec.settings and used.used(job):
             found.append(Violation(key, used.value(job), allowed))

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import re
+
 import pytest
 
-from trainstack.frameworks import FrameworkSpec, Port, by_crd, framework, frameworks
-from trainstack.frameworks.registry import register
-from trainstack.operators import SETTINGS
-from trainstack.training_job import TrainingJob
+from tests.stack_helpers import REPO
+from trainstack.training_job import SECTIONS, TrainingJob
+from trainstack.training_job import frameworks as frameworks_package
+from trainstack.training_job.frameworks import (
+    FRAMEWORKS,
+    FrameworkSpec,
+    Port,
+    by_crd,
+    framework,
+    frameworks,
+)
 from trainstack.training_job.model import Framework
+from trainstack.training_job.settings import SETTINGS
 
 BASE = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 
@@ -23,9 +35,20 @@ def test_an_unknown_framework_is_an_error_naming_it_and_the_known_ones() -> None
         framework("jax")
 
 
-def test_a_second_entry_of_one_name_is_refused() -> None:
-    with pytest.raises(ValueError, match="framework 'mpi' is registered twice"):
-        register(framework("mpi"))
+def test_each_framework_is_listed_once() -> None:
+    names = [spec.name for spec in FRAMEWORKS]
+    assert len(names) == len(set(names))
+
+
+def test_every_framework_module_with_a_spec_is_listed() -> None:
+    """The list is explicit: a module whose SPEC is missing from it would never be asked."""
+    modules = [
+        importlib.import_module(f"{frameworks_package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(frameworks_package.__path__)
+    ]
+    specs = [module.SPEC for module in modules if hasattr(module, "SPEC")]
+    assert sorted(spec.name for spec in specs) == sorted(spec.name for spec in FRAMEWORKS)
+    assert all(spec in FRAMEWORKS for spec in specs)
 
 
 @pytest.mark.parametrize(
@@ -114,3 +137,24 @@ def test_a_worker_only_pytorch_job_has_no_master_pod() -> None:
     )
     assert [(p.role, p.replicas) for p in framework("pytorch").pods(job)] == [("worker", 3)]
     assert framework("pytorch").pod_suffixes(job) == ["-worker-2"]
+
+
+@pytest.mark.parametrize("spec", FRAMEWORKS, ids=lambda spec: spec.name)
+def test_each_framework_has_a_section_of_the_values_under_its_name(spec: FrameworkSpec) -> None:
+    assert spec.name in TrainingJob.model_fields
+    assert SECTIONS[f"{spec.section_title} (framework: {spec.name})"] == (spec.name,)
+
+
+def test_the_docs_list_the_four_files_a_framework_touches_and_each_has_them() -> None:
+    text = (REPO / "docs" / "training-job.md").read_text(encoding="utf-8")
+    listed = re.findall(r"(?m)^\d\. `([^`]+)`", text.split("Adding a framework touches")[1])
+    assert listed == [
+        "trainstack/training_job/frameworks/<name>.py",
+        "trainstack/training_job/frameworks/registry.py",
+        "trainstack/training_job/model.py",
+        "charts/training-job/templates/<kind>.yaml",
+    ]
+    for spec in FRAMEWORKS:
+        for path in listed:
+            filled = path.replace("<name>", spec.name).replace("<kind>", spec.kind.lower())
+            assert (REPO / filled).is_file(), filled

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from trainstack.core.errors import ValuesError
-from trainstack.frameworks import framework
-from trainstack.frameworks.trainjob import UNSUPPORTED, replicated_jobs
 from trainstack.training_job import TrainingJob, release_name_problems, validate_values
+from trainstack.training_job.frameworks import framework
+from trainstack.training_job.frameworks.trainjob import UNSUPPORTED, replicated_jobs
 
 BASE = {"framework": "trainjob", "image": {"name": "registry.example.com/train:1"}}
 

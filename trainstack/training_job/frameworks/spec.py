@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trainstack.core.quantity import parse_quantity
+from trainstack.training_job.dialects import Dialect
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -87,7 +88,7 @@ KUBEFLOW_JOB_SETTINGS = frozenset(
     }
 )
 """The operator-dependent settings every ``kubeflow.org`` job (run policy, pod templates)
-can carry (``trainstack.operators.settings`` keys)."""
+can carry (``trainstack.training_job.settings`` keys)."""
 
 
 class JobWarning(NamedTuple):
@@ -104,6 +105,24 @@ class Port(NamedTuple):
 
     name: str
     number: int
+
+
+@dataclass(frozen=True)
+class ChartDocs:
+    """How the chart's generated documentation presents a framework: its line under "What
+    it renders" in the README and its words in Chart.yaml."""
+
+    article: str
+    """``a`` or ``an``, as its kind is read aloud (``an`` MPIJob)."""
+    operator: str
+    """What serves it, as the README names it: ``mpi-operator``."""
+    renders: str
+    """The rest of its README line, after its kind, API version and operator (from its
+    punctuation on): what the chart renders for it."""
+    keywords: tuple[str, ...]
+    """Its keywords in Chart.yaml."""
+    known_as: str = ""
+    """Words before its kind in the chart's description (``Kubeflow Trainer ``)."""
 
 
 def _no_violations(job: TrainingJob) -> list[Violation]:
@@ -141,10 +160,14 @@ class FrameworkSpec:
     """Every role of a job with its replicas, GPUs and resources (roles with 0 pods too)."""
     summary: str
     """One line for documentation: what the framework runs."""
+    section_title: str
+    """The title of its section of the values (``## @section MPI (framework: mpi)``), whose
+    one key is its name."""
+    docs: ChartDocs
     settings: frozenset[str]
-    """The operator-dependent settings (``trainstack.operators.settings``) its object can
+    """The operator-dependent settings (``trainstack.training_job.settings``) its object can
     carry at all; the others are never rendered for it."""
-    dialects: frozenset[str] = frozenset({"kubeflow"})
+    dialects: frozenset[Dialect] = frozenset({"kubeflow"})
     """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
     rules: Callable[[TrainingJob], list[Violation]] = _no_violations

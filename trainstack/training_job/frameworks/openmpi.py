@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from trainstack.frameworks.spec import JobWarning
+from trainstack.training_job.frameworks.spec import JobWarning
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

@@ -1,21 +1,42 @@
-"""Settings that only one framework reads: ``mpi``, ``tensorflow``, ``pytorch``, ``trainjob``.
+"""``framework: pytorch``: a PyTorchJob (kubeflow.org/v1): a master (rank 0) and workers,
+or workers only (elastic jobs).
 
-The chart ignores the sections of the frameworks not selected by ``framework``.
+Facts from kubeflow/training-operator v1 (pkg/apis/kubeflow.org/v1/pytorch_defaults.go,
+pytorch_validation.go; pkg/controller.v1/pytorch/envvar.go, elastic.go, hpa.go): the
+training container must be named ``pytorch``; the operator gives it the port
+``pytorchjob-port`` (23456) unless the pod names one; replicas restart OnFailure by
+default; at most one Master. With a Master it sets MASTER_ADDR, MASTER_PORT, WORLD_SIZE
+and RANK (and their torchrun ``PET_*`` forms); with an elastic policy the rendezvous
+(``PET_RDZV_*``, ``PET_NNODES`` min:max, ``PET_MAX_RESTARTS``), the rendezvous endpoint
+being worker 0 unless ``rdzvHost`` says otherwise, and, with metrics, a
+HorizontalPodAutoscaler on the workers. Since 1.9 an elastic policy needs Workers
+(kubeflow/training-operator#2320).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
-from trainstack.frameworks.mpi import DEFAULT_SSH_PORT
-from trainstack.training_job.roles import Chief, Evaluator, Launcher, Master, ParameterServers
-from trainstack.training_job.types import AbsolutePath, CountOrText, Quantity
+from trainstack.training_job.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    ChartDocs,
+    FrameworkSpec,
+    Port,
+    Role,
+    RolePods,
+    Violation,
+)
+from trainstack.training_job.pod import PortNumber
+from trainstack.training_job.roles import RoleOverrides, port_field
+from trainstack.training_job.types import CountOrText, Quantity
 
-MpiImplementation = Literal["OpenMPI", "Intel", "MPICH"]
+if TYPE_CHECKING:
+    from trainstack.training_job.model import TrainingJob
+
 NPROC_PATTERN = r"^(auto|cpu|gpu|[1-9][0-9]*)$"
 
 
@@ -33,68 +54,6 @@ NprocPerNode = Annotated[
     ),
 ]
 """Processes per pod for torchrun: auto, cpu, gpu or a count (``4`` or ``"4"``)."""
-
-
-class MpiSettings(StrictModel):
-    """An MPIJob (kubeflow.org/v2beta1): one launcher runs mpirun over SSH into the workers."""
-
-    implementation: MpiImplementation = Field(
-        default="OpenMPI",
-        description="MPI implementation in the image: OpenMPI (Horovod, AIACC), Intel or MPICH.",
-    )
-    slots_per_worker: int | None = Field(
-        default=None,
-        ge=1,
-        le=INT32_MAX,
-        description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
-    )
-    mounts_on_launcher: bool = Field(
-        default=True,
-        description="Mount the datasets, results and host paths on the launcher too: the "
-        "launcher runs the script that sits on the dataset.",
-    )
-    ssh_port: int = Field(
-        default=DEFAULT_SSH_PORT,
-        ge=1,
-        le=65535,
-        description="Port of the workers' sshd. With network.hostNetwork it must not be 22 "
-        "(the node's own sshd has it); any other port needs implementation OpenMPI.",
-    )
-    worker_command: list[str] | None = Field(
-        default_factory=lambda: ["/usr/sbin/sshd", "-De"],
-        min_length=1,
-        description="Command of the workers (exec form): the v2beta1 launcher reaches them "
-        "through sshd. '-p <mpi.sshPort>' is appended (to workerArgs when set) when the port "
-        "is not 22; null runs the image's ENTRYPOINT, which must start sshd.",
-    )
-    worker_args: list[str] = Field(
-        default_factory=list,
-        description="Arguments of the workers' command (the container's args).",
-        examples=[["-De", "-f", "/home/mpiuser/.sshd_config"]],
-    )
-    ssh_auth_mount_path: AbsolutePath = Field(
-        default="/root/.ssh",
-        description="Where the operator mounts the job's SSH keys: the home of the user the "
-        "image runs as (root by default).",
-    )
-    launcher: Launcher = Field(
-        default_factory=Launcher, description="The launcher pod (no GPU, one replica)."
-    )
-
-
-class TensorFlowSettings(StrictModel):
-    """A TFJob (kubeflow.org/v1): chief, workers, parameter servers and evaluator."""
-
-    success_policy: Literal["ChiefWorker", "AllWorkers"] = Field(
-        default="ChiefWorker",
-        description="When the job succeeds: ChiefWorker (the chief, or worker 0 without a "
-        "chief) or AllWorkers.",
-    )
-    chief: Chief = Field(default_factory=Chief, description="The chief replica.")
-    ps: ParameterServers = Field(
-        default_factory=ParameterServers, description="The parameter servers."
-    )
-    evaluator: Evaluator = Field(default_factory=Evaluator, description="The evaluator.")
 
 
 RdzvBackend = Literal["c10d", "etcd", "etcd-v2"]
@@ -219,6 +178,24 @@ class ElasticPolicy(StrictModel):
     )
 
 
+class Master(RoleOverrides):
+    """The PyTorch master: rank 0 (MASTER_ADDR points to it), or none for a Worker-only job."""
+
+    replicas: int = Field(
+        default=1,
+        ge=0,
+        le=1,
+        description="1 runs a master; 0 runs Workers only (elastic jobs; worker 0 is rank 0).",
+    )
+    gpus: int | None = Field(
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description="GPUs of the master; null: the same as worker.gpus.",
+    )
+    port: PortNumber | None = port_field()
+
+
 class PyTorchSettings(StrictModel):
     """A PyTorchJob (kubeflow.org/v1): one master (rank 0) and the workers."""
 
@@ -235,49 +212,99 @@ class PyTorchSettings(StrictModel):
     master: Master = Field(default_factory=Master, description="The master replica.")
 
 
-RuntimeKind = Literal["ClusterTrainingRuntime", "TrainingRuntime"]
-RUNTIME_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
+def _role_pods(job: TrainingJob) -> list[RolePods]:
+    master, worker = job.pytorch.master, job.worker
+    master_gpus = worker.gpus if master.gpus is None else master.gpus
+    return [
+        RolePods("master", "job.pytorch.master", master.replicas, master_gpus, master.resources),
+        RolePods("worker", "job.worker", worker.replicas, worker.gpus, worker.resources),
+    ]
 
 
-class TrainJobSettings(StrictModel):
-    """A Kubeflow Trainer v2 TrainJob (trainer.kubeflow.org/v1alpha1): the runtime it runs.
+def _rules(job: TrainingJob) -> list[Violation]:
+    pytorch, workers = job.pytorch, job.worker.replicas
+    found: list[Violation] = []
+    if pytorch.master.replicas == 0 and workers == 0:
+        found.append(
+            Violation(
+                "worker.replicas",
+                workers,
+                "at least 1 when pytorch.master.replicas is 0 (a PyTorchJob needs a master or "
+                "a worker)",
+            )
+        )
+    elastic = pytorch.elastic_policy
+    if elastic is None:
+        return found
+    if workers == 0:
+        found.append(
+            Violation(
+                "worker.replicas",
+                workers,
+                "at least 1 with pytorch.elasticPolicy (the operator scales the workers)",
+            )
+        )
+    low, high = elastic.min_replicas, elastic.max_replicas
+    if low is not None and high is not None and low > high:
+        found.append(
+            Violation("pytorch.elasticPolicy.minReplicas", low, f"at most maxReplicas ({high})")
+        )
+    elif workers and low is not None and workers < low:
+        found.append(
+            Violation("worker.replicas", workers, f"at least elasticPolicy.minReplicas ({low})")
+        )
+    elif workers and high is not None and workers > high:
+        found.append(
+            Violation("worker.replicas", workers, f"at most elasticPolicy.maxReplicas ({high})")
+        )
+    return found
 
-    The runtime (a ClusterTrainingRuntime the Trainer chart installs, or a TrainingRuntime
-    of the namespace) holds the pod templates; the job sets the trainer's image, command,
-    nodes (worker.replicas), processes per node, resources and env, and patches the
-    runtime's pods (runtimePatches) with the data mounts, /dev/shm, security and scheduling.
-    """
 
-    runtime: str = Field(
-        default="torch-distributed",
-        max_length=253,
-        pattern=RUNTIME_NAME_PATTERN,
-        description="Name of the runtime: torch-distributed (PyTorch), deepspeed-distributed "
-        "(MPI), mlx-distributed (MPI), or one of your own.",
-    )
-    runtime_kind: RuntimeKind = Field(
-        default="ClusterTrainingRuntime",
-        description="ClusterTrainingRuntime (cluster-wide, what the Trainer chart installs) or "
-        "TrainingRuntime (in the job's namespace).",
-    )
-    num_proc_per_node: int | None = Field(
-        default=None,
-        ge=1,
-        le=INT32_MAX,
-        description="Processes per node (MPI: slots per node); null: the runtime's (torch: one "
-        "per GPU, auto).",
-    )
-    replicated_jobs: list[str] | None = Field(
-        default=None,
-        min_length=1,
-        description="The runtime's replicated jobs whose pods get the job's mounts and pod "
-        "settings; null: node for torch-distributed, launcher and node for the MPI runtimes "
-        "(required for other runtimes).",
-        examples=[["node"]],
-    )
-    container: str = Field(
-        default="node",
-        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
-        description="Name of the training container in the runtime's pods (node in every "
-        "runtime the Trainer chart ships).",
-    )
+SPEC = FrameworkSpec(
+    name="pytorch",
+    kind="PyTorchJob",
+    group="kubeflow.org",
+    version="v1",
+    plural="pytorchjobs",
+    replica_specs_key="pytorchReplicaSpecs",
+    roles=(
+        Role("master", "Master", "pytorch.master", trains=True, container="pytorch"),
+        Role("worker", "Worker", "worker", trains=True, container="pytorch"),
+    ),
+    # The master, or worker 0 in a Worker-only job, is rank 0.
+    reporting_role="master",
+    kueue_integration="kubeflow.org/pytorchjob",
+    role_pods=_role_pods,
+    summary="PyTorch DDP and elastic torchrun: PyTorchJob v1",
+    section_title="PyTorch",
+    docs=ChartDocs(
+        article="a",
+        operator="training-operator",
+        renders=" with one `Master` (or none: `pytorch.master.replicas: 0`) and "
+        "`worker.replicas` workers, elastic with `pytorch.elasticPolicy`.",
+        keywords=("pytorch",),
+    ),
+    settings=KUBEFLOW_JOB_SETTINGS
+    | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
+    dialects=frozenset({"kubeflow", "arena"}),
+    rules=_rules,
+    port=Port("pytorchjob-port", 23456),
+    injected_env=(
+        "PYTHONUNBUFFERED",
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "RANK",
+        "PET_MASTER_ADDR",
+        "PET_MASTER_PORT",
+        "PET_NNODES",
+        "PET_NODE_RANK",
+        "PET_NPROC_PER_NODE",
+        "PET_RDZV_ENDPOINT",
+        "PET_RDZV_BACKEND",
+        "PET_RDZV_ID",
+        "PET_RDZV_CONF",
+        "PET_STANDALONE",
+        "PET_MAX_RESTARTS",
+    ),
+)

@@ -26,12 +26,22 @@ the launcher runs as a node: ``runLauncherAsNode``). The torch plugin writes
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from trainstack.frameworks.mpi import MPI_CONFIG_PATH
-from trainstack.frameworks.openmpi import shared_memory_warnings
-from trainstack.frameworks.registry import register
-from trainstack.frameworks.spec import FrameworkSpec, JobWarning, Role, RolePods, Violation
+from pydantic import Field
+
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX
+from trainstack.training_job.frameworks.mpi import MPI_CONFIG_PATH
+from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.spec import (
+    ChartDocs,
+    FrameworkSpec,
+    JobWarning,
+    Role,
+    RolePods,
+    Violation,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -44,6 +54,54 @@ KNOWN_RUNTIMES: dict[str, tuple[str, ...]] = {
 }
 """The replicated jobs of each runtime the Trainer chart ships."""
 MPI_SSH_PATH = "/home/mpiuser/.ssh"
+
+
+RuntimeKind = Literal["ClusterTrainingRuntime", "TrainingRuntime"]
+RUNTIME_NAME_PATTERN = r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
+
+
+class TrainJobSettings(StrictModel):
+    """A Kubeflow Trainer v2 TrainJob (trainer.kubeflow.org/v1alpha1): the runtime it runs.
+
+    The runtime (a ClusterTrainingRuntime the Trainer chart installs, or a TrainingRuntime
+    of the namespace) holds the pod templates; the job sets the trainer's image, command,
+    nodes (worker.replicas), processes per node, resources and env, and patches the
+    runtime's pods (runtimePatches) with the data mounts, /dev/shm, security and scheduling.
+    """
+
+    runtime: str = Field(
+        default="torch-distributed",
+        max_length=253,
+        pattern=RUNTIME_NAME_PATTERN,
+        description="Name of the runtime: torch-distributed (PyTorch), deepspeed-distributed "
+        "(MPI), mlx-distributed (MPI), or one of your own.",
+    )
+    runtime_kind: RuntimeKind = Field(
+        default="ClusterTrainingRuntime",
+        description="ClusterTrainingRuntime (cluster-wide, what the Trainer chart installs) or "
+        "TrainingRuntime (in the job's namespace).",
+    )
+    num_proc_per_node: int | None = Field(
+        default=None,
+        ge=1,
+        le=INT32_MAX,
+        description="Processes per node (MPI: slots per node); null: the runtime's (torch: one "
+        "per GPU, auto).",
+    )
+    replicated_jobs: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description="The runtime's replicated jobs whose pods get the job's mounts and pod "
+        "settings; null: node for torch-distributed, launcher and node for the MPI runtimes "
+        "(required for other runtimes).",
+        examples=[["node"]],
+    )
+    container: str = Field(
+        default="node",
+        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+        description="Name of the training container in the runtime's pods (node in every "
+        "runtime the Trainer chart ships).",
+    )
 
 
 class Unsupported(NamedTuple):
@@ -241,52 +299,62 @@ def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     return []
 
 
-TRAINJOB = register(
-    FrameworkSpec(
-        name="trainjob",
-        kind="TrainJob",
-        group="trainer.kubeflow.org",
-        version="v1alpha1",
-        plural="trainjobs",
-        replica_specs_key=None,
-        # replica_type: the runtime's replicated job; the launcher exists in MPI runtimes only
-        roles=(
-            Role(
-                "launcher",
-                "launcher",
-                "worker",
-                trains=True,
-                container="node",
-                hostname="-launcher-0-{index}",
-            ),
-            Role(
-                "worker",
-                "node",
-                "worker",
-                trains=True,
-                container="node",
-                hostname="-node-0-{index}",
-            ),
+SPEC = FrameworkSpec(
+    name="trainjob",
+    kind="TrainJob",
+    group="trainer.kubeflow.org",
+    version="v1alpha1",
+    plural="trainjobs",
+    replica_specs_key=None,
+    # replica_type: the runtime's replicated job; the launcher exists in MPI runtimes only
+    roles=(
+        Role(
+            "launcher",
+            "launcher",
+            "worker",
+            trains=True,
+            container="node",
+            hostname="-launcher-0-{index}",
         ),
-        # torch: node 0 is rank 0; MPI runtimes: the launcher runs mpirun
-        reporting_role="worker",
-        kueue_integration="trainer.kubeflow.org/trainjob",
-        role_pods=_role_pods,
-        summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
-        settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
-        rules=_rules,
-        warnings=_warnings,
-        reserved_mounts=_reserved_mounts,
-        injected_env=(
-            "PET_NNODES",
-            "PET_NPROC_PER_NODE",
-            "PET_NODE_RANK",
-            "PET_MASTER_ADDR",
-            "PET_MASTER_PORT",
-            "OMPI_MCA_orte_default_hostfile",
-            "OMPI_MCA_plm_rsh_args",
-            "OMPI_MCA_orte_keep_fqdn_hostnames",
-            "OMPI_MCA_orte_set_default_slots",
+        Role(
+            "worker",
+            "node",
+            "worker",
+            trains=True,
+            container="node",
+            hostname="-node-0-{index}",
         ),
-    )
+    ),
+    # torch: node 0 is rank 0; MPI runtimes: the launcher runs mpirun
+    reporting_role="worker",
+    kueue_integration="trainer.kubeflow.org/trainjob",
+    role_pods=_role_pods,
+    summary="Kubeflow Trainer v2: TrainJob v1alpha1 on a training runtime",
+    section_title="Kubeflow Trainer v2",
+    docs=ChartDocs(
+        article="a",
+        operator="Kubeflow Trainer v2",
+        renders=" on a training runtime (`trainjob.runtime`, default `torch-distributed`): "
+        "`worker.replicas` nodes; the data mounts, `/dev/shm`, security and placement reach "
+        "the runtime's pods through `runtimePatches`. What a TrainJob cannot say (probes, "
+        "working directory, host network, priority class, run policy beyond the deadline) "
+        "is refused.",
+        keywords=("kubeflow", "trainer"),
+        known_as="Kubeflow Trainer ",
+    ),
+    settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
+    rules=_rules,
+    warnings=_warnings,
+    reserved_mounts=_reserved_mounts,
+    injected_env=(
+        "PET_NNODES",
+        "PET_NPROC_PER_NODE",
+        "PET_NODE_RANK",
+        "PET_MASTER_ADDR",
+        "PET_MASTER_PORT",
+        "OMPI_MCA_orte_default_hostfile",
+        "OMPI_MCA_plm_rsh_args",
+        "OMPI_MCA_orte_keep_fqdn_hostnames",
+        "OMPI_MCA_orte_set_default_slots",
+    ),
 )

@@ -4,8 +4,9 @@ An operator serves a job API; that API (its CRD) may lack fields the training-jo
 can render, and the API server silently prunes unknown fields of custom resources. Each
 entry here is one such setting: the dotted chart-value key, the object field it becomes,
 and how to tell whether a job uses it. A served API lists the keys it honours
-(``ServedApi.honours``); a job using a setting its operator does not honour is refused at
-plan time (``trainstack.experiments.dialect``), never silently dropped.
+(``ServedApi.honours``, in the operator catalog, which reads these keys from here); a job
+using a setting its operator does not honour is refused at plan time
+(``trainstack.experiments.dialect``), never silently dropped.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from trainstack.frameworks import framework as framework_spec
+from trainstack.training_job.frameworks import framework as framework_spec
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

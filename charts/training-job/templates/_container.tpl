@@ -1,0 +1,91 @@
+{{/*
+training-job.container.command: the container's command and args as JSON {command, args}
+(either may be missing): a string command runs as <shell> -c <command> [<shell> <args>...],
+so it is never re-parsed by YAML; a list runs as written with args as the container's
+args; no command runs the image's ENTRYPOINT with args (if any) instead of its CMD.
+Usage: {{ include "training-job.container.command" (dict "root" $ "command" $v.command "args" $v.args) | fromJson }}
+Parameters:
+  - root - Context - Required. The chart's root context ($): its shell.
+  - command - String or List - Optional. The command (default: none, the image's ENTRYPOINT).
+  - args - List - Optional. The args (default none).
+*/}}
+{{- define "training-job.container.command" -}}
+{{- $v := .root.Values -}}
+{{- $out := dict -}}
+{{- $args := .args | default list -}}
+{{- if kindIs "string" .command -}}
+{{- $command := list $v.shell "-c" .command -}}
+{{- if $args -}}
+{{- /* $0 is the shell's name in error messages; the args become "$@" */ -}}
+{{- $command = concat $command (list $v.shell) $args -}}
+{{- end -}}
+{{- $_ := set $out "command" $command -}}
+{{- else -}}
+{{- with .command -}}
+{{- $_ := set $out "command" . -}}
+{{- end -}}
+{{- with $args -}}
+{{- $_ := set $out "args" . -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}
+
+{{/*
+training-job.container.env: the env of a container: the job's env with the role's over it,
+in name order, then the chart's own (list of {name, value}). A value is a string or
+{valueFrom: ...}; a null means unset.
+Usage: {{- include "training-job.container.env" (dict "root" $ "role" $spec.env "extra" list) | nindent 8 }}
+Parameters:
+  - root - Context - Required. The chart's root context ($): the job's env.
+  - role - Map - Optional. The role's env, over the job's (default none).
+  - extra - List - Optional. The chart's own env: list of {name, value} or {name,
+    valueFrom} (default none).
+*/}}
+{{- define "training-job.container.env" -}}
+{{- $env := deepCopy (.root.Values.env | default dict) -}}
+{{- range $name, $value := .role | default dict -}}
+{{- $_ := set $env $name $value -}}
+{{- end -}}
+{{- /* range over a map visits keys in sorted order: the same env on every render */ -}}
+{{- range $name, $value := $env }}
+{{- if kindIs "map" $value }}
+- name: {{ $name | toJson }}
+  valueFrom:
+    {{- include "training-job.util.compact" $value.valueFrom | fromJson | toYaml | nindent 4 }}
+{{- else if not (kindIs "invalid" $value) }}
+- name: {{ $name | toJson }}
+  value: {{ $value | toString | toJson }}
+{{- end }}
+{{- end }}
+{{- range .extra }}
+- name: {{ .name | toJson }}
+  {{- if .valueFrom }}
+  valueFrom:
+    {{- toYaml .valueFrom | nindent 4 }}
+  {{- else }}
+  value: {{ .value | toJson }}
+  {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/*
+training-job.util.compact: a map without its null values (nested maps too; maps left empty
+are dropped), as JSON: values read from `helm show values` hold explicit nulls, which mean
+"unset" here as they do to trainstack.
+Usage: {{ include "training-job.util.compact" $map | fromJson }}
+*/}}
+{{- define "training-job.util.compact" -}}
+{{- $out := dict -}}
+{{- range $key, $value := . -}}
+{{- if kindIs "map" $value -}}
+{{- $inner := include "training-job.util.compact" $value | fromJson -}}
+{{- if $inner -}}
+{{- $_ := set $out $key $inner -}}
+{{- end -}}
+{{- else if not (kindIs "invalid" $value) -}}
+{{- $_ := set $out $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}

@@ -1,0 +1,198 @@
+{{/*
+The pod of every role: each kind template (mpijob.yaml, tfjob.yaml, pytorchjob.yaml,
+trainjob.yaml) renders its job when .Values.framework names it, calls
+training-job.pod.template once per role, and defines its framework's four helpers, as
+its registry entry in trainstack/frameworks/ does:
+  training-job.<framework>.info      what it renders: kind, apiVersion, plural, lead role,
+                                     port, dialects, settings, role values keys (JSON)
+  training-job.<framework>.pods      [host-name suffix of the last pod, replicas] per role (JSON)
+  training-job.<framework>.mounts    [key, path] of the container paths its operator takes (JSON)
+  training-job.<framework>.validate  the framework's own rules: a JSON list of problems
+The shared helpers dispatch by computed name (include (printf "training-job.%s.info"
+.Values.framework)): an unknown framework has no helpers, so it never falls into another
+framework's branch.
+*/}}
+
+{{/*
+training-job.pod.template: the pod template of one role: its metadata, and a spec with one
+container and the role's volumes.
+Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" "containerName" "pytorch" "spec" $v.worker "gpus" $v.worker.gpus "command" $command "mountsData" true "trainingDevices" true "env" list "port" "pytorchjob-port") | nindent 8 }}
+Parameters:
+  - root - Context - Required. The chart's root context ($).
+  - component - String - Required. The role, as the app.kubernetes.io/component label;
+    "worker" pods are spread over nodes (scheduling.workerSpread).
+  - containerName - String - Required. The name of the training container.
+  - spec - Map - Required. The role's values (worker, mpi.launcher, tensorflow.chief, ...):
+    image, resources, nodeSelector, tolerations, env, probes, security and port.
+  - command - String - Required. JSON {command, args} of training-job.container.command.
+  - gpus - Integer - Optional. nvidia.com/gpu the container requests and is limited to
+    (default 0: none).
+  - mountsData - Boolean - Optional. Mount the datasets, the results claim and the host
+    paths (default false).
+  - trainingDevices - Boolean - Optional. The pod trains: it gets /dev/shm and the RDMA
+    devices, with IPC_LOCK (default false).
+  - env - List - Optional. The chart's own env, after the job's and the role's: list of
+    {name, value} or {name, valueFrom} (default none).
+  - port - String - Optional. The name of the operator's port; "" (the default): the role's
+    port is not rendered.
+*/}}
+{{- define "training-job.pod.template" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $spec := .spec -}}
+{{- $gpus := .gpus | int64 -}}
+{{- $resources := include "training-job.util.compact" ($spec.resources | default dict) | fromJson -}}
+{{- $requests := $resources.requests | default dict -}}
+{{- $limits := $resources.limits | default dict -}}
+{{- if gt $gpus 0 -}}
+{{- $_ := set $requests "nvidia.com/gpu" $gpus -}}
+{{- $_ := set $limits "nvidia.com/gpu" $gpus -}}
+{{- end -}}
+{{- if and .trainingDevices $v.network.rdma.enabled -}}
+{{- $_ := set $requests $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
+{{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
+{{- end -}}
+{{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
+{{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
+{{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
+{{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
+{{- $command := .command | fromJson -}}
+{{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
+metadata:
+  labels:
+    {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
+  {{- with $annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  {{- if $v.network.hostNetwork }}
+  hostNetwork: true
+  {{- /* keep cluster DNS (the operators' per-replica Services) on the host network */}}
+  dnsPolicy: ClusterFirstWithHostNet
+  {{- end }}
+  {{- if $v.security.hostIPC }}
+  hostIPC: true
+  {{- end }}
+  {{- if $v.security.hostPID }}
+  hostPID: true
+  {{- end }}
+  automountServiceAccountToken: {{ $v.security.automountServiceAccountToken }}
+  {{- if not (kindIs "invalid" $security.fsGroup) }}
+  securityContext:
+    fsGroup: {{ $security.fsGroup | int64 }}
+  {{- end }}
+  {{- with $v.security.serviceAccountName }}
+  serviceAccountName: {{ toJson . }}
+  {{- end }}
+  {{- with $v.scheduling.schedulerName }}
+  schedulerName: {{ toJson . }}
+  {{- end }}
+  {{- with $v.scheduling.priorityClassName }}
+  priorityClassName: {{ toJson . }}
+  {{- end }}
+  {{- with $nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $tolerations }}
+  tolerations:
+    {{- range . }}
+    - operator: {{ .operator | default "Equal" | toJson }}
+      {{- with .key }}
+      key: {{ toJson . }}
+      {{- end }}
+      {{- if kindIs "string" .value }}
+      value: {{ .value | toJson }}
+      {{- end }}
+      {{- with .effect }}
+      effect: {{ toJson . }}
+      {{- end }}
+      {{- if not (kindIs "invalid" .tolerationSeconds) }}
+      tolerationSeconds: {{ .tolerationSeconds | int64 }}
+      {{- end }}
+    {{- end }}
+  {{- end }}
+  {{- if and (eq .component "worker") (ne $v.scheduling.workerSpread "none") }}
+  {{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (dict "app.kubernetes.io/instance" $root.Release.Name "app.kubernetes.io/component" "worker")) }}
+  affinity:
+    podAntiAffinity:
+      {{- if eq $v.scheduling.workerSpread "required" }}
+      requiredDuringSchedulingIgnoredDuringExecution:
+        {{- list $term | toYaml | nindent 8 }}
+      {{- else }}
+      preferredDuringSchedulingIgnoredDuringExecution:
+        {{- list (dict "weight" 100 "podAffinityTerm" $term) | toYaml | nindent 8 }}
+      {{- end }}
+  {{- end }}
+  {{- with $v.image.pullSecrets }}
+  imagePullSecrets:
+    {{- range . }}
+    - name: {{ toJson . }}
+    {{- end }}
+  {{- end }}
+  {{- if include "training-job.codeSync.enabled" $root }}
+  initContainers:
+    {{- include "training-job.codeSync.container" (dict "root" $root "security" $security) | nindent 4 }}
+  {{- end }}
+  containers:
+    - name: {{ .containerName | toJson }}
+      image: {{ $spec.image | default $v.image.name | toJson }}
+      imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
+      {{- with $command.command }}
+      command: {{ toJson . }}
+      {{- end }}
+      {{- with $command.args }}
+      args: {{ toJson . }}
+      {{- end }}
+      {{- with $v.workingDir }}
+      workingDir: {{ toJson . }}
+      {{- end }}
+      {{- with .port }}
+      {{- if not (kindIs "invalid" $spec.port) }}
+      ports:
+        - name: {{ toJson . }}
+          containerPort: {{ $spec.port | int64 }}
+      {{- end }}
+      {{- end }}
+      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "extra" .env) | trim }}
+      {{- if $env }}
+      env:
+        {{- $env | nindent 8 }}
+      {{- end }}
+      {{- with $v.envFrom }}
+      envFrom:
+        {{- range . }}
+        - {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 10 }}
+        {{- end }}
+      {{- end }}
+      {{- if or $requests $limits }}
+      resources:
+        {{- with $requests }}
+        requests:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+        {{- with $limits }}
+        limits:
+          {{- toYaml . | nindent 10 }}
+        {{- end }}
+      {{- end }}
+      {{- range $probe := list "readinessProbe" "livenessProbe" }}
+      {{- with get $spec $probe }}
+      {{ $probe }}:
+        {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 8 }}
+      {{- end }}
+      {{- end }}
+      securityContext:
+        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 8 }}
+      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
+      {{- if $mounts }}
+      volumeMounts:
+        {{- $mounts | nindent 8 }}
+      {{- end }}
+  {{- $volumes := include "training-job.volumes.list" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
+  {{- if $volumes }}
+  volumes:
+    {{- $volumes | nindent 4 }}
+  {{- end }}
+{{- end -}}

@@ -1,0 +1,204 @@
+"""``framework: mpi``: an MPIJob (kubeflow.org/v2beta1), one launcher running mpirun over SSH.
+
+The launcher only starts ``mpirun``: it trains nothing and never gets a GPU. Facts from
+kubeflow/mpi-operator (pkg/apis/kubeflow/v2beta1/default.go, constants.go): the launcher
+restarts OnFailure and workers Never by default; the operator mounts the hostfile at
+``/etc/mpi`` and the SSH keys at ``sshAuthMountPath`` (default ``/root/.ssh``), and takes
+the first container of each pod (no port, no container name of its own). On the launcher
+of an Open MPI job it sets ``OMPI_MCA_orte_default_hostfile``, ``OMPI_MCA_plm_rsh_args``,
+``OMPI_MCA_orte_keep_fqdn_hostnames`` and ``OMPI_MCA_orte_set_default_slots``
+(pkg/controller/mpi_job_controller.go; ``I_MPI_PERHOST`` for Intel MPI).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from trainstack.core.base_model import StrictModel
+from trainstack.core.limits import INT32_MAX
+from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.spec import (
+    KUBEFLOW_JOB_SETTINGS,
+    ChartDocs,
+    FrameworkSpec,
+    JobWarning,
+    Role,
+    RolePods,
+    Violation,
+)
+from trainstack.training_job.roles import RoleOverrides
+from trainstack.training_job.types import AbsolutePath
+
+if TYPE_CHECKING:
+    from trainstack.training_job.model import TrainingJob
+
+DEFAULT_SSH_PORT = 22
+MPI_CONFIG_PATH = "/etc/mpi"  # where the mpi-operator mounts the hostfile on the launcher
+MpiImplementation = Literal["OpenMPI", "Intel", "MPICH"]
+
+
+class Launcher(RoleOverrides):
+    """The MPI launcher: runs ``mpirun`` (the command), one pod, never a GPU."""
+
+
+class MpiSettings(StrictModel):
+    """An MPIJob (kubeflow.org/v2beta1): one launcher runs mpirun over SSH into the workers."""
+
+    implementation: MpiImplementation = Field(
+        default="OpenMPI",
+        description="MPI implementation in the image: OpenMPI (Horovod, AIACC), Intel or MPICH.",
+    )
+    slots_per_worker: int | None = Field(
+        default=None,
+        ge=1,
+        le=INT32_MAX,
+        description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
+    )
+    mounts_on_launcher: bool = Field(
+        default=True,
+        description="Mount the datasets, results and host paths on the launcher too: the "
+        "launcher runs the script that sits on the dataset.",
+    )
+    ssh_port: int = Field(
+        default=DEFAULT_SSH_PORT,
+        ge=1,
+        le=65535,
+        description="Port of the workers' sshd. With network.hostNetwork it must not be 22 "
+        "(the node's own sshd has it); any other port needs implementation OpenMPI.",
+    )
+    worker_command: list[str] | None = Field(
+        default_factory=lambda: ["/usr/sbin/sshd", "-De"],
+        min_length=1,
+        description="Command of the workers (exec form): the v2beta1 launcher reaches them "
+        "through sshd. '-p <mpi.sshPort>' is appended (to workerArgs when set) when the port "
+        "is not 22; null runs the image's ENTRYPOINT, which must start sshd.",
+    )
+    worker_args: list[str] = Field(
+        default_factory=list,
+        description="Arguments of the workers' command (the container's args).",
+        examples=[["-De", "-f", "/home/mpiuser/.sshd_config"]],
+    )
+    ssh_auth_mount_path: AbsolutePath = Field(
+        default="/root/.ssh",
+        description="Where the operator mounts the job's SSH keys: the home of the user the "
+        "image runs as (root by default).",
+    )
+    launcher: Launcher = Field(
+        default_factory=Launcher, description="The launcher pod (no GPU, one replica)."
+    )
+
+
+def _role_pods(job: TrainingJob) -> list[RolePods]:
+    worker = job.worker
+    return [
+        RolePods("launcher", "job.mpi.launcher", 1, 0, job.mpi.launcher.resources),
+        RolePods("worker", "job.worker", worker.replicas, worker.gpus, worker.resources),
+    ]
+
+
+def _rules(job: TrainingJob) -> list[Violation]:
+    mpi = job.mpi
+    found: list[Violation] = []
+    if job.worker.replicas < 1:
+        found.append(
+            Violation("worker.replicas", job.worker.replicas, "at least 1 with framework mpi")
+        )
+    if job.network.host_network and mpi.ssh_port == DEFAULT_SSH_PORT:
+        found.append(
+            Violation(
+                "mpi.sshPort",
+                mpi.ssh_port,
+                "a free port other than 22 with network.hostNetwork (the node's sshd has 22), "
+                "e.g. 2222",
+            )
+        )
+    if mpi.ssh_port != DEFAULT_SSH_PORT and mpi.implementation != "OpenMPI":
+        found.append(
+            Violation(
+                "mpi.implementation",
+                mpi.implementation,
+                "OpenMPI when mpi.sshPort is not 22 (the operator overrides the SSH arguments "
+                "of Intel MPI and MPICH)",
+            )
+        )
+    if mpi.ssh_port != DEFAULT_SSH_PORT and mpi.worker_command is None and not mpi.worker_args:
+        found.append(
+            Violation(
+                "mpi.workerCommand",
+                None,
+                "the workers' sshd command when mpi.sshPort is not 22 (the chart appends "
+                "-p <port> to it)",
+            )
+        )
+    for key, policy in (
+        ("runPolicy.restartPolicy", job.run_policy.restart_policy),
+        ("mpi.launcher.restartPolicy", mpi.launcher.restart_policy),
+        ("worker.restartPolicy", job.worker.restart_policy),
+    ):
+        if policy == "ExitCode":
+            found.append(Violation(key, policy, "Never or OnFailure with framework mpi"))
+    return found
+
+
+def slots_per_worker(job: TrainingJob) -> int:
+    """MPI ranks per worker pod: mpi.slotsPerWorker, else worker.gpus, else 1."""
+    return job.mpi.slots_per_worker or max(1, job.worker.gpus)
+
+
+def _warnings(job: TrainingJob) -> list[JobWarning]:
+    if job.mpi.implementation != "OpenMPI":
+        return []
+    return shared_memory_warnings(job, slots_per_worker(job))
+
+
+def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
+    return [
+        ("mpi.sshAuthMountPath", job.mpi.ssh_auth_mount_path),
+        ("the mpi-operator's hostfile", MPI_CONFIG_PATH),
+    ]
+
+
+SPEC = FrameworkSpec(
+    name="mpi",
+    kind="MPIJob",
+    group="kubeflow.org",
+    version="v2beta1",
+    plural="mpijobs",
+    replica_specs_key="mpiReplicaSpecs",
+    roles=(
+        Role(
+            "launcher",
+            "Launcher",
+            "mpi.launcher",
+            trains=False,
+            container="launcher",
+            hostname="-{name}",
+        ),
+        Role("worker", "Worker", "worker", trains=True, container="worker"),
+    ),
+    reporting_role="launcher",
+    kueue_integration="kubeflow.org/mpijob",
+    role_pods=_role_pods,
+    summary="Horovod/AIACC over MPI: MPIJob v2beta1",
+    section_title="MPI",
+    docs=ChartDocs(
+        article="an",
+        operator="mpi-operator",
+        renders=": one launcher that runs `command` and requests no GPU, and "
+        "`worker.replicas` workers that run sshd.",
+        keywords=("mpi", "horovod"),
+    ),
+    settings=KUBEFLOW_JOB_SETTINGS,
+    rules=_rules,
+    command_has_data=lambda job: job.mpi.mounts_on_launcher,
+    warnings=_warnings,
+    reserved_mounts=_reserved_mounts,
+    injected_env=(
+        "OMPI_MCA_orte_default_hostfile",
+        "OMPI_MCA_plm_rsh_args",
+        "OMPI_MCA_orte_keep_fqdn_hostnames",
+        "OMPI_MCA_orte_set_default_slots",
+    ),
+)
