@@ -11,13 +11,13 @@ from pathlib import Path
 import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
-from components.cluster_provider import kubernetes_provider
+from components.clusters.provider import kubernetes_provider
+from components.clusters.registry import node_pool
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
 from components.nas_file_system import NasFileSystem, NasFileSystemArgs
-from components.node_pools import node_pool
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
 from trainstack.config.loader import LoadedDataStack, LoadedStack

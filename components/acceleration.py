@@ -7,9 +7,10 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.installers import ack_addon, helm_release
+from components.clusters.registry import install_addon
+from components.installers import helm_release
 from trainstack.config.acceleration import AccelerationComponent, AckAddon
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.registry import Cluster
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,9 @@ class Acceleration(pulumi.ComponentResource):
         super().__init__("trainstack:acceleration:Acceleration", name, None, opts)
         component = args.component
         if isinstance(component, AckAddon):
-            assert isinstance(args.cluster, AlicloudCluster)  # the stack model refuses it
-            ack_addon(
+            install_addon(
                 f"{name}-addon",
-                cluster_id=args.cluster.cluster_id,
+                args.cluster,
                 addon=component.name,
                 version=component.version,
                 config=component.config,

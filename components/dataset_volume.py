@@ -8,14 +8,13 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.nas_file_system import NasFileSystemArgs, nas_resources
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from components.clusters.registry import create_file_system
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.datasets import (
     NAS_CSI_DRIVER,
     AlicloudNasSource,
     Dataset,
-    NasFileSystem,
     NfsSource,
 )
 
@@ -95,8 +94,7 @@ class DatasetVolume(pulumi.ComponentResource):
         if source.create is None:
             assert source.mount_target_domain is not None  # the model requires one of the two
             return source.mount_target_domain
-        assert isinstance(args.cluster, AlicloudCluster)  # the stack model refuses it otherwise
-        return _create_nas(name, dataset, source.create, args.cluster, opts)
+        return create_file_system(name, dataset, source.create, args.cluster, opts)
 
 
 def _claim(
@@ -144,24 +142,6 @@ def _claim(
             in_cluster, pulumi.ResourceOptions(depends_on=[volume, *args.depends_on])
         ),
     )
-
-
-def _create_nas(
-    name: str,
-    dataset: Dataset,
-    spec: NasFileSystem,
-    cluster: AlicloudCluster,
-    opts: pulumi.ResourceOptions,
-) -> pulumi.Output[str]:
-    args = NasFileSystemArgs(
-        spec=spec,
-        vpc_id=cluster.vpc_id,
-        vswitch_id=spec.vswitch_id or cluster.vswitch_ids[0],
-        description=dataset.name,
-        protected=dataset.protection.enabled,
-    )
-    _, mount_target = nas_resources(name, args, opts)
-    return mount_target.mount_target_domain
 
 
 def _volume_source(

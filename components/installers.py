@@ -8,18 +8,17 @@ groups them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pulumi
-import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 from pulumi.output import UNKNOWN
 
+from components.clusters.registry import install_addon
 from trainstack.config.charts import ChartRef
-from trainstack.config.cluster import AlicloudCluster, Cluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.operators import EnabledOperator
 from trainstack.core.values import merged
 from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
@@ -106,13 +105,12 @@ def install_chart(
 def install_ack_addon(
     name: str, operator: EnabledOperator, context: InstallContext, parent: pulumi.Resource
 ) -> pulumi.Output[Any]:
-    """An ACK add-on at the pinned version, installed by ACK."""
+    """An ACK add-on at the pinned version, installed by the cluster's cloud."""
     install = operator.release.install
     assert isinstance(install, AckAddonInstall)
-    assert isinstance(context.cluster, AlicloudCluster)  # the stack model refuses it elsewhere
-    addon = ack_addon(
+    addon = install_addon(
         name,
-        cluster_id=context.cluster.cluster_id,
+        context.cluster,
         addon=install.name,
         version=install.version,
         config=operator.settings.config,
@@ -127,26 +125,6 @@ INSTALLERS: dict[str, Installer] = {
     "chart": install_chart,
     "ack-addon": install_ack_addon,
 }
-
-
-def ack_addon(
-    resource_name: str,
-    *,
-    cluster_id: str,
-    addon: str,
-    version: str,
-    config: Mapping[str, Any],
-    opts: pulumi.ResourceOptions,
-) -> alicloud.cs.KubernetesAddon:
-    """An ACK add-on pinned to ``version`` (ACK's install API takes a version)."""
-    return alicloud.cs.KubernetesAddon(
-        resource_name,
-        cluster_id=cluster_id,
-        name=addon,
-        version=version,
-        config=json.dumps(dict(config), sort_keys=True) if config else None,
-        opts=opts,
-    )
 
 
 def helm_release(

@@ -53,3 +53,30 @@ TRAINING_OPERATOR: dict[str, Any] = {"trainingOperator": {"version": "1.9.4"}}
 ARENA: dict[str, Any] = {"arena": {"version": "0.14.2"}}
 """`trainstack:operators` with ack-arena alone: its TFJob/PyTorchJob cannot be suspended
 (and have no seccompProfile: jobs on it set ``security.seccompProfile: null``)."""
+
+
+GPU_POOL = "trainstack:nodePools[0]"
+"""The key of the example ACK stacks' GPU pool."""
+
+
+def with_gpu_pool(**changes: Any) -> dict[str, Any]:
+    """The ``aiacc`` stack with ``changes`` (keys as written) to its GPU pool."""
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0].update(changes)
+    return config
+
+
+def existing_cluster_config() -> dict[str, Any]:
+    """The ``baseline`` stack on an existing cluster: one GPU pool without what creates
+    nodes (instance types, disk, login), an NFS dataset."""
+    config = example_config("baseline")
+    config["trainstack:cluster"] = {"provider": "existing", "context": "onprem"}
+    pool = config["trainstack:nodePools"][0]
+    del pool["instanceTypes"], pool["systemDisk"], pool["login"]
+    config["trainstack:nodePools"] = [pool]
+    config["trainstack:datasets"][0]["source"] = {
+        "type": "nfs",
+        "server": "netapp.example.internal",
+        "path": "/imagenet",
+    }
+    return config

@@ -1,4 +1,4 @@
-"""Node pools: sizes, GPU and CPU pools, taints, and the ACK provider's documented rules."""
+"""Node pools: sizes, GPU and CPU pools, taints, autoscaling bounds, node passwords."""
 
 from __future__ import annotations
 
@@ -8,16 +8,8 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.experiment_helpers import load as load_config
-from tests.stack_helpers import example_config
+from tests.stack_helpers import GPU_POOL, example_config, with_gpu_pool
 from trainstack.core.errors import ConfigError
-
-GPU_POOL = "trainstack:nodePools[0]"
-
-
-def _pool(**changes: Any) -> dict[str, Any]:
-    config = example_config("aiacc")
-    config["trainstack:nodePools"][0].update(changes)
-    return config
 
 
 @pytest.mark.parametrize(
@@ -39,12 +31,6 @@ def _pool(**changes: Any) -> dict[str, Any]:
             f"{GPU_POOL}.gpuModel",
             "null",
             "the GPU model of a GPU pool, e.g. V100",
-        ),
-        (
-            {"instanceTypes": ["gn6e-c12g1.12xlarge"]},
-            f"{GPU_POOL}.instanceTypes[0]",
-            '"gn6e-c12g1.12xlarge"',
-            "a string matching ^ecs\\.[a-z0-9-]+\\.[a-z0-9]+$",
         ),
         (
             {"taints": [{"key": "nvidia.com/gpu", "effect": "NoRun"}]},
@@ -86,47 +72,17 @@ def test_invalid_pool(
 
 def _refused(load: Loader, changes: dict[str, Any], path: str, found: str, allowed: str) -> None:
     with pytest.raises(ConfigError, match="Pulumi.test.yaml") as caught:
-        load(_pool(**changes))
+        load(with_gpu_pool(**changes))
     assert [(p.path, p.found, p.allowed) for p in caught.value.problems] == [(path, found, allowed)]
 
 
-# Each rule the Alibaba Cloud provider documents for cs.NodePool (terraform-provider-alicloud
-# resource_alicloud_cs_kubernetes_node_pool.go, pulumi-alicloud cs.NodePool docs), refused
-# at plan time with the stack file and key.
+# The node pool bounds the Alibaba Cloud provider documents for autoscaling
+# (terraform-provider-alicloud resource_alicloud_cs_kubernetes_node_pool.go), refused at
+# plan time with the stack file and key; the rest of ACK's pool rules are its kind's
+# (tests/config/clusters/test_alicloud.py).
 @pytest.mark.parametrize(
     ("changes", "path", "found", "allowed"),
     [
-        (
-            {"login": None},
-            f"{GPU_POOL}.login",
-            "null",
-            "a login method ACK requires: `{keyName: <ECS key pair>}` or "
-            "`{passwordSecret: trainstack:<key>}` naming a secret config key",
-        ),
-        (
-            {"login": {}},
-            f"{GPU_POOL}.login.keyName",
-            "null",
-            "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
-        ),
-        (
-            {"login": {"keyName": "trainstack-nodes", "passwordSecret": "trainstack:nodePassword"}},
-            f"{GPU_POOL}.login.keyName",
-            '"trainstack-nodes"',
-            "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
-        ),
-        (
-            {"login": {"keyName": "http://keys"}},
-            f"{GPU_POOL}.login.keyName",
-            '"http://keys"',
-            r"a string matching ^([A-Za-z][A-Za-z0-9._:-]{1,127}|<[^<>\n]{1,200}>)$",
-        ),
-        (
-            {"login": {"passwordSecret": "nodePassword"}},
-            f"{GPU_POOL}.login.passwordSecret",
-            '"nodePassword"',
-            "a string matching ^trainstack:[A-Za-z][A-Za-z0-9]*$",
-        ),
         (
             {"autoscaling": {"enabled": True, "minSize": 4, "maxSize": 4}},
             f"{GPU_POOL}.autoscaling.maxSize",
@@ -151,46 +107,9 @@ def _refused(load: Loader, changes: dict[str, Any], path: str, found: str, allow
             "2001",
             "a number <= 2000",
         ),
-        (
-            {"systemDisk": {"category": "cloud_essd_xc0", "sizeGib": 200}},
-            f"{GPU_POOL}.systemDisk.category",
-            '"cloud_essd_xc0"',
-            "one of 'cloud_essd', 'cloud_ssd', 'cloud_efficiency', 'cloud_auto', "
-            "'cloud_essd_entry' or 'cloud'",
-        ),
-        (
-            {"systemDisk": {"category": "cloud_essd", "sizeGib": 10}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "10",
-            "20 to 2048 GiB for category cloud_essd",
-        ),
-        (
-            {"systemDisk": {"category": "cloud", "sizeGib": 600}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "600",
-            "20 to 500 GiB for category cloud",
-        ),
-        (
-            {"systemDisk": {"category": "cloud_auto", "sizeGib": 4096}},
-            f"{GPU_POOL}.systemDisk.sizeGib",
-            "4096",
-            "1 to 2048 GiB for category cloud_auto",
-        ),
-        (
-            {"instanceTypes": []},
-            f"{GPU_POOL}.instanceTypes",
-            "[]",
-            "at least one ECS instance type on alicloud",
-        ),
-        (
-            {"taintPolicy": "force"},
-            f"{GPU_POOL}.taintPolicy",
-            '"force"',
-            "nothing on alicloud (ACK taints the nodes)",
-        ),
     ],
 )
-def test_provider_rules(
+def test_autoscaling_bounds(
     load: Loader, changes: dict[str, Any], path: str, found: str, allowed: str
 ) -> None:
     _refused(load, changes, path, found, allowed)
@@ -198,7 +117,7 @@ def test_provider_rules(
 
 def test_a_small_autoscaling_pool_is_allowed(load: Loader) -> None:
     scaling = {"enabled": True, "minSize": 3, "maxSize": 4}
-    pool = load(_pool(autoscaling=scaling)).config.node_pools[0]
+    pool = load(with_gpu_pool(autoscaling=scaling)).config.node_pools[0]
     assert (pool.max_nodes, pool.gpu_capacity) == (4, 16)
 
 
@@ -220,7 +139,7 @@ PASSWORD = "trainstack:nodePassword"
 
 
 def _password_pool() -> dict[str, Any]:
-    return _pool(login={"passwordSecret": PASSWORD})
+    return with_gpu_pool(login={"passwordSecret": PASSWORD})
 
 
 def test_a_node_password_comes_from_a_secret(load: Loader) -> None:
@@ -282,7 +201,7 @@ def test_a_decrypted_node_password_follows_the_providers_rule(password: str, all
 
 
 def test_gpu_pools_are_tainted_by_default_and_cpu_pools_are_not(load: Loader) -> None:
-    config = _pool()
+    config = with_gpu_pool()
     del config["trainstack:nodePools"][0]["taints"]
     gpu, cpu = load(config).config.node_pools
     assert [(t.key, t.value, t.effect) for t in gpu.taints] == [
@@ -292,10 +211,10 @@ def test_gpu_pools_are_tainted_by_default_and_cpu_pools_are_not(load: Loader) ->
 
 
 def test_capacity_counts_the_largest_pool(load: Loader) -> None:
-    fixed = load(_pool()).config.node_pools[0]
+    fixed = load(with_gpu_pool()).config.node_pools[0]
     assert (fixed.max_nodes, fixed.gpu_capacity) == (4, 16)
     scaling = load(
-        _pool(autoscaling={"enabled": True, "minSize": 2, "maxSize": 8})
+        with_gpu_pool(autoscaling={"enabled": True, "minSize": 2, "maxSize": 8})
     ).config.node_pools[0]
     assert (scaling.max_nodes, scaling.gpu_capacity) == (8, 32)
 

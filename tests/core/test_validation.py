@@ -48,3 +48,36 @@ def test_a_missing_discriminator_is_named_with_its_choices(
     assert _problems(StackConfig, data) == [
         (path, "nothing (the key is missing)", f"one of {tags}")
     ]
+
+
+def test_errors_of_an_inner_model_are_named_under_the_outer_key() -> None:
+    from pydantic import model_validator
+
+    from trainstack.core.base_model import StrictModel, constraint
+    from trainstack.core.validation import errors_under
+
+    class Inner(StrictModel):
+        size: int = 0
+
+        @model_validator(mode="after")
+        def _small(self) -> Inner:
+            if self.size > 9:
+                raise constraint("size", self.size, "at most 9")
+            return self
+
+    class Outer(StrictModel):
+        items: list[dict[str, Any]]
+
+        @model_validator(mode="after")
+        def _inner(self) -> Outer:
+            for index, item in enumerate(self.items):
+                try:
+                    Inner.model_validate(item)
+                except ValidationError as error:
+                    raise errors_under(error, f"items[{index}]") from None
+            return self
+
+    assert _problems(Outer, {"items": [{"size": 1}, {"size": "2"}]}) == [
+        ("items[1].size", '"2"', "an integer")
+    ]
+    assert _problems(Outer, {"items": [{"size": 10}]}) == [("items[0].size", "10", "at most 9")]

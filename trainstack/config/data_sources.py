@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.config.cluster import AlicloudCluster
 from trainstack.config.data_stack import StoredFileSystem
 from trainstack.config.datasets import (
     AlicloudNasSource,
@@ -103,12 +102,12 @@ def _reference(
     problems: list[Problem],
 ) -> Reference | None:
     cluster = stack.config.cluster
-    if not isinstance(cluster, AlicloudCluster):
+    if not cluster.supports("data-stacks"):
         problems.append(
             Problem(
                 f"{key}.source.type",
                 '"stack-reference"',
-                "`nfs` or an existing `alicloud-nas` mount target on an existing cluster (a "
+                f"`nfs` or an existing `alicloud-nas` mount target on {cluster.label} (a "
                 "data stack's NAS serves the VPC of alicloud clusters)",
             )
         )
@@ -130,10 +129,9 @@ def _reference(
             )
         )
         return None
-    for field, mine, theirs in (
-        ("vpcId", cluster.vpc_id, store.vpc_id),
-        ("region", cluster.region, store.region),
-    ):
+    network = {"vpcId": store.vpc_id, "region": store.region}
+    for field, mine in cluster.network().items():
+        theirs = network.get(field)
         if mine != theirs:
             problems.append(
                 Problem(

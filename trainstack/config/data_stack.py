@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from trainstack.config.cluster import RegionId, VpcId, VSwitchId
+from trainstack.config.clusters.alicloud import RegionId, VpcId, VSwitchId
 from trainstack.config.datasets import AbsolutePath
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.core.base_model import StrictModel, constraint

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config.cluster import VSwitchId
+from trainstack.config.clusters.alicloud import VSwitchId
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity

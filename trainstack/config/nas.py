@@ -3,7 +3,7 @@
 Used twice: by a data stack (``trainstack:dataStore``), the recommended owner of data
 that several clusters read, and by a cluster stack's own dataset
 (``datasets[].source.create``). The rules are the provider's (see
-:mod:`trainstack.config.alicloud_rules`).
+:mod:`trainstack.config.clusters.alicloud_rules`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config import alicloud_rules as rules
+from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
 

@@ -2,8 +2,10 @@
 
 A stack lists its pools under ``trainstack:nodePools``. On ACK each pool is a
 ``cs.NodePool``; on an existing cluster a pool describes nodes that already exist (and,
-when ``nodes`` lists them, labels and taints them). The Alibaba Cloud provider's rules
-are checked here (see :mod:`trainstack.config.alicloud_rules`) so that a plan refuses
+when ``nodes`` lists them, labels and taints them). What creating the nodes takes
+(``instanceTypes``, ``systemDisk``, ``login``) has the same keys on every kind; which
+values the cloud accepts, and the defaults, are its kind's (``config/clusters/``, e.g.
+ECS instance types and disk categories on ACK), checked there so that a plan refuses
 what ``pulumi up`` would fail on, naming the key.
 """
 
@@ -14,19 +16,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config import alicloud_rules as rules
+from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.names import PLACEHOLDER_PATTERN, LabelKey, LabelValue, NodeName, Quantity
+from trainstack.core.names import LabelKey, LabelValue, NodeName, Quantity
 from trainstack.core.quantity import parse_quantity
 
-InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
 PoolName = Annotated[str, StringConstraints(pattern=r"^[a-z][-a-z0-9]{0,62}$")]
-# ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
-# ImportKeyPair).
-KeyPairName = Annotated[
-    str,
-    StringConstraints(pattern=rf"^([A-Za-z][A-Za-z0-9._:-]{{1,127}}|{PLACEHOLDER_PATTERN})$"),
-]
 SecretConfigKey = Annotated[str, StringConstraints(pattern=r"^trainstack:[A-Za-z][A-Za-z0-9]*$")]
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -82,62 +77,44 @@ class Autoscaling(StrictModel):
 
 
 class SystemDisk(StrictModel):
-    """The system disk of each node (images of training containers are large)."""
+    """The system disk of each created node (images of training containers are large); the
+    categories, sizes and defaults are the cluster kind's."""
 
-    category: Literal[
-        "cloud_essd", "cloud_ssd", "cloud_efficiency", "cloud_auto", "cloud_essd_entry", "cloud"
-    ] = Field(default="cloud_essd", description="ECS disk category.")
-    size_gib: int = Field(
-        default=120,
-        description="Size in GiB: 20-500 for `cloud`, 1-2048 for `cloud_auto`, 20-2048 "
-        "otherwise (ESSD at its default performance level PL1).",
+    category: str | None = Field(
+        default=None, description="Disk category of the cloud (ACK: ECS, default `cloud_essd`)."
     )
-
-    @model_validator(mode="after")
-    def _size_for_category(self) -> SystemDisk:
-        low, high = rules.SYSTEM_DISK_SIZES[self.category]
-        if not low <= self.size_gib <= high:
-            raise constraint(
-                "sizeGib", self.size_gib, f"{low} to {high} GiB for category {self.category}"
-            )
-        return self
+    size_gib: int | None = Field(
+        default=None, description="Size in GiB, in the category's range (ACK: default 120)."
+    )
 
 
 class Login(StrictModel):
-    """How to log in to the pool's nodes (ACK requires one way): a key pair or a password."""
+    """How to log in to created nodes: a key pair, or a password kept in a secret; which
+    the cloud accepts (ACK: exactly one) is the cluster kind's."""
 
-    key_name: KeyPairName | None = Field(
+    key_name: str | None = Field(
         default=None,
-        description="Name of an ECS key pair in the region (the only way on managed node "
-        "pools), e.g. `trainstack-nodes`.",
+        description="Name of a key pair of the cloud in the region (ACK: an ECS key pair, the "
+        "only way on managed node pools), e.g. `trainstack-nodes`.",
     )
     password_secret: SecretConfigKey | None = Field(
         default=None,
         description="Name of a secret config key holding the root password, e.g. "
         "`trainstack:nodePassword` (`pulumi config set --secret trainstack:nodePassword`); "
-        "never the password itself. 8-30 characters, three of upper, lower, digits, symbols.",
+        "never the password itself (ACK: 8-30 characters, three of upper, lower, digits, "
+        "symbols).",
     )
-
-    @model_validator(mode="after")
-    def _exactly_one(self) -> Login:
-        # TF: key_name conflicts with password; DOC: "You have to specify one of".
-        if (self.key_name is None) == (self.password_secret is None):
-            raise constraint(
-                "keyName",
-                self.key_name,
-                "exactly one of keyName (an ECS key pair) or passwordSecret (a secret config key)",
-            )
-        return self
 
 
 class NodePool(StrictModel):
     """One pool of identical nodes: GPU nodes that train, or CPU nodes (gpusPerNode: 0)."""
 
     name: PoolName = Field(description="Name of the node pool (and of its Kueue ResourceFlavor).")
-    instance_types: list[InstanceType] = Field(
+    instance_types: list[str] = Field(
         default_factory=list,
-        description="ECS instance types, in order of preference (ACK only), e.g. "
-        "`ecs.gn6e-c12g1.12xlarge`. All must have the same GPUs, CPU and memory per node.",
+        description="Instance types of the created nodes, in order of preference (ACK: ECS "
+        "instance types, e.g. `ecs.gn6e-c12g1.12xlarge`). All must have the same GPUs, CPU "
+        "and memory per node.",
     )
     gpus_per_node: int = Field(
         ge=0, le=16, description="GPUs on each node; 0 for a CPU pool (launchers, PS, tools)."
@@ -175,9 +152,8 @@ class NodePool(StrictModel):
         "tolerations. Default: `nvidia.com/gpu=true:NoSchedule` on a GPU pool, none on a "
         "CPU pool."
     )
-    system_disk: SystemDisk = Field(
-        default_factory=lambda: SystemDisk.model_validate({}),
-        description="System disk of each node (ACK only).",
+    system_disk: SystemDisk | None = Field(
+        default=None, description="System disk of each created node (ACK only)."
     )
     login: Login | None = Field(
         default=None,

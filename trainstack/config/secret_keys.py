@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from trainstack.config.alicloud_rules import password_problem
+from trainstack.config.clusters.alicloud_rules import password_problem
 from trainstack.config.pulumi_config import SECRET_PLACEHOLDER, decode_config_value
 from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from trainstack.config.acceleration import Acceleration, AckAddon
-from trainstack.config.cluster import Cluster
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
@@ -74,29 +74,34 @@ class StackConfig(StrictModel):
         return self
 
     @model_validator(mode="after")
-    def _provider_rules(self) -> StackConfig:
-        on_ack = self.cluster.cloud_services
-        if not on_ack:
+    def _capability_rules(self) -> StackConfig:
+        """What needs a service of the cluster's cloud is refused where its kind lacks it."""
+        cluster = self.cluster
+        if not cluster.supports("addons"):
             for operator in self.operators.enabled():
                 if operator_family(operator.key).ack_only:
                     raise constraint(
                         f"operators.{operator.key}.enabled",
                         True,
-                        f"false on an existing cluster: {operator.label} is an ACK add-on",
+                        f"false on {cluster.label}: {operator.label} is an ACK add-on",
                     )
         component = self.acceleration.component
-        if isinstance(component, AckAddon) and not on_ack:
+        if isinstance(component, AckAddon) and not cluster.supports("addons"):
             raise constraint(
-                "acceleration.component.kind", "ack-addon", "`helm` on an existing cluster"
+                "acceleration.component.kind", "ack-addon", f"`helm` on {cluster.label}"
             )
         for index, dataset in enumerate(self.datasets):
             source = dataset.source
-            if isinstance(source, AlicloudNasSource) and source.create and not on_ack:
+            if (
+                isinstance(source, AlicloudNasSource)
+                and source.create
+                and not cluster.supports("nas")
+            ):
                 raise constraint(
                     f"datasets[{index}].source.create",
                     "a new NAS file system",
-                    "`mountTargetDomain` of an existing NAS, or an `nfs` source, on an "
-                    "existing cluster",
+                    "`mountTargetDomain` of an existing NAS, or an `nfs` source, on "
+                    f"{cluster.label}",
                 )
         return self
 

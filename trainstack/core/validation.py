@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, Discriminator, Tag, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, InitErrorDetails
 
-from trainstack.core.base_model import CONSTRAINT_ERROR, PATTERN_WORDS
+from trainstack.core.base_model import CONSTRAINT_ERROR, PATTERN_WORDS, constraint
 from trainstack.core.errors import Problem, describe_value
 from trainstack.core.key_paths import dotted_path
 
@@ -119,6 +119,28 @@ def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
     if kind in _TYPE_WORDS:
         return Problem(path, describe_value(value), _TYPE_WORDS[kind])
     return Problem(path, describe_value(value), detail["msg"])
+
+
+def errors_under(error: ValidationError, key: str) -> ValidationError:
+    """``error`` of a model validated inside another's validator, moved under ``key``.
+
+    ``key`` is a dotted path of the outer model (``nodePools[0]``). Raised from that
+    validator, each error is named as if the outer model's own field had failed: the same
+    path and words, since the inner model's types are what made it.
+    """
+    prefix = _field_parts(key)
+    details: list[InitErrorDetails] = []
+    for item in error.errors():
+        loc = (*prefix, *item["loc"])
+        ctx: dict[str, Any] = dict(item.get("ctx") or {})
+        if item["type"] == CONSTRAINT_ERROR:
+            made = constraint(str(ctx["field"]), ctx["found"], str(ctx["allowed"]))
+            details.append(InitErrorDetails(type=made, loc=loc, input=item["input"]))
+        else:
+            details.append(
+                InitErrorDetails(type=item["type"], loc=loc, input=item["input"], ctx=ctx)
+            )
+    return ValidationError.from_exception_data(error.title, details)
 
 
 def did_you_mean(found: str, known: Sequence[str]) -> str:

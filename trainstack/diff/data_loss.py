@@ -7,11 +7,11 @@ system (the data), its mount target (every cluster's way to it) and a Persistent
 
 - **deleted** when it is on the *before* side only: removed from the stack, renamed
   (a new name is a new resource), or its stack is gone;
-- **replaced** when an input that forces a new resource changed. For the Alibaba Cloud
-  resources those are the Terraform schema's ``ForceNew`` inputs (see
-  :mod:`trainstack.config.alicloud_rules`); for a PersistentVolume, Kubernetes keeps
-  ``spec.persistentvolumesource`` (``csi``, ``nfs``...), ``volumeMode`` and
-  ``nodeAffinity`` immutable after creation (``ValidatePersistentVolumeUpdate``), so
+- **replaced** when an input that forces a new resource changed. For a cloud's
+  resources, those its kind of cluster declares (``data_resources`` in
+  ``config/clusters/``, taken from the provider's own schema); for a PersistentVolume,
+  Kubernetes keeps ``spec.persistentvolumesource`` (``csi``, ``nfs``...), ``volumeMode``
+  and ``nodeAffinity`` immutable after creation (``ValidatePersistentVolumeUpdate``), so
   pulumi-kubernetes must replace the PV to change them.
 
 ``trainstack diff`` lists these first, in red on a terminal, at the top of the markdown
@@ -21,7 +21,7 @@ approval.
 
 from __future__ import annotations
 
-from trainstack.config.alicloud_rules import FILE_SYSTEM_REPLACED_BY, MOUNT_TARGET_REPLACED_BY
+from trainstack.config.clusters.registry import data_resources
 from trainstack.core.errors import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes
@@ -29,14 +29,14 @@ from trainstack.diff.paths import Location, dotted, leaf_changes
 DATA_LOSS = 3
 """Exit status of ``trainstack diff`` when a data-bearing resource is deleted or replaced."""
 
-FILE_SYSTEM = "alicloud:nas/fileSystem:FileSystem"
-MOUNT_TARGET = "alicloud:nas/mountTarget:MountTarget"
 PERSISTENT_VOLUME = "kubernetes:core/v1:PersistentVolume"
 
 # Where each data type's replace-forcing inputs live in its diff document.
 REPLACED_BY: dict[str, tuple[Location, ...]] = {
-    FILE_SYSTEM: tuple(("inputs", name) for name in FILE_SYSTEM_REPLACED_BY),
-    MOUNT_TARGET: tuple(("inputs", name) for name in MOUNT_TARGET_REPLACED_BY),
+    **{
+        pulumi_type: tuple(("inputs", name) for name in inputs)
+        for pulumi_type, inputs in data_resources().items()
+    },
     # A PV's document is the object itself. Every volume source is immutable; these are
     # the ones trainstack writes, plus the other immutable fields.
     PERSISTENT_VOLUME: (

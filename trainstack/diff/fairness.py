@@ -9,12 +9,13 @@ what the comparison is about. Each difference is classified:
   equal on both sides and only its acceleration overrides differ. For the release
   resource itself only ``inputs.values`` counts: a different chart version is not an
   override.
-- ``cluster identity`` (expected: two stacks are two clusters): a leaf whose key is
-  ``clusterId`` (any resource, any depth); the ``kubeconfig``, ``context`` and ``cluster``
-  inputs of a ``pulumi:providers:kubernetes`` provider; the ``secure:`` config key
-  ``trainstack:kubeconfig`` and the providers' secure keys (credentials, e.g.
-  ``alicloud:secretKey``), also when only one stack sets them. Nothing else: a VPC,
-  vSwitch or region decides where nodes and data live, which changes throughput.
+- ``cluster identity`` (expected: two stacks are two clusters): a leaf whose key is an
+  identity key of a kind of cluster (``identity_keys`` in ``config/clusters/``; any
+  resource, any depth); the ``kubeconfig``, ``context`` and ``cluster`` inputs of a
+  ``pulumi:providers:kubernetes`` provider; the ``secure:`` config key
+  ``trainstack:kubeconfig`` and the providers' secure keys (a cloud's credentials), also
+  when only one stack sets them. Nothing else: a VPC, vSwitch or region decides where
+  nodes and data live, which changes throughput.
 - ``other``: everything else (node pool shape, datasets, operator versions, an
   experiment's shape, an object on one side only...). Any ``other`` difference makes the
   report unfair.
@@ -32,6 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from trainstack.config.clusters.registry import identity_keys
 from trainstack.core.errors import describe_value
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
@@ -43,7 +45,7 @@ CATEGORIES: tuple[Category, ...] = ("other", "acceleration", "cluster identity")
 
 KUBERNETES_PROVIDER = "pulumi:providers:kubernetes"
 _PROVIDER_IDENTITY = {("inputs", "kubeconfig"), ("inputs", "context"), ("inputs", "cluster")}
-_IDENTITY_KEY = "clusterId"
+_IDENTITY_KEYS = identity_keys()
 _KUBECONFIG_CONFIG = "trainstack:kubeconfig"
 _SHOWN_CHANGES = 8
 
@@ -215,7 +217,7 @@ def _config_finding(change: ConfigChange) -> Finding:
 
 def _is_identity(pulumi_type: str, location: Location) -> bool:
     keys = [part for part in location if isinstance(part, str)]
-    if keys and keys[-1] == _IDENTITY_KEY:
+    if keys and keys[-1] in _IDENTITY_KEYS:
         return True
     return pulumi_type == KUBERNETES_PROVIDER and tuple(location[:2]) in _PROVIDER_IDENTITY
 

@@ -198,7 +198,7 @@ def _chart_entry(item: ObjectItem, plan: _Plan) -> Entry:
 
 
 def _config_entries(config: Any) -> list[Entry]:
-    """Provider settings (``alicloud:region``...): they change where things are deployed.
+    """Provider settings (a cloud's region...): they change where things are deployed.
 
     A credential in plain text (a plan made before trainstack refused them) is masked
     here: a diff never shows one.

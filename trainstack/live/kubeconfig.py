@@ -82,10 +82,10 @@ def resolve_target(stack: LoadedStack, options: ClusterOptions) -> Target:
                 f"stack {stack.name} reaches its cluster through the secret {KUBECONFIG_KEY}, "
                 f"which trainstack does not decrypt: {_how_to_get(stack)}"
             )
-        if stack_context is None and cluster.cloud_services:
+        if stack_context is None and cluster.supports("kubeconfig-api"):
             raise ClusterError(
-                f"stack {stack.name} is an ACK cluster ({stack.source}) whose kubeconfig the "
-                f"program fetches from ACK: {_how_to_get(stack)}"
+                f"stack {stack.name} is {cluster.label} ({stack.source}) whose kubeconfig the "
+                f"program fetches from {cluster.kind.api}: {_how_to_get(stack)}"
             )
     path = options.kubeconfig or default_kubeconfig_path()
     context = options.context or stack_context

@@ -1,7 +1,7 @@
 """Run the Pulumi program under the SDK's mock engine and record every registration.
 
 The mocks play the engine of a ``pulumi preview``: inputs are known, and what the
-cloud computes at creation (IDs, NAS mount target domains...) stays unknown.
+cloud computes at creation (IDs, file systems' mount target domains...) stays unknown.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ from google.protobuf import json_format
 from pulumi.runtime import mocks, rpc, settings, stack, sync_await
 from pulumi.runtime.config import set_all_config
 
+from trainstack.config.clusters.registry import offline_invokes
 from trainstack.core.errors import PlanError
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
 
-# Invokes the program makes, answered offline with placeholders instead of cloud calls.
-_INVOKE_RESULTS: dict[str, dict[str, Any]] = {
-    "alicloud:cs/getClusterCredential:getClusterCredential": {
-        "kubeConfig": "[kubeconfig fetched from ACK at deploy time]",
-    },
-}
+# Invokes the program makes, answered offline with placeholders instead of cloud calls
+# (each kind of cluster declares those of its components).
+_INVOKE_RESULTS = offline_invokes()
 
 
 # The program's own log lines (warnings it also reports to `pulumi up`) are not printed

@@ -83,7 +83,7 @@ class Plan:
     config_digests: dict[str, str] = field(default_factory=dict)
     """Keyed digests of the stack file's ``secure:`` values (of their ciphertext)."""
     provider_config: dict[str, Any] = field(default_factory=dict)
-    """Stack config outside `trainstack:` (e.g. ``alicloud:region``), secrets masked: it
+    """Stack config outside `trainstack:` (e.g. a cloud provider's region), secrets masked: it
     configures the default providers, which register no resource the plan could show."""
     objects: tuple[RenderedObject, ...] = field(default=())
     experiments: tuple[Experiment, ...] = field(default=())

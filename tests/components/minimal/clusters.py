@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from trainstack.config.cluster import AlicloudCluster, ExistingCluster
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.existing import ExistingCluster
 
 ACK = AlicloudCluster.model_validate(
     {

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from components.clusters.provider import kubernetes_provider
+from tests.components.mocks import build, secret
 from tests.conftest import StackWriter
-from tests.stack_helpers import example_config, only
+from tests.experiment_helpers import load
+from tests.stack_helpers import example_config, existing_cluster_config, only
 from trainstack.plan.masking import SECRET
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -11,6 +14,31 @@ from trainstack.plan.writer import canonical_json
 
 PROVIDER = "pulumi:providers:kubernetes"
 CIPHERTEXT = "v1:Zm9vYmFyLWNpcGhlcnRleHQtbm90LWRlY3J5cHRlZA=="
+
+
+CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
+
+
+def test_without_the_secret_acks_kubeconfig_is_fetched_for_the_cluster() -> None:
+    stack = load(example_config("aiacc"))
+    built = build(
+        lambda: kubernetes_provider("cluster", stack), invokes={CREDENTIAL: {"kubeConfig": "kc"}}
+    )
+    assert built.calls == (CREDENTIAL,)
+    (provider,) = built.of_type(PROVIDER)
+    assert provider.name == "cluster"
+    assert provider.inputs["kubeconfig"] == secret("kc")
+    assert built.made.kubeconfig is not None and built.made.context is None
+
+
+def test_an_existing_cluster_fetches_nothing() -> None:
+    stack = load(existing_cluster_config())
+    built = build(lambda: kubernetes_provider("cluster", stack))  # no invoke answered
+    assert built.calls == ()
+    (provider,) = built.of_type(PROVIDER)
+    assert provider.inputs["context"] == "onprem"
+    assert "kubeconfig" not in provider.inputs
+    assert built.made.kubeconfig is None
 
 
 def test_ack_kubeconfig_fetched_from_ack_is_secret(example_plans: dict[str, Plan]) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_alicloud as alicloud
 
-from trainstack.config.cluster import AlicloudCluster
+from trainstack.config.clusters.alicloud import AckPool, AlicloudCluster
 from trainstack.config.node_pool import NodePool
 
 # Stacks made before several pools existed had one GpuNodePool "gpu" with a child
@@ -57,7 +57,8 @@ def _node_pool(
     name: str, pool: NodePool, cluster: AlicloudCluster, opts: pulumi.ResourceOptions
 ) -> alicloud.cs.NodePool:
     scaling = pool.scaling
-    login = pool.login
+    ack = AckPool.of(pool)
+    login = ack.login
     assert login is not None  # the stack model requires a login on alicloud
     password = None
     if login.password_secret is not None:
@@ -67,7 +68,7 @@ def _node_pool(
         name,
         cluster_id=cluster.cluster_id,
         node_pool_name=pool.name,
-        instance_types=list(pool.instance_types),
+        instance_types=list(ack.instance_types),
         vswitch_ids=list(cluster.vswitch_ids),
         # With autoscaling the autoscaler owns the size; a desired size would fight it.
         desired_size=None if scaling else str(pool.desired_size),
@@ -87,8 +88,8 @@ def _node_pool(
             alicloud.cs.NodePoolTaintArgs(key=taint.key, value=taint.value, effect=taint.effect)
             for taint in pool.taints
         ],
-        system_disk_category=pool.system_disk.category,
-        system_disk_size=pool.system_disk.size_gib,
+        system_disk_category=ack.system_disk.category,
+        system_disk_size=ack.system_disk.size_gib,
         key_name=login.key_name,
         password=password,
         opts=opts,

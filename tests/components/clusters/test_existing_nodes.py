@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pulumi_kubernetes as k8s
+import pytest
+
+from components.clusters.existing_nodes import ExistingNodes, ExistingNodesArgs
+from tests.components.clusters.minimal import pool
+from tests.components.mocks import build
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
 from trainstack.plan.model import Plan
@@ -15,6 +21,35 @@ GPU_TAINT = [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}]
 
 def _patches(plan: Plan) -> dict[str, dict[str, Any]]:
     return {p.inputs["metadata"]["name"]: p.inputs for p in plan.of_type(NODE_PATCH)}
+
+
+@pytest.mark.parametrize(
+    ("policy", "annotations", "spec"),
+    [
+        ("apply", None, {"taints": GPU_TAINT}),
+        ("force", {"pulumi.com/patchForce": "true"}, {"taints": GPU_TAINT}),
+        ("none", None, None),
+    ],
+)
+def test_from_minimal_arguments_a_patch_per_listed_node(
+    policy: str, annotations: dict | None, spec: dict | None
+) -> None:
+    nodes = pool(nodes=["n1", "n2"], labels={"trainstack.io/pool": "gpu"}, taintPolicy=policy)
+
+    def make() -> ExistingNodes:
+        return ExistingNodes("gpu", ExistingNodesArgs(nodes, k8s.Provider("cluster")))
+
+    built = build(make)
+    patches = built.of_type(NODE_PATCH)
+    assert [p.name for p in patches] == ["gpu-n1", "gpu-n2"]
+    for patch, node in zip(patches, ("n1", "n2"), strict=True):
+        assert "trainstack:infra:ExistingNodes$kubernetes:core/v1:NodePatch" in patch.urn
+        metadata = {"name": node, "labels": {"trainstack.io/pool": "gpu"}}
+        if annotations:
+            metadata["annotations"] = annotations
+        assert patch.inputs["metadata"] == metadata
+        assert patch.inputs.get("spec") == spec
+    assert built.value(built.made.node_names) == ["n1", "n2"]
 
 
 def test_onprem_nodes_are_labelled_and_tainted_without_force(

@@ -1,7 +1,15 @@
-"""AckNodePool, through the real program under the mock engine."""
+"""AckNodePool: built alone from minimal arguments, and through the real program under the
+mock engine."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
+from tests.components.clusters.minimal import ACK_CLUSTER, ack_pool
+from tests.components.mocks import Built, build, secret
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config
 from trainstack.plan.model import Plan
@@ -12,6 +20,60 @@ NODE_POOL = "alicloud:cs/nodePool:NodePool"
 
 def _pools(plan: Plan) -> dict[str, dict]:
     return {pool.name: pool.inputs for pool in plan.of_type(NODE_POOL)}
+
+
+def _alone(**keys: Any) -> Built:
+    return build(lambda: AckNodePool("gpu", AckNodePoolArgs(ack_pool(**keys), ACK_CLUSTER)))
+
+
+def test_a_pool_from_minimal_arguments_is_one_node_pool_of_the_cluster() -> None:
+    built = _alone()
+    (component,) = built.of_type("trainstack:infra:AckNodePool")
+    (node_pool,) = built.of_type(NODE_POOL)
+    assert len(built.registered) == 2
+    assert (component.type, component.name) == ("trainstack:infra:AckNodePool", "gpu")
+    assert (node_pool.type, node_pool.name) == (NODE_POOL, "gpu-pool")
+    assert "trainstack:infra:AckNodePool$alicloud:cs/nodePool:NodePool" in node_pool.urn
+    assert node_pool.inputs == {
+        "clusterId": "c1234567",
+        "nodePoolName": "gpu",
+        "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
+        "vswitchIds": ["vsw-one", "vsw-two"],
+        "desiredSize": "2",
+        "labels": [],
+        "taints": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}],
+        # ACK's defaults, from its kind (the generic pool has none)
+        "systemDiskCategory": "cloud_essd",
+        "systemDiskSize": 120,
+        "keyName": "ops",
+    }
+    assert built.value(built.made.node_pool_id) == "gpu-pool-id"
+
+
+@pytest.mark.parametrize(("gpus", "kind"), [(8, "gpu"), (0, "cpu")])
+def test_autoscaling_from_minimal_arguments(gpus: int, kind: str) -> None:
+    scaling = {"enabled": True, "minSize": 1, "maxSize": 4}
+    model = {"gpuModel": "A100"} if gpus else {"gpuModel": None}
+    (node_pool,) = _alone(autoscaling=scaling, gpusPerNode=gpus, **model).of_type(NODE_POOL)
+    assert "desiredSize" not in node_pool.inputs
+    assert node_pool.inputs["scalingConfig"] == {
+        "enable": True,
+        "minSize": 1,
+        "maxSize": 4,
+        "type": kind,
+    }
+
+
+def test_a_password_login_is_read_from_the_secret_config_key() -> None:
+    pool = ack_pool(login={"passwordSecret": "trainstack:nodePassword"})
+    built = build(
+        lambda: AckNodePool("gpu", AckNodePoolArgs(pool, ACK_CLUSTER)),
+        config={"trainstack:nodePassword": "Sup3r-secret"},
+        secret_keys=("trainstack:nodePassword",),
+    )
+    (node_pool,) = built.of_type(NODE_POOL)
+    assert node_pool.inputs["password"] == secret("Sup3r-secret")
+    assert "keyName" not in node_pool.inputs
 
 
 def test_ack_pools_match_workload_one_plus_a_cpu_pool(example_plans: dict[str, Plan]) -> None:

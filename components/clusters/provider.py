@@ -6,27 +6,13 @@ deployer's current kubectl context happens to point at.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pulumi
-import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 
-from trainstack.config.cluster import AlicloudCluster
+from components.clusters.registry import fetch_kubeconfig
 from trainstack.config.loader import LoadedStack
-
-
-def _from_ack(cluster: AlicloudCluster) -> pulumi.Output[str]:
-    """The cluster's kubeconfig, read from ACK (`alicloud.cs.getClusterCredential`)."""
-    credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
-    return credential.kube_config
-
-
-KUBECONFIG_FETCHERS: dict[str, Callable[[Any], pulumi.Output[str]]] = {"alicloud": _from_ack}
-"""By ``provider``: how the program fetches the kubeconfig of a cluster whose cloud's API
-gives one (``cloud_services``), when the stack sets no ``trainstack:kubeconfig``."""
 
 
 @dataclass(frozen=True)
@@ -42,16 +28,17 @@ class ClusterAccess:
 def kubernetes_provider(name: str, stack: LoadedStack) -> ClusterAccess:
     """A provider for the stack's cluster, built from the ``trainstack:kubeconfig`` secret.
 
-    On ACK the kubeconfig may be left unset: it is then fetched from the ACK API for the
-    configured cluster (with the deployer's Alibaba Cloud credentials). On an existing
-    cluster without the secret, the named context of the deployer's kubeconfig is used.
+    On a kind whose cloud's API gives one (``kubeconfig-api``, ACK) the kubeconfig may be
+    left unset: it is then fetched for the configured cluster (with the deployer's cloud
+    credentials). On an existing cluster without the secret, the named context of the
+    deployer's kubeconfig is used.
     """
     cluster = stack.config.cluster
     kubeconfig: pulumi.Output[str] | None = None
     if stack.kubeconfig is not None:
         kubeconfig = pulumi.Output.secret(stack.kubeconfig)
-    elif cluster.cloud_services:
-        kubeconfig = pulumi.Output.secret(KUBECONFIG_FETCHERS[cluster.provider](cluster))
+    elif cluster.supports("kubeconfig-api"):
+        kubeconfig = pulumi.Output.secret(fetch_kubeconfig(cluster))
     context = cluster.kubeconfig_context
     provider = k8s.Provider(name, kubeconfig=kubeconfig, context=context)
     return ClusterAccess(provider, kubeconfig, context)

@@ -1,0 +1,75 @@
+"""The program's side of an ACK cluster: node pools, add-ons, NAS file systems and the
+kubeconfig, all through the Alibaba Cloud API.
+
+Each function takes the ACK model; ``registry.py`` hands a stack's cluster here only when
+its ``provider`` is ``alicloud``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi_alicloud as alicloud
+import pulumi_kubernetes as k8s
+
+from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
+from components.nas_file_system import NasFileSystemArgs, nas_resources
+from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.datasets import Dataset, NasFileSystem
+from trainstack.config.node_pool import NodePool
+
+
+def node_pool(
+    pool: NodePool, cluster: AlicloudCluster, _: k8s.Provider, former: bool
+) -> pulumi.Output[str]:
+    """An :class:`AckNodePool`; its ID in ACK."""
+    return AckNodePool(pool.name, AckNodePoolArgs(pool, cluster, former)).node_pool_id
+
+
+def kubeconfig(cluster: AlicloudCluster) -> pulumi.Output[str]:
+    """The cluster's kubeconfig, read from ACK (`alicloud.cs.getClusterCredential`)."""
+    credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
+    return credential.kube_config
+
+
+def ack_addon(
+    resource_name: str,
+    cluster: AlicloudCluster,
+    *,
+    addon: str,
+    version: str,
+    config: Mapping[str, Any],
+    opts: pulumi.ResourceOptions,
+) -> alicloud.cs.KubernetesAddon:
+    """An ACK add-on pinned to ``version`` (ACK's install API takes a version)."""
+    return alicloud.cs.KubernetesAddon(
+        resource_name,
+        cluster_id=cluster.cluster_id,
+        name=addon,
+        version=version,
+        config=json.dumps(dict(config), sort_keys=True) if config else None,
+        opts=opts,
+    )
+
+
+def file_system(
+    name: str,
+    dataset: Dataset,
+    spec: NasFileSystem,
+    cluster: AlicloudCluster,
+    opts: pulumi.ResourceOptions,
+) -> pulumi.Output[str]:
+    """A NAS file system for ``dataset`` with its mount target in the cluster's VPC (on the
+    cluster's first vSwitch unless the spec names one); the mount target's domain."""
+    args = NasFileSystemArgs(
+        spec=spec,
+        vpc_id=cluster.vpc_id,
+        vswitch_id=spec.vswitch_id or cluster.vswitch_ids[0],
+        description=dataset.name,
+        protected=dataset.protection.enabled,
+    )
+    _, mount_target = nas_resources(name, args, opts)
+    return mount_target.mount_target_domain

@@ -1,0 +1,91 @@
+"""What a kind of cluster is to trainstack: its spec, and the base of its stack model.
+
+One frozen :class:`ClusterKind` per value of ``trainstack:cluster.provider``, declared in
+the kind's own module with its model (``alicloud.py``, ``existing.py``) and listed in
+``registry.py``. Code asks the stack's cluster (``cluster.supports("nas")``) instead of
+testing its kind; the program's side of each kind is ``components/clusters/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
+
+from trainstack.core.base_model import StrictModel
+
+if TYPE_CHECKING:
+    from trainstack.config.node_pool import NodePool
+
+Capability = Literal["node-api", "addons", "nas", "data-stacks", "kubeconfig-api"]
+"""What a kind's cloud offers besides Kubernetes:
+
+- ``node-api``: node pools are created through the cloud's API (the pool's ID is an output);
+- ``addons``: the cloud installs cluster add-ons (operators and components of kind
+  ``ack-addon``);
+- ``nas``: the program may create NAS file systems in the cluster's network
+  (``datasets[].source.create``);
+- ``data-stacks``: datasets may mount a data stack's file systems (``stack-reference``);
+- ``kubeconfig-api``: without ``trainstack:kubeconfig`` the program fetches the cluster's
+  kubeconfig from the cloud's API.
+"""
+CAPABILITIES: tuple[Capability, ...] = get_args(Capability)
+
+
+@dataclass(frozen=True)
+class ClusterKind:
+    """One kind of cluster: everything about it that code outside its module needs."""
+
+    provider: str
+    """The value of ``trainstack:cluster.provider`` (the model's tag)."""
+    label: str
+    """The kind in messages: ``an ACK cluster``, ``an existing cluster``."""
+    capabilities: frozenset[Capability]
+    check_pool: Callable[[str, NodePool], None]
+    """Raises a constraint error when a pool (at key ``nodePools[i]``) says what the kind
+    refuses or lacks what it requires."""
+    api: str = ""
+    """The cloud API the program calls (``ACK``), in messages about what it fetches."""
+    offline_invokes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Answers of the offline plan to the invokes the kind's components make, by invoke
+    token: placeholders standing for what the cloud answers at deploy time."""
+    identity_keys: frozenset[str] = frozenset()
+    """Input keys that name the cluster itself (``clusterId``): two stacks compared for
+    fairness are two clusters, so these differ without making the comparison unfair."""
+    data_resources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Resource types of the cloud that hold data (or every cluster's way to it), each with
+    the inputs whose change replaces the resource: the diff's data-loss check."""
+
+    def supports(self, capability: Capability) -> bool:
+        """Whether the kind's cloud offers ``capability``."""
+        return capability in self.capabilities
+
+
+class ClusterModel(StrictModel):
+    """The base of each kind's ``trainstack:cluster`` model: what code asks a cluster."""
+
+    kind: ClassVar[ClusterKind]
+
+    @property
+    def label(self) -> str:
+        """The kind in messages (``an ACK cluster``)."""
+        return self.kind.label
+
+    def supports(self, capability: Capability) -> bool:
+        """Whether the cluster's cloud offers ``capability`` (see :data:`Capability`)."""
+        return self.kind.supports(capability)
+
+    def check_pool(self, key: str, pool: NodePool) -> None:
+        """What a node pool may set on this kind (see :attr:`ClusterKind.check_pool`)."""
+        self.kind.check_pool(key, pool)
+
+    @property
+    def kubeconfig_context(self) -> str | None:
+        """The kubeconfig context to use (``None``: the kubeconfig's current one)."""
+        return None
+
+    def network(self) -> dict[str, str]:
+        """The keys of ``trainstack:cluster`` that place it in its cloud's network, with
+        their values (``vpcId``, ``region``): a data stack the cluster mounts must have the
+        same (``data-stacks``). Empty on kinds without one."""
+        return {}
