@@ -2,7 +2,7 @@
 The pod of every role: each kind template (mpijob.yaml, tfjob.yaml, pytorchjob.yaml,
 trainjob.yaml) renders its job when .Values.framework names it, calls
 training-job.pod.template once per role, and defines its framework's four helpers, as
-its registry entry in trainstack/frameworks/ does:
+its registry entry in trainstack/training_job/frameworks/ does:
   training-job.<framework>.info      what it renders: kind, apiVersion, plural, lead role,
                                      port, dialects, settings, role values keys (JSON)
   training-job.<framework>.pods      [host-name suffix of the last pod, replicas] per role (JSON)
