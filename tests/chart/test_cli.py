@@ -36,9 +36,10 @@ def test_generate_writes_a_complete_chart_to_output(
     status, out, _ = run(monkeypatch, capsys, "chart", "generate", "--output", str(tmp_path))
 
     assert status == 0
-    assert f"wrote 4 generated files to {tmp_path}" in out
+    assert f"wrote 5 generated files to {tmp_path}" in out
     assert (tmp_path / "templates" / "mpijob.yaml").is_file()
-    assert (tmp_path / "values.yaml").read_bytes() == (CHART_DIR / "values.yaml").read_bytes()
+    for name in ("values.yaml", "templates/_frameworks.tpl"):
+        assert (tmp_path / name).read_bytes() == (CHART_DIR / name).read_bytes(), name
 
 
 def test_check_passes_on_the_committed_chart(monkeypatch: Monkeypatch, capsys: Capsys) -> None:

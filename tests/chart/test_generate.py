@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from tests.chart.jobs import CHART_DIR, job_values, render_job
-from trainstack.chart.constants import GENERATED_FILES
-from trainstack.chart.generate import chart_files, check_chart, drift, write_chart
+from trainstack.chart.constants import FRAMEWORKS_TEMPLATE, GENERATED_FILES
+from trainstack.chart.frameworks_tpl import info_facts
+from trainstack.chart.generate import chart_files, check_chart, drift, is_hand_written, write_chart
 from trainstack.chart.render import load_chart
 from trainstack.core.errors import ChartDriftError, ChartError
+from trainstack.training_job.frameworks import FRAMEWORKS
 
 
 def test_the_committed_chart_is_what_the_generator_writes() -> None:
@@ -63,6 +66,15 @@ def test_drift_names_changed_missing_and_extra_files(copy: Path) -> None:
     ]
 
 
+def test_a_hand_edited_frameworks_template_is_drift(copy: Path) -> None:
+    template = copy / FRAMEWORKS_TEMPLATE
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text.replace('"plural" "mpijobs"', '"plural" "mpijob"'), encoding="utf-8")
+
+    assert not is_hand_written(FRAMEWORKS_TEMPLATE)
+    assert drift(copy) == [f"{FRAMEWORKS_TEMPLATE}: differs from the generator's output"]
+
+
 def test_hand_written_files_are_not_drift(copy: Path) -> None:
     (copy / "ci" / "extra-values.yaml").write_text("framework: mpi\n", encoding="utf-8")
     (copy / "templates" / "configmap.yaml").write_text("", encoding="utf-8")
@@ -83,3 +95,10 @@ def test_output_refuses_a_directory_with_unrelated_files(tmp_path: Path) -> None
 def test_generating_needs_the_hand_written_templates(tmp_path: Path) -> None:
     with pytest.raises(ChartError, match="has no templates/"):
         write_chart(tmp_path / "out", tmp_path)
+
+
+def test_a_framework_setting_without_its_entry_in_settings_py_is_refused() -> None:
+    spec = replace(FRAMEWORKS[0], settings=FRAMEWORKS[0].settings | {"mpi.hostfile"})
+
+    with pytest.raises(ChartError, match="framework mpi lists settings .*: mpi.hostfile$"):
+        info_facts(spec)

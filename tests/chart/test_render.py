@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
 from pathlib import Path
 
@@ -99,3 +101,37 @@ def test_each_template_names_its_object_as_the_registry_does(spec: FrameworkSpec
     assert f"get {spec.plural} job" in notes
     lead = spec.role(spec.reporting_role).name
     assert f"app.kubernetes.io/component={lead}" in notes
+
+
+@pytest.fixture(scope="module")
+def info_chart_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The chart and one more template, which prints the framework's info."""
+    chart_dir = tmp_path_factory.mktemp("info") / "training-job"
+    shutil.copytree(CHART_DIR, chart_dir, ignore=shutil.ignore_patterns("tests"))
+    probe = '{{ include (printf "training-job.%s.info" .Values.framework) . }}\n'
+    (chart_dir / "templates" / "info.json").write_text(probe, encoding="utf-8")
+    return chart_dir
+
+
+@pytest.mark.parametrize("spec", frameworks(), ids=lambda spec: spec.name)
+def test_each_framework_info_states_its_registry_entry(
+    spec: FrameworkSpec, info_chart_dir: Path
+) -> None:
+    """Every fact of training-job.<framework>.info (generated into _frameworks.tpl, but the
+    lead) is the registry's, as Helm evaluates it."""
+    chart = load_chart(info_chart_dir.resolve())
+    values = job_values(spec.name, worker={"replicas": 2})
+    rendered = chart.render(values, name="job", namespace="team")
+    info = json.loads(rendered["training-job/templates/info.json"])
+
+    # the order of dialects and settings is no contract (the chart asks `has`)
+    assert {**info, "dialects": sorted(info["dialects"]), "settings": sorted(info["settings"])} == {
+        "kind": spec.kind,
+        "apiVersion": spec.api_version,
+        "plural": spec.plural,
+        "lead": spec.role(spec.reporting_role).name,
+        "port": "" if spec.port is None else spec.port.name,
+        "dialects": sorted(spec.dialects),
+        "settings": sorted(spec.settings),
+        "roles": list(dict.fromkeys(role.values_key for role in spec.roles)),
+    }

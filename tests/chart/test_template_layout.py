@@ -1,6 +1,7 @@
 """The chart's templates stay navigable: helpers by area in small files, each documented and
-namespaced; a framework's helpers in its kind template; a pod's volumes named in one file;
-validateValues' rules named after their Python twins.
+namespaced; a framework's helpers in its kind template, but its info, generated into
+_frameworks.tpl; a pod's volumes named in one file; validateValues' rules named after their
+Python twins.
 
 Each check reads a templates directory and returns its problems, naming the file and the
 helper; the ``test_the_*_check_*`` tests break a copy of the templates to show that each
@@ -16,6 +17,8 @@ from inspect import getsource
 from pathlib import Path
 
 from tests.chart.jobs import CHART_DIR, job_values, render_kinds
+from trainstack.chart.constants import FRAMEWORKS_TEMPLATE
+from trainstack.chart.frameworks_tpl import HEADER
 from trainstack.training_job import release_name_problems, violations
 
 TEMPLATES = CHART_DIR / "templates"
@@ -26,6 +29,9 @@ VALIDATE_VALUES = "training-job.validateValues"
 _DEFINE = re.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
 _COMMENT = re.compile(r"\{\{-?\s*/\*(.*?)\*/\s*-?\}\}", re.S)
 _SHARED_NAME = re.compile(r"training-job\.([a-z][A-Za-z]*)\.[a-z][A-Za-z]*")
+_KIND_TEMPLATE = re.compile(r'\{\{-?\s*if eq \.Values\.framework "([^"]+)"')
+GENERATED = Path(FRAMEWORKS_TEMPLATE).name
+"""The one generated template: each framework's training-job.<framework>.info."""
 
 
 def _helper_files(templates: Path) -> list[Path]:
@@ -47,6 +53,15 @@ def _frameworks() -> list[str]:
     schema = json.loads((CHART_DIR / "values.schema.json").read_text(encoding="utf-8"))
     names: list[str] = schema["properties"]["framework"]["enum"]
     return names
+
+
+def _generated_infos(templates: Path) -> set[str]:
+    """The helpers the generated template may define: each framework's info; none when
+    _frameworks.tpl is not the generator's (its header)."""
+    path = templates / GENERATED
+    if not (path.is_file() and path.read_text(encoding="utf-8").startswith(HEADER)):
+        return set()
+    return {f"training-job.{fw}.info" for fw in _frameworks()}
 
 
 def _volume_names() -> list[str]:
@@ -92,13 +107,15 @@ def undocumented_helpers(templates: Path) -> list[str]:
 
 
 def unnamespaced_helpers(templates: Path) -> list[str]:
-    """Shared helpers are training-job.<area>.<name>, and no area is a framework's."""
+    """Shared helpers are training-job.<area>.<name>, and no area is a framework's (but the
+    generated infos)."""
     problems = []
     frameworks = _frameworks()
+    generated = _generated_infos(templates)
     for path in _helper_files(templates):
         for name, _ in _defines(path):
             match = _SHARED_NAME.fullmatch(name)
-            if name == VALIDATE_VALUES:
+            if name == VALIDATE_VALUES or (path.name == GENERATED and name in generated):
                 continue
             if match is None:
                 problems.append(f"{path.name}: {name} is not named training-job.<area>.<name>")
@@ -111,29 +128,36 @@ def unnamespaced_helpers(templates: Path) -> list[str]:
 
 
 def misplaced_framework_helpers(templates: Path) -> list[str]:
-    """Every training-job.<framework>.* helper is defined in the kind template that defines
-    training-job.<framework>.info, which is not a helper file."""
+    """Every framework has a kind template (not a helper file) that renders its object and
+    defines its training-job.<framework>.* helpers, but its info: the generated
+    _frameworks.tpl (known by its header) defines each framework's, and nothing else."""
     homes: dict[str, str] = {}
     defined: list[tuple[str, str]] = []
     for path in sorted(templates.glob("*")):
-        for name, _ in _defines(path):
-            defined.append((path.name, name))
-            if name.endswith(".info"):
-                homes[name.split(".")[1]] = path.name
+        if not path.name.startswith("_"):
+            for fw in _KIND_TEMPLATE.findall(path.read_text(encoding="utf-8")):
+                homes.setdefault(fw, path.name)
+        defined += [(path.name, name) for name, _ in _defines(path)]
+    frameworks = _frameworks()
     problems = [
-        f"framework {fw}: no template defines training-job.{fw}.info"
-        for fw in _frameworks()
-        if fw not in homes
+        f"framework {fw}: no kind template renders it" for fw in frameworks if fw not in homes
     ]
+    generated = _generated_infos(templates)
+    if not generated:
+        problems.append(f"{GENERATED}: missing or not generated: run `trainstack chart generate`")
     problems += [
-        f"{home}: defines training-job.{fw}.info, but a kind template is not a _*.tpl file"
-        for fw, home in homes.items()
-        if home.startswith("_")
+        f"{GENERATED}: no {name}"
+        for name in sorted(generated - {name for file, name in defined if file == GENERATED})
     ]
     for file_name, name in defined:
         area = name.split(".")[1]
-        if area in homes and file_name != homes[area]:
-            problems.append(f"{file_name}: {name} belongs in {homes[area]}, beside .info")
+        if file_name == GENERATED:
+            if generated and name not in generated:
+                problems.append(f"{file_name}: {name}: it holds only the generated infos")
+        elif name.endswith(".info") and area in frameworks:
+            problems.append(f"{file_name}: {name} is generated from the registry, into {GENERATED}")
+        elif area in homes and file_name != homes[area]:
+            problems.append(f"{file_name}: {name} belongs in {homes[area]}, its kind template")
     return problems
 
 
@@ -256,7 +280,50 @@ def test_the_framework_check_names_a_helper_outside_its_template(tmp_path: Path)
         "_job.tpl: training-job.mpi.hosts belongs to framework mpi: define it in its kind template"
     ]
     assert misplaced_framework_helpers(templates) == [
-        "_job.tpl: training-job.mpi.hosts belongs in mpijob.yaml, beside .info"
+        "_job.tpl: training-job.mpi.hosts belongs in mpijob.yaml, its kind template"
+    ]
+
+
+def test_the_generated_template_is_the_generators() -> None:
+    text = (TEMPLATES / GENERATED).read_text(encoding="utf-8")
+
+    assert text.startswith(HEADER)
+    assert [name for name, _ in _defines(TEMPLATES / GENERATED)] == [
+        f"training-job.{fw}.info" for fw in _frameworks()
+    ]
+
+
+def test_the_framework_check_names_an_info_written_by_hand(tmp_path: Path) -> None:
+    helper = '{{- define "training-job.mpi.info" -}}{{- end -}}\n'
+    lead = "{{- /*\ntraining-job.mpi.lead: "
+    templates = _broken_copy(tmp_path, "mpijob.yaml", lead, f"{helper}{lead}")
+
+    assert misplaced_framework_helpers(templates) == [
+        "mpijob.yaml: training-job.mpi.info is generated from the registry, into _frameworks.tpl"
+    ]
+
+
+def test_the_framework_checks_tell_a_hand_written_frameworks_tpl(tmp_path: Path) -> None:
+    templates = _broken_copy(tmp_path, GENERATED, "Generated by", "Written by")
+
+    assert unnamespaced_helpers(templates) == [
+        f"_frameworks.tpl: training-job.{fw}.info belongs to framework {fw}: define it in its "
+        "kind template"
+        for fw in _frameworks()
+    ]
+    assert misplaced_framework_helpers(templates) == [
+        "_frameworks.tpl: missing or not generated: run `trainstack chart generate`"
+    ]
+
+
+def test_the_framework_check_names_an_info_the_generated_template_lacks(tmp_path: Path) -> None:
+    templates = _broken_copy(
+        tmp_path, GENERATED, 'define "training-job.pytorch.info"', 'define "training-job.x.y"'
+    )
+
+    assert misplaced_framework_helpers(templates) == [
+        "_frameworks.tpl: no training-job.pytorch.info",
+        "_frameworks.tpl: training-job.x.y: it holds only the generated infos",
     ]
 
 

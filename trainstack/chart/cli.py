@@ -33,7 +33,8 @@ def generate(
         typer.Option(help="Write a complete chart here instead of charts/training-job/."),
     ] = None,
 ) -> None:
-    """Write Chart.yaml, values.yaml, values.schema.json and README.md from the model."""
+    """Write Chart.yaml, values.yaml, values.schema.json, README.md and
+    templates/_frameworks.tpl from the model and the framework registry."""
     from trainstack.chart.generate import write_chart
 
     source = repo_chart_dir()

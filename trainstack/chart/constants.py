@@ -39,7 +39,16 @@ CHART_KEYWORDS = tuple(
 CHART_DIR = "charts/training-job"
 """The committed chart, relative to the project root."""
 
-GENERATED_FILES = ("Chart.yaml", "README.md", "values.schema.json", "values.yaml")
+FRAMEWORKS_TEMPLATE = "templates/_frameworks.tpl"
+"""The generated template: each framework's ``training-job.<framework>.info``."""
+
+GENERATED_FILES = (
+    "Chart.yaml",
+    "README.md",
+    "values.schema.json",
+    "values.yaml",
+    FRAMEWORKS_TEMPLATE,
+)
 """Files the generator writes; everything else in the chart is written by hand."""
 
 HAND_WRITTEN_PATTERNS = (
@@ -48,4 +57,5 @@ HAND_WRITTEN_PATTERNS = (
     "tests/*_test.yaml",
     "ci/*-values.yaml",
 )
-"""Hand-written chart files (fnmatch patterns over paths relative to the chart)."""
+"""Hand-written chart files (fnmatch patterns over paths relative to the chart), the
+generated ones excepted."""

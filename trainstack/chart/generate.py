@@ -1,7 +1,8 @@
 """Write the generated chart files, and compare a chart directory with what they should be.
 
-Hand-written files (templates, helm-unittest suites, example values, .helmignore) live
-only in the repository's chart; ``--output`` copies them next to freshly generated ones.
+Hand-written files (the templates but ``_frameworks.tpl``, helm-unittest suites, example
+values, .helmignore) live only in the repository's chart; ``--output`` copies them next to
+freshly generated ones.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 from trainstack.chart.chart_yaml import chart_yaml_text
-from trainstack.chart.constants import GENERATED_FILES, HAND_WRITTEN_PATTERNS
+from trainstack.chart.constants import FRAMEWORKS_TEMPLATE, GENERATED_FILES, HAND_WRITTEN_PATTERNS
+from trainstack.chart.frameworks_tpl import frameworks_tpl_text
 from trainstack.chart.readme import readme_text
 from trainstack.chart.schema import schema_text
 from trainstack.chart.values_yaml import values_text
@@ -23,6 +25,7 @@ _WRITERS: dict[str, Callable[[], str]] = {
     "README.md": readme_text,
     "values.schema.json": schema_text,
     "values.yaml": values_text,
+    FRAMEWORKS_TEMPLATE: frameworks_tpl_text,
 }
 
 
@@ -40,7 +43,9 @@ def chart_files(chart_dir: Path) -> list[str]:
 
 def is_hand_written(name: str) -> bool:
     """Whether ``name`` (relative to the chart) is one of the hand-written chart files."""
-    return any(fnmatch(name, pattern) for pattern in HAND_WRITTEN_PATTERNS)
+    return name not in GENERATED_FILES and any(
+        fnmatch(name, pattern) for pattern in HAND_WRITTEN_PATTERNS
+    )
 
 
 def write_chart(output: Path, source: Path) -> list[Path]:

@@ -1,10 +1,12 @@
 {{/*
 The pod of every role: each kind template (mpijob.yaml, tfjob.yaml, pytorchjob.yaml,
 trainjob.yaml) renders its job when .Values.framework names it, calls
-training-job.pod.template once per role, and defines its framework's four helpers, as
-its registry entry in trainstack/frameworks/ does:
+training-job.pod.template once per role, and defines its framework's helpers, as its
+registry entry in trainstack/training_job/frameworks/ does, but .info, which `trainstack
+chart generate` writes from that entry into _frameworks.tpl:
   training-job.<framework>.info      what it renders: kind, apiVersion, plural, lead role,
                                      port, dialects, settings, role values keys (JSON)
+  training-job.<framework>.lead      the role whose logs carry the results (info's lead)
   training-job.<framework>.pods      [host-name suffix of the last pod, replicas] per role (JSON)
   training-job.<framework>.mounts    [key, path] of the container paths its operator takes (JSON)
   training-job.<framework>.validate  the framework's own rules: a JSON list of problems

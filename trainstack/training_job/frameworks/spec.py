@@ -4,7 +4,9 @@ One frozen :class:`FrameworkSpec` per value of ``job.framework``. Code that need
 "which kind", "which roles", "which role reports results", "which rules", "which paths
 are taken", "what the operator injects" asks the registry instead of testing
 ``framework == "pytorch"`` (see ``registry.py``). The chart mirrors each entry in the
-framework's own template (its kind, and its ``training-job.<framework>.*`` helpers).
+framework's own template (its kind, and its ``training-job.<framework>.*`` helpers), but
+``training-job.<framework>.info``: ``trainstack chart generate`` writes it from the entry
+(kind, API version, plural, port, dialects, settings, roles) into ``_frameworks.tpl``.
 """
 
 from __future__ import annotations
