@@ -43,4 +43,4 @@ ARENA_LACKS: tuple[tuple[str, str], ...] = (
 report them: the older APIs of Arena's operators would drop the field (their CRDs lack
 it), or their controller refuses it. The keys are exactly the operator-dependent settings
 (``settings.SETTINGS``) that no API of the catalog speaking arena honours, in any release
-(a test holds them equal); the chart's ``training-job.validate.arena`` says the same."""
+(a test holds them equal); the chart's ``training-job.validate.operatorApi`` says the same."""
