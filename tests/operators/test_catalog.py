@@ -21,7 +21,7 @@ from trainstack.operators import (
     latest,
     release,
 )
-from trainstack.operators.registry import register
+from trainstack.operators.registry import OPERATORS, index
 from trainstack.training_job.frameworks import by_crd, framework
 from trainstack.training_job.settings import SETTINGS
 
@@ -118,7 +118,7 @@ def test_lookups_name_what_the_catalog_knows() -> None:
     with pytest.raises(KeyError, match=r"unknown operator 'volcano' \(known: arena, kueue"):
         known_versions("volcano")
     with pytest.raises(ValueError, match="operator 'kueue' is registered twice"):
-        register(families()[1])
+        index([*OPERATORS, families()[1]])
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,5 @@
 """The operator catalog: what each supported operator release installs, serves and honours."""
 
-from trainstack.operators import (  # noqa: F401  (they register)
-    ack_arena,
-    kueue,
-    mpi_operator,
-    trainer,
-    training_operator,
-)
 from trainstack.operators.registry import (
     families,
     family,

@@ -24,7 +24,6 @@ Facts and sources:
 
 from __future__ import annotations
 
-from trainstack.operators.registry import register
 from trainstack.operators.spec import (
     AckAddonInstall,
     OperatorFamily,
@@ -95,16 +94,14 @@ def _release(version: str, pytorch_backoff: bool) -> OperatorRelease:
     )
 
 
-ACK_ARENA = register(
-    OperatorFamily(
-        key="arena",
-        title="ACK ack-arena",
-        summary="Arena's bundled tf-, pytorch- and mpi-operators (older APIs), ACK only",
-        releases={
-            "0.13.1": _release("0.13.1", pytorch_backoff=False),
-            "0.14.1": _release("0.14.1", pytorch_backoff=True),
-            "0.14.2": _release("0.14.2", pytorch_backoff=True),
-        },
-        ack_only=True,
-    )
+ACK_ARENA = OperatorFamily(
+    key="arena",
+    title="ACK ack-arena",
+    summary="Arena's bundled tf-, pytorch- and mpi-operators (older APIs), ACK only",
+    releases={
+        "0.13.1": _release("0.13.1", pytorch_backoff=False),
+        "0.14.1": _release("0.14.1", pytorch_backoff=True),
+        "0.14.2": _release("0.14.2", pytorch_backoff=True),
+    },
+    ack_only=True,
 )

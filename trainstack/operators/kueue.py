@@ -11,40 +11,37 @@ and ``kubeflow.org/pytorchjob`` (training-operator v1).
 
 from __future__ import annotations
 
-from trainstack.operators.registry import register
 from trainstack.operators.spec import ChartInstall, OperatorFamily, OperatorRelease
 
 KUEUE_CHART_REPO = "oci://registry.k8s.io/kueue/charts"
 
-KUEUE = register(
-    OperatorFamily(
-        key="kueue",
-        title="Kueue",
-        summary="job queueing: ClusterQueues, LocalQueues, ResourceFlavors (v1beta2)",
-        releases={
-            "0.16.1": OperatorRelease(
-                family="kueue",
-                version="0.16.1",
-                install=ChartInstall(
-                    repo=KUEUE_CHART_REPO, name="kueue", version="0.16.1", namespace="kueue-system"
-                ),
-                serves=(),
-                crds=(
-                    "resourceflavors.kueue.x-k8s.io",
-                    "clusterqueues.kueue.x-k8s.io",
-                    "localqueues.kueue.x-k8s.io",
-                    "workloads.kueue.x-k8s.io",
-                ),
-                schemas={
-                    (
-                        "kueue.x-k8s.io/v1beta2",
-                        "ResourceFlavor",
-                    ): "resourceflavor-v1beta2-kueue.json",
-                    ("kueue.x-k8s.io/v1beta2", "ClusterQueue"): "clusterqueue-v1beta2-kueue.json",
-                    ("kueue.x-k8s.io/v1beta2", "LocalQueue"): "localqueue-v1beta2-kueue.json",
-                },
-                source="kubernetes-sigs/kueue v0.16.1 (#9112), installation docs",
+KUEUE = OperatorFamily(
+    key="kueue",
+    title="Kueue",
+    summary="job queueing: ClusterQueues, LocalQueues, ResourceFlavors (v1beta2)",
+    releases={
+        "0.16.1": OperatorRelease(
+            family="kueue",
+            version="0.16.1",
+            install=ChartInstall(
+                repo=KUEUE_CHART_REPO, name="kueue", version="0.16.1", namespace="kueue-system"
             ),
-        },
-    )
+            serves=(),
+            crds=(
+                "resourceflavors.kueue.x-k8s.io",
+                "clusterqueues.kueue.x-k8s.io",
+                "localqueues.kueue.x-k8s.io",
+                "workloads.kueue.x-k8s.io",
+            ),
+            schemas={
+                (
+                    "kueue.x-k8s.io/v1beta2",
+                    "ResourceFlavor",
+                ): "resourceflavor-v1beta2-kueue.json",
+                ("kueue.x-k8s.io/v1beta2", "ClusterQueue"): "clusterqueue-v1beta2-kueue.json",
+                ("kueue.x-k8s.io/v1beta2", "LocalQueue"): "localqueue-v1beta2-kueue.json",
+            },
+            source="kubernetes-sigs/kueue v0.16.1 (#9112), installation docs",
+        ),
+    },
 )

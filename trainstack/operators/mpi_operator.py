@@ -26,7 +26,6 @@ Facts and sources:
 
 from __future__ import annotations
 
-from trainstack.operators.registry import register
 from trainstack.operators.spec import (
     ManifestInstall,
     OperatorFamily,
@@ -76,23 +75,21 @@ def _release(version: str, source: str, served: ServedApi) -> OperatorRelease:
     )
 
 
-MPI_OPERATOR = register(
-    OperatorFamily(
-        key="mpiOperator",
-        title="Kubeflow mpi-operator",
-        summary="MPIJob kubeflow.org/v2beta1 (Horovod/AIACC over MPI)",
-        releases={
-            "0.6.0": _release(
-                "0.6.0",
-                "kubeflow/mpi-operator v0.6.0 (#654, #665); managedBy from #650",
-                _mpijob(
-                    "mpi-operator before 0.8.0 does not pass the node selectors and "
-                    "annotations Kueue assigns at admission to the launcher's Job and pod "
-                    "(kubernetes-sigs/kueue#9330): the launcher may land outside the "
-                    "admitted flavor; use mpiOperator 0.8.1"
-                ),
+MPI_OPERATOR = OperatorFamily(
+    key="mpiOperator",
+    title="Kubeflow mpi-operator",
+    summary="MPIJob kubeflow.org/v2beta1 (Horovod/AIACC over MPI)",
+    releases={
+        "0.6.0": _release(
+            "0.6.0",
+            "kubeflow/mpi-operator v0.6.0 (#654, #665); managedBy from #650",
+            _mpijob(
+                "mpi-operator before 0.8.0 does not pass the node selectors and "
+                "annotations Kueue assigns at admission to the launcher's Job and pod "
+                "(kubernetes-sigs/kueue#9330): the launcher may land outside the "
+                "admitted flavor; use mpiOperator 0.8.1"
             ),
-            "0.8.1": _release("0.8.1", "kubeflow/mpi-operator v0.8.1 (#821)", _mpijob()),
-        },
-    )
+        ),
+        "0.8.1": _release("0.8.1", "kubeflow/mpi-operator v0.8.1 (#821)", _mpijob()),
+    },
 )

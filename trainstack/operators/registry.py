@@ -1,26 +1,48 @@
 """The operator catalog: one family per stack key, one entry per release it knows.
 
-Adding an operator (or a release of one) is one module registering its facts; code asks
-the catalog what an enabled operator installs, serves and honours instead of branching
-on operator names. An unknown family or version is an error naming the known ones.
+Adding an operator (or a release of one) is one module with its facts and one line in
+:data:`OPERATORS`, the explicit list (as Kueue's ``jobs.go`` lists its integrations); code
+asks the catalog what an enabled operator installs, serves and honours instead of
+branching on operator names. An unknown family or version is an error naming the known
+ones.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from trainstack.operators.ack_arena import ACK_ARENA
+from trainstack.operators.kueue import KUEUE
+from trainstack.operators.mpi_operator import MPI_OPERATOR
 from trainstack.operators.spec import OperatorFamily, OperatorRelease
+from trainstack.operators.trainer import TRAINER
+from trainstack.operators.training_operator import TRAINING_OPERATOR
 
-_FAMILIES: dict[str, OperatorFamily] = {}
+OPERATORS: tuple[OperatorFamily, ...] = (
+    ACK_ARENA,
+    KUEUE,
+    MPI_OPERATOR,
+    TRAINER,
+    TRAINING_OPERATOR,
+)
+"""Every operator family the catalog knows, one entry each."""
 
 
-def register(family: OperatorFamily) -> OperatorFamily:
-    """Add ``family`` (a stack key such as ``mpiOperator``); each key once."""
-    if family.key in _FAMILIES:
-        raise ValueError(f"operator {family.key!r} is registered twice")
-    for version, release in family.releases.items():
-        if release.version != version or release.family != family.key:
-            raise ValueError(f"{family.key} {version}: release registered under another name")
-    _FAMILIES[family.key] = family
-    return family
+def index(listed: Iterable[OperatorFamily]) -> dict[str, OperatorFamily]:
+    """``listed`` by stack key (``mpiOperator``...); a key twice, or a release filed under
+    another version or family, is an error naming it."""
+    found: dict[str, OperatorFamily] = {}
+    for family in listed:
+        if family.key in found:
+            raise ValueError(f"operator {family.key!r} is registered twice")
+        for version, release in family.releases.items():
+            if release.version != version or release.family != family.key:
+                raise ValueError(f"{family.key} {version}: release registered under another name")
+        found[family.key] = family
+    return found
+
+
+_FAMILIES = index(OPERATORS)
 
 
 def families() -> tuple[OperatorFamily, ...]:

@@ -30,7 +30,6 @@ Facts and sources:
 
 from __future__ import annotations
 
-from trainstack.operators.registry import register
 from trainstack.operators.spec import (
     ChartInstall,
     OperatorFamily,
@@ -59,42 +58,40 @@ _TRAINJOB = ServedApi(
     ),
 )
 
-TRAINER = register(
-    OperatorFamily(
-        key="trainer",
-        title="Kubeflow Trainer v2",
-        summary="TrainJob trainer.kubeflow.org/v1alpha1 on ClusterTrainingRuntimes (JobSet)",
-        releases={
-            "2.3.0": OperatorRelease(
-                family="trainer",
+TRAINER = OperatorFamily(
+    key="trainer",
+    title="Kubeflow Trainer v2",
+    summary="TrainJob trainer.kubeflow.org/v1alpha1 on ClusterTrainingRuntimes (JobSet)",
+    releases={
+        "2.3.0": OperatorRelease(
+            family="trainer",
+            version="2.3.0",
+            install=ChartInstall(
+                repo=TRAINER_CHART_REPO,
+                name="kubeflow-trainer",
                 version="2.3.0",
-                install=ChartInstall(
-                    repo=TRAINER_CHART_REPO,
-                    name="kubeflow-trainer",
-                    version="2.3.0",
-                    namespace="kubeflow-system",
-                    values=RUNTIME_VALUES,
-                ),
-                serves=(_TRAINJOB,),
-                crds=(
-                    TRAINJOBS,
-                    "trainingruntimes.trainer.kubeflow.org",
-                    "clustertrainingruntimes.trainer.kubeflow.org",
-                    "jobsets.jobset.x-k8s.io",
-                ),
-                schemas={
-                    ("trainer.kubeflow.org/v1alpha1", "TrainJob"): "trainjob-v1alpha1-trainer.json",
-                },
-                source="kubeflow/trainer v2.3.0 (#3859), charts/kubeflow-trainer, kubeflow.org "
-                "Trainer installation guide",
-                unverified=(
-                    "the runtimes the 2.3.0 chart archive ships and their values keys "
-                    "(read from the chart on the branch after 2.3.0 and the 2.2.0/2.3.0 "
-                    "release notes, not from the published archive)",
-                    "the chart's OCI digest (not readable offline)",
-                    "the JobSet pod labels of a 2.3.0 TrainJob (JobSet's documented labels)",
-                ),
+                namespace="kubeflow-system",
+                values=RUNTIME_VALUES,
             ),
-        },
-    )
+            serves=(_TRAINJOB,),
+            crds=(
+                TRAINJOBS,
+                "trainingruntimes.trainer.kubeflow.org",
+                "clustertrainingruntimes.trainer.kubeflow.org",
+                "jobsets.jobset.x-k8s.io",
+            ),
+            schemas={
+                ("trainer.kubeflow.org/v1alpha1", "TrainJob"): "trainjob-v1alpha1-trainer.json",
+            },
+            source="kubeflow/trainer v2.3.0 (#3859), charts/kubeflow-trainer, kubeflow.org "
+            "Trainer installation guide",
+            unverified=(
+                "the runtimes the 2.3.0 chart archive ships and their values keys "
+                "(read from the chart on the branch after 2.3.0 and the 2.2.0/2.3.0 "
+                "release notes, not from the published archive)",
+                "the chart's OCI digest (not readable offline)",
+                "the JobSet pod labels of a 2.3.0 TrainJob (JobSet's documented labels)",
+            ),
+        ),
+    },
 )

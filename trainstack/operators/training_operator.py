@@ -30,7 +30,6 @@ Facts and sources:
 
 from __future__ import annotations
 
-from trainstack.operators.registry import register
 from trainstack.operators.spec import (
     KustomizeInstall,
     OperatorFamily,
@@ -86,19 +85,17 @@ def _release(
     )
 
 
-TRAINING_OPERATOR = register(
-    OperatorFamily(
-        key="trainingOperator",
-        title="Kubeflow training-operator v1",
-        summary="TFJob and PyTorchJob kubeflow.org/v1 (its MPIJob v1 switched off)",
-        releases={
-            "1.8.1": _release("1.8.1", "training-operator", (), "kubeflow/trainer v1.8.1 (#2258)"),
-            "1.9.4": _release(
-                "1.9.4",
-                "trainer",
-                ("jaxjobs.kubeflow.org",),
-                "kubeflow/trainer v1.9.4 (#3947, #3949), release-1.9 branch",
-            ),
-        },
-    )
+TRAINING_OPERATOR = OperatorFamily(
+    key="trainingOperator",
+    title="Kubeflow training-operator v1",
+    summary="TFJob and PyTorchJob kubeflow.org/v1 (its MPIJob v1 switched off)",
+    releases={
+        "1.8.1": _release("1.8.1", "training-operator", (), "kubeflow/trainer v1.8.1 (#2258)"),
+        "1.9.4": _release(
+            "1.9.4",
+            "trainer",
+            ("jaxjobs.kubeflow.org",),
+            "kubeflow/trainer v1.9.4 (#3947, #3949), release-1.9 branch",
+        ),
+    },
 )
