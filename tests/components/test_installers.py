@@ -8,13 +8,13 @@ import pulumi
 from pulumi.output import Unknown
 
 from components.installers import INSTALLERS, InstallContext, chart_location
-from tests.components.minimal.clusters import ACK, EXISTING
+from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER
 from tests.components.mock_engine import Registered, build, provider
 from trainstack.config.charts import ChartRef
 from trainstack.config.operators import Operators
 
 
-def _install(operators: dict[str, Any], cluster: Any = EXISTING) -> Registered:
+def _install(operators: dict[str, Any], cluster: Any = EXISTING_CLUSTER) -> Registered:
     """Each enabled operator installed (offline) under one parent, as TrainingOperators does."""
     enabled = Operators.model_validate(operators).enabled()
 
@@ -64,7 +64,7 @@ def test_a_chart_installs_the_catalog_values_under_the_stacks() -> None:
 
 
 def test_an_ack_add_on_is_installed_by_ack_at_its_exact_version() -> None:
-    registered = _install({"arena": {"version": "0.14.2"}}, cluster=ACK)
+    registered = _install({"arena": {"version": "0.14.2"}}, cluster=ACK_CLUSTER)
     addon = registered.one("alicloud:cs/kubernetesAddon:KubernetesAddon")
     assert addon.inputs == {"clusterId": "c0123456789", "name": "ack-arena", "version": "0.14.2"}
     assert not addon.provider.startswith(registered.named("cluster").urn)
