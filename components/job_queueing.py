@@ -25,7 +25,9 @@ from trainstack.core.yaml.io import dump_yaml
 from trainstack.training_job.frameworks import frameworks
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
-"""Kueue's current API (0.15 and later); v1beta1 is deprecated there and removed in 0.17."""
+"""Kueue's current API: served from 0.15.0 (kubernetes-sigs/kueue#7304), storage from 0.16;
+v1beta1 is deprecated but still served by every release through 0.19.2
+(config/components/crd/bases at each tag; its removal, #13957/#14558, is unreleased)."""
 
 # Only the kinds the training-job chart renders: each enabled integration makes Kueue
 # watch (and webhook) that kind, and the `pod` integration would gate the jobs' own pods.

@@ -21,7 +21,7 @@ AIACC_PLACEHOLDERS = [
     ("trainstack:nodePools[1].login.keyName", KEY_PAIR),
     (
         "trainstack:operators.mpiOperator.manifestSha256",
-        "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+        "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
     ),
 ]
 

@@ -51,7 +51,7 @@ def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
             "training-results",
         )
         operators = [(op.key, op.release.version) for op in config.operators.enabled()]
-        assert operators == [("mpiOperator", "0.8.1"), ("trainingOperator", "1.9.4")]
+        assert operators == [("mpiOperator", "0.8.2"), ("trainingOperator", "1.9.4")]
     assert example_plans["aiacc"].stack.config.acceleration.enabled
     assert not example_plans["baseline"].stack.config.acceleration.enabled
 

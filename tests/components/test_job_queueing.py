@@ -35,7 +35,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
     (release,) = [r.inputs for r in _queueing(example_plans["aiacc"]) if r.type == RELEASE]
     assert (release["chart"], release["version"]) == (
         "oci://registry.k8s.io/kueue/charts/kueue",
-        "0.16.1",
+        "0.19.2",
     )
     assert (release["name"], release["namespace"]) == ("kueue", "kueue-system")
     configuration = parse_yaml(

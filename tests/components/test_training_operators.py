@@ -16,7 +16,7 @@ ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
 RELEASE = "kubernetes:helm.sh/v3:Release"
 COMPONENT = "trainstack:operators:TrainingOperators"
 MPI_MANIFEST = (
-    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
+    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/deploy/v2beta1/"
     "mpi-operator.yaml"
 )
 
@@ -47,9 +47,9 @@ def test_the_component_records_where_each_operator_comes_from(
         "mpiOperator": {
             "install": "manifest",
             "namespace": "mpi-operator",
-            "sha256": "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+            "sha256": "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
             "url": MPI_MANIFEST,
-            "version": "0.8.1",
+            "version": "0.8.2",
         },
         "trainingOperator": {
             "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",

@@ -6,6 +6,7 @@ from pydantic import Field, model_validator
 
 from trainstack.config.acceleration import Acceleration, AckAddon
 from trainstack.config.clusters.registry import Cluster
+from trainstack.config.compatibility import check_pairs
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
@@ -103,6 +104,12 @@ class StackConfig(StrictModel):
                     "`mountTargetDomain` of an existing NAS, or an `nfs` source, on "
                     f"{cluster.label}",
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _releases_that_work_together(self) -> StackConfig:
+        """The catalog's compatibility rules between the releases the stack installs."""
+        check_pairs(self.operators, self.queueing)
         return self
 
     @model_validator(mode="after")

@@ -11,9 +11,9 @@ from tests.components.mock_engine import Registered, build, provider, value
 from trainstack.config.operators import Operators
 
 COMPONENT = "trainstack:operators:TrainingOperators"
-MPI = {"version": "0.8.1", "manifestSha256": "ab" * 32}
+MPI = {"version": "0.8.2", "manifestSha256": "ab" * 32}
 MPI_MANIFEST = (
-    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
+    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/deploy/v2beta1/"
     "mpi-operator.yaml"
 )
 
@@ -36,7 +36,7 @@ def test_the_component_records_where_each_operator_comes_from() -> None:
             "namespace": "mpi-operator",
             "sha256": "ab" * 32,
             "url": MPI_MANIFEST,
-            "version": "0.8.1",
+            "version": "0.8.2",
         },
         "trainingOperator": {
             "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",
@@ -46,7 +46,7 @@ def test_the_component_records_where_each_operator_comes_from() -> None:
             "version": "1.9.4",
         },
     }
-    assert value(made.installed) == ["mpiOperator 0.8.1", "trainingOperator 1.9.4"]
+    assert value(made.installed) == ["mpiOperator 0.8.2", "trainingOperator 1.9.4"]
 
 
 def test_each_enabled_operator_is_one_child_named_after_its_key() -> None:
