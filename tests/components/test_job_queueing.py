@@ -96,11 +96,13 @@ def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
             ],
         },
         {
-            # No GPUs on the CPU pool; CPU and memory as on every flavor.
+            # No GPUs on the CPU pool; CPU and memory at most what its 2 nodes let pods
+            # request: 2 x (8 - 90m reserved by ACK on 1.35) = 15820m, and 2 x (32768 MiB -
+            # 3071 MiB reserved for 256 pods - 300 MiB eviction threshold) = 58794Mi.
             "name": "cpu",
             "resources": [
-                {"name": "cpu", "nominalQuota": "72"},
-                {"name": "memory", "nominalQuota": "552Gi"},
+                {"name": "cpu", "nominalQuota": "15820m"},
+                {"name": "memory", "nominalQuota": "58794Mi"},
                 {"name": "nvidia.com/gpu", "nominalQuota": "0"},
             ],
         },

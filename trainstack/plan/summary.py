@@ -13,6 +13,7 @@ from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
+from trainstack.plan.summary_cluster import pool_lines
 
 
 def print_summary(
@@ -55,8 +56,8 @@ def print_summary(
 
 def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
     config = stack.config
-    for pool in config.node_pools:
-        console.print(f"pool {pool.name}: {pool.describe()}", markup=False)
+    for line in pool_lines(config):
+        console.print(line, markup=False)
     for resolved in plan.datasets:
         dataset = next(d for d in config.datasets if d.name == resolved.name)
         facts = resolved.facts

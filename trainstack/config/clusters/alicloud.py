@@ -13,11 +13,14 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
+from trainstack.config.capacity import NOTHING, NodeAllocatable, NodeResource
+from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
+from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.core.validation import errors_under
 
 RegionId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+$")]
@@ -26,6 +29,9 @@ VpcId = Annotated[str, StringConstraints(pattern=rf"^(vpc-[a-z0-9]+|{PLACEHOLDER
 VSwitchId = Annotated[str, StringConstraints(pattern=rf"^(vsw-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
 AckClusterId = Annotated[
     str, StringConstraints(pattern=rf"^(c[a-z0-9]{{6,}}|{PLACEHOLDER_PATTERN})$")
+]
+KubernetesVersion = Annotated[
+    str, StringConstraints(pattern=r"^1\.[0-9]{1,2}(\.[0-9]{1,3})?(-aliyun\.[0-9]{1,3})?$")
 ]
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
 # ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
@@ -126,6 +132,68 @@ def check_pool(key: str, pool: NodePool) -> None:
         )
 
 
+def derive_allocatable(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
+    """What ACK's default reservation leaves to pods on a node of ``pool`` (see
+    ``ack_reservation.py``), from the capacity the pool declares; what the pool declares
+    in ``allocatable`` is not derived (``trainstack.config.capacity`` puts it over this)."""
+    declared = pool.allocatable
+    derive_cpu = pool.cpu_per_node is not None and (declared is None or declared.cpu is None)
+    derive_memory = pool.memory_per_node is not None and (
+        declared is None or declared.memory is None
+    )
+    if not (derive_cpu or derive_memory):
+        return NOTHING
+    assert isinstance(cluster, AlicloudCluster)
+    version = cluster.kubernetes_minor
+    if version is None or version < reservation.OLDEST:
+        raise constraint(
+            "cluster.kubernetesVersion",
+            cluster.kubernetes_version,
+            f"the cluster's Kubernetes version, 1.20 or later (e.g. `1.35`; console: Cluster "
+            f"information): ACK reserves part of each node by version ({reservation.DOC}), so "
+            f"what pods can request on pool {pool.name} depends on it; or declare "
+            f"{key}.allocatable",
+        )
+    cpu = memory = None
+    if derive_cpu:
+        capacity = pool.cpu_capacity
+        assert capacity is not None
+        reserved = reservation.reserved_cpu(capacity, version)
+        cpu = NodeResource(capacity - reserved, capacity, reserved, f"{key}.cpuPerNode")
+    assumed: tuple[str, ...] = ()
+    if derive_memory:
+        if version >= reservation.NEW_POLICY and pool.max_pods is None:
+            raise constraint(
+                f"{key}.maxPods",
+                None,
+                "the nodes' maximum pods (ACK console: Nodes page): from Kubernetes 1.28 "
+                f"ACK's memory reservation grows with it ({reservation.DOC}); or declare "
+                f"{key}.allocatable.memory",
+            )
+        capacity = pool.memory_capacity
+        assert capacity is not None
+        eviction = reservation.EVICTION_THRESHOLD
+        if pool.eviction_threshold is not None:
+            eviction = parse_quantity(pool.eviction_threshold)
+        else:
+            assumed = (
+                f"eviction threshold {format_quantity(eviction)} on pool {pool.name}: ACK "
+                "documents none, inferred from its own example; set "
+                f"trainstack:{key}.evictionThreshold",
+            )
+        reserved = reservation.reserved_memory(capacity, version, pool.max_pods)
+        allocatable = reservation.whole_mib(capacity - reserved - eviction)
+        memory = NodeResource(allocatable, capacity, capacity - allocatable, f"{key}.memoryPerNode")
+    pods = (
+        f", max pods {pool.max_pods}" if pool.max_pods and version >= reservation.NEW_POLICY else ""
+    )
+    source = (
+        f"ACK's resource reservation policy for Kubernetes {version[0]}.{version[1]}{pods}, "
+        f"{reservation.DOC}"
+    )
+    return NodeAllocatable(cpu, memory, source, assumed)
+
+
 KIND = ClusterKind(
     provider="alicloud",
     label="an ACK cluster",
@@ -138,6 +206,7 @@ KIND = ClusterKind(
         },
     },
     identity_keys=frozenset({"clusterId"}),
+    derive_allocatable=derive_allocatable,
     data_resources={
         "alicloud:nas/fileSystem:FileSystem": rules.FILE_SYSTEM_REPLACED_BY,
         "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
@@ -157,6 +226,12 @@ class AlicloudCluster(ClusterModel):
     )
     region: RegionId = Field(description="Region of the cluster, e.g. `cn-beijing`.")
     vpc_id: VpcId = Field(description="VPC of the cluster; NAS mount targets are created in it.")
+    kubernetes_version: KubernetesVersion | None = Field(
+        default=None,
+        description="The cluster's Kubernetes version (console: Cluster information), e.g. "
+        "`1.35` or `1.35.1-aliyun.1`: ACK's default node reservation, and so what pods can "
+        "request on each node (pools that declare cpuPerNode/memoryPerNode), depends on it.",
+    )
     vswitch_ids: list[VSwitchId] = Field(
         min_length=1,
         description="vSwitches the GPU nodes are placed in (their zones must offer the "
@@ -165,6 +240,14 @@ class AlicloudCluster(ClusterModel):
     )
 
     kind: ClassVar[ClusterKind] = KIND
+
+    @property
+    def kubernetes_minor(self) -> tuple[int, int] | None:
+        """``(1, 35)`` from ``kubernetesVersion``, when set."""
+        if self.kubernetes_version is None:
+            return None
+        major, minor = self.kubernetes_version.split("-")[0].split(".")[:2]
+        return int(major), int(minor)
 
     def network(self) -> dict[str, str]:
         """The VPC and region: NAS mount targets serve their own VPC only."""
