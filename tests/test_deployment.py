@@ -31,6 +31,12 @@ KERAS_IMAGE = (
     "experiments/keras-lstm-scaling.yaml: job.image.name",
     "<image with /opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1>",
 )
+# The MNIST example's published image has no CUDA: its CUDA-enabled image is built here.
+MNIST_IMAGE = (
+    "experiments/tf-multiworker-mnist.yaml: job.image.name",
+    "<image built from images/tf-multiworker-mnist/Dockerfile (FROM "
+    "tensorflow/tensorflow:2.11.0-gpu)>",
+)
 
 
 def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan]) -> None:
@@ -41,7 +47,10 @@ def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan])
         "trainstack:dataStore.vpcId",
     ]
     # once per file, though the matrix has five points
-    assert experiment_placeholders(example_plans["aiacc"].experiments) == [KERAS_IMAGE]
+    assert experiment_placeholders(example_plans["aiacc"].experiments) == [
+        KERAS_IMAGE,
+        MNIST_IMAGE,
+    ]
     onprem = dict(example_plans["onprem"].stack.placeholders())
     assert sorted(onprem) == [
         "trainstack:datasets[0].source.server",
@@ -61,9 +70,10 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 7 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 8 placeholder(s); set before deploying:"
     )
-    assert lines[1:] == [f"  - {key}: {value}" for key, value in [*AIACC_PLACEHOLDERS, KERAS_IMAGE]]
+    placeholders = [*AIACC_PLACEHOLDERS, KERAS_IMAGE, MNIST_IMAGE]
+    assert lines[1:] == [f"  - {key}: {value}" for key, value in placeholders]
 
 
 def test_the_plan_hands_its_deployment_to_the_program_for_one_run_only(

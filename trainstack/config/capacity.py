@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from trainstack.core.quantity import format_quantity, parse_quantity
 
 if TYPE_CHECKING:
-    from trainstack.config.clusters.spec import ClusterModel
     from trainstack.config.node_pool import NodePool
 
 
@@ -62,13 +61,19 @@ class NodeAllocatable:
 NOTHING = NodeAllocatable(None, None, "")
 
 
-def pool_allocatable(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
+class Deriving(Protocol):
+    """A stack's cluster, as far as allocatable goes (``ClusterModel``)."""
+
+    def derived_allocatable(self, pool: NodePool, key: str) -> NodeAllocatable: ...
+
+
+def pool_allocatable(cluster: Deriving, pool: NodePool, key: str) -> NodeAllocatable:
     """What pods can request on one node of ``pool`` (declared, else derived by the kind).
 
     ``key`` is the pool's key (``nodePools[0]``). Raises a constraint error naming the key
     to set when the kind cannot derive what the pool's capacity asks for.
     """
-    derived = cluster.kind.derive_allocatable(cluster, pool, key)
+    derived = cluster.derived_allocatable(pool, key)
     declared = pool.allocatable
     if declared is None:
         return derived

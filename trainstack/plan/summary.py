@@ -13,7 +13,7 @@ from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
-from trainstack.plan.summary_cluster import pool_lines
+from trainstack.plan.summary_cluster import image_lines, pool_lines
 
 
 def print_summary(
@@ -104,6 +104,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
                 ", ".join(sorted(objects)),
             )
         console.print(experiments)
+        for line in image_lines(plan.experiments):
+            console.print(line, markup=False)
     for line in review_lines(plan):
         console.print(line, markup=False)
     access = _access_rows(plan)

@@ -3,8 +3,12 @@ acceleration layer, and what deploying it fetches from outside the cluster's reg
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trainstack.config.stack import StackConfig
 from trainstack.core.quantity import format_quantity
+from trainstack.experiments import Experiment
+from trainstack.experiments.image_facts import shown
 
 
 def pool_lines(config: StackConfig) -> list[str]:
@@ -38,4 +42,26 @@ def pool_lines(config: StackConfig) -> list[str]:
             line += "; allocatable unknown (nothing checked against it)"
         lines.append(line)
         lines += [f"  assumed, not verified: {fact}" for fact in allocatable.assumed]
+    return lines
+
+
+def image_lines(experiments: Sequence[Experiment]) -> list[str]:
+    """Each experiment file's image and what it holds (CUDA; sshd for MPI), with the source
+    of those facts, once per file and image (matrix points and runs share them)."""
+    lines: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for experiment in experiments:
+        image = experiment.job.image.name
+        if (experiment.source, image) in seen:
+            continue
+        seen.add((experiment.source, image))
+        facts = experiment.image_facts
+        head = f"image of {experiment.file_experiment} ({experiment.source}): {image}"
+        if facts is None:
+            lines.append(f"{head}: no imageFacts (CUDA, sshd unverified)")
+            continue
+        held = [f"CUDA {shown(facts.cuda)}"]
+        if experiment.job.framework == "mpi":
+            held.append(f"sshd {shown(facts.sshd)}")
+        lines.append(f"{head}: {', '.join(held)} (source: {facts.source})")
     return lines

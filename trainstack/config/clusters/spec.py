@@ -102,6 +102,11 @@ class ClusterModel(StrictModel):
         """What a node pool may set on this kind (see :attr:`ClusterKind.check_pool`)."""
         self.kind.check_pool(key, pool)
 
+    def derived_allocatable(self, pool: NodePool, key: str) -> NodeAllocatable:
+        """What the kind derives for one node of ``pool`` (see
+        :attr:`ClusterKind.derive_allocatable`)."""
+        return self.kind.derive_allocatable(self, pool, key)
+
     @property
     def kubeconfig_context(self) -> str | None:
         """The kubeconfig context to use (``None``: the kubeconfig's current one)."""
