@@ -14,6 +14,11 @@ from trainstack.plan.model import Plan
 
 KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
 AIACC_PLACEHOLDERS = [
+    (
+        "trainstack:acceleration.component.name",
+        "<name of the AI Acceleration component as ACK lists it on this cluster>",
+    ),
+    ("trainstack:acceleration.component.version", "<its exact version on this cluster>"),
     ("trainstack:cluster.clusterId", "<ACK cluster ID of the accelerated cluster>"),
     ("trainstack:cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
     ("trainstack:cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
@@ -70,7 +75,7 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 8 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 10 placeholder(s); set before deploying:"
     )
     placeholders = [*AIACC_PLACEHOLDERS, KERAS_IMAGE, MNIST_IMAGE]
     assert lines[1:] == [f"  - {key}: {value}" for key, value in placeholders]

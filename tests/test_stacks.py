@@ -25,7 +25,12 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
     assert differing == {
         "trainstack:cluster.clusterId",
         "trainstack:acceleration.enabled",
+        # the seed's cluster-side AI Acceleration component, on the accelerated cluster only
+        "trainstack:acceleration.component.kind",
+        "trainstack:acceleration.component.name",
+        "trainstack:acceleration.component.version",
         "trainstack:acceleration.experimentOverrides.env.PERSEUS_ALLREDUCE_DTYPE",
+        "trainstack:acceleration.sources.env.PERSEUS_ALLREDUCE_DTYPE",
     }
 
 

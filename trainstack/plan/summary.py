@@ -13,7 +13,7 @@ from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.review import review_lines
-from trainstack.plan.summary_cluster import image_lines, pool_lines
+from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 
 
 def print_summary(
@@ -82,7 +82,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
         console.print(f"operator {operator.label}: {install.kind} ({origin})", markup=False)
         for fact in operator.release.unverified:
             console.print(f"  not verified offline: {fact}", markup=False)
-    console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
+    for line in acceleration_lines(config):
+        console.print(line, markup=False)
     if plan.experiments:
         experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
         kinds_by_release: dict[str, list[str]] = defaultdict(list)

@@ -3,9 +3,12 @@ acceleration layer, and what deploying it fetches from outside the cluster's reg
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
+from trainstack.config.acceleration import AckAddon, override_keys
 from trainstack.config.stack import StackConfig
+from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
 from trainstack.experiments import Experiment
 from trainstack.experiments.image_facts import shown
@@ -64,4 +67,37 @@ def image_lines(experiments: Sequence[Experiment]) -> list[str]:
         if experiment.job.framework == "mpi":
             held.append(f"sshd {shown(facts.sshd)}")
         lines.append(f"{head}: {', '.join(held)} (source: {facts.source})")
+    return lines
+
+
+def acceleration_lines(config: StackConfig) -> list[str]:
+    """The acceleration layer: on or off, its cluster component, and each job-side value
+    with the source that documents it (or unverified)."""
+    acceleration = config.acceleration
+    lines = [f"acceleration: {'on' if acceleration.enabled else 'off'}"]
+    if not acceleration.enabled:
+        return lines
+    component = acceleration.component
+    if component is None:
+        lines.append("  cluster component: none")
+    elif isinstance(component, AckAddon):
+        pending = (
+            " (set before deploying)"
+            if is_placeholder(component.name) or is_placeholder(component.version)
+            else ""
+        )
+        lines.append(
+            f"  cluster component: ACK add-on {component.name} {component.version}{pending}"
+        )
+    else:
+        chart = component.chart
+        lines.append(f"  cluster component: chart {chart.repo}/{chart.name} {chart.version}")
+    for key, value in override_keys(acceleration.experiment_overrides).items():
+        source = acceleration.sources.get(key)
+        where = (
+            f"documented by {source}"
+            if source
+            else "unverified: no source in trainstack:acceleration.sources"
+        )
+        lines.append(f"  job setting {key} = {json.dumps(value)}: {where}")
     return lines
