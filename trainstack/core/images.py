@@ -57,3 +57,22 @@ def with_images(value: Any, mirrored: Callable[[str], str]) -> Any:
                 for c in containers
             ]
     return copied
+
+
+def container_images(value: Any) -> list[str]:
+    """Every container image in ``value`` (an object), wherever a pod spec sits, in order."""
+    found: list[str] = []
+    if isinstance(value, list):
+        for item in value:
+            found += container_images(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key in _CONTAINER_LISTS and isinstance(item, list):
+                found += [
+                    c["image"]
+                    for c in item
+                    if isinstance(c, dict) and isinstance(c.get("image"), str)
+                ]
+            else:
+                found += container_images(item)
+    return found

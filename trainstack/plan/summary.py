@@ -12,6 +12,7 @@ from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
+from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 
@@ -44,6 +45,16 @@ def print_summary(
         _cluster_summary(plan, stack, console)
         for warning in plan.warnings:
             print_warning(warning.located(), err)
+    pulls = outside_pulls(plan)
+    if pulls and isinstance(stack, LoadedStack):
+        where = stack.config.cluster.region_label
+        console.print(
+            f"pulled from outside {where} at deploy time ({len(pulls)}); each key points it "
+            "at a mirror:",
+            markup=False,
+        )
+        for pull in pulls:
+            console.print(f"  {pull.line()}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
     placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from trainstack.config.acceleration import AckAddon, override_keys
+from trainstack.config.acceleration import HelmComponent, override_keys
 from trainstack.config.stack import StackConfig
 from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
@@ -80,18 +80,13 @@ def acceleration_lines(config: StackConfig) -> list[str]:
     component = acceleration.component
     if component is None:
         lines.append("  cluster component: none")
-    elif isinstance(component, AckAddon):
-        pending = (
-            " (set before deploying)"
-            if is_placeholder(component.name) or is_placeholder(component.version)
-            else ""
-        )
-        lines.append(
-            f"  cluster component: ACK add-on {component.name} {component.version}{pending}"
-        )
-    else:
+    elif isinstance(component, HelmComponent):
         chart = component.chart
         lines.append(f"  cluster component: chart {chart.repo}/{chart.name} {chart.version}")
+    else:
+        named = (component.name, component.version)
+        pending = " (set before deploying)" if any(map(is_placeholder, named)) else ""
+        lines.append(f"  cluster component: {component.kind} {' '.join(named)}{pending}")
     for key, value in override_keys(acceleration.experiment_overrides).items():
         source = acceleration.sources.get(key)
         where = (

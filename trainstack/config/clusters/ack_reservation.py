@@ -28,6 +28,14 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from trainstack.config.capacity import NOTHING, NodeAllocatable, NodeResource
+from trainstack.core.base_model import constraint
+from trainstack.core.quantity import format_quantity, parse_quantity
+
+if TYPE_CHECKING:
+    from trainstack.config.node_pool import NodePool
 
 DOC = (
     "https://www.alibabacloud.com/help/en/ack/ack-managed-and-ack-dedicated/user-guide/"
@@ -98,3 +106,63 @@ def reserved_memory(memory: Decimal, version: tuple[int, int], max_pods: int | N
 def whole_mib(memory: Decimal) -> Decimal:
     """``memory`` rounded down to a whole MiB."""
     return Decimal(math.floor(memory / MIB)) * MIB
+
+
+def allocatable(
+    version: tuple[int, int] | None, written: str | None, pool: NodePool, key: str
+) -> NodeAllocatable:
+    """What ACK's default reservation leaves to pods on a node of ``pool`` at Kubernetes
+    ``version`` (``written`` as the stack gives it), from the capacity the pool declares;
+    what the pool declares in ``allocatable`` is not derived (``trainstack.config.capacity``
+    puts it over this). Raises a constraint error naming the key to set."""
+    declared = pool.allocatable
+    derive_cpu = pool.cpu_per_node is not None and (declared is None or declared.cpu is None)
+    derive_memory = pool.memory_per_node is not None and (
+        declared is None or declared.memory is None
+    )
+    if not (derive_cpu or derive_memory):
+        return NOTHING
+    if version is None or version < OLDEST:
+        raise constraint(
+            "cluster.kubernetesVersion",
+            written,
+            f"the cluster's Kubernetes version, 1.20 or later (e.g. `1.35`; console: Cluster "
+            f"information): ACK reserves part of each node by version ({DOC}), so "
+            f"what pods can request on pool {pool.name} depends on it; or declare "
+            f"{key}.allocatable",
+        )
+    cpu = memory = None
+    if derive_cpu:
+        capacity = pool.cpu_capacity
+        assert capacity is not None
+        reserved = reserved_cpu(capacity, version)
+        cpu = NodeResource(capacity - reserved, capacity, reserved, f"{key}.cpuPerNode")
+    assumed: tuple[str, ...] = ()
+    if derive_memory:
+        if version >= NEW_POLICY and pool.max_pods is None:
+            raise constraint(
+                f"{key}.maxPods",
+                None,
+                "the nodes' maximum pods (ACK console: Nodes page): from Kubernetes 1.28 "
+                f"ACK's memory reservation grows with it ({DOC}); or declare "
+                f"{key}.allocatable.memory",
+            )
+        capacity = pool.memory_capacity
+        assert capacity is not None
+        eviction = EVICTION_THRESHOLD
+        if pool.eviction_threshold is not None:
+            eviction = parse_quantity(pool.eviction_threshold)
+        else:
+            assumed = (
+                f"eviction threshold {format_quantity(eviction)} on pool {pool.name}: ACK "
+                "documents none, inferred from its own example; set "
+                f"trainstack:{key}.evictionThreshold",
+            )
+        reserved = reserved_memory(capacity, version, pool.max_pods)
+        allocatable = whole_mib(capacity - reserved - eviction)
+        memory = NodeResource(allocatable, capacity, capacity - allocatable, f"{key}.memoryPerNode")
+    pods = f", max pods {pool.max_pods}" if pool.max_pods and version >= NEW_POLICY else ""
+    source = (
+        f"ACK's resource reservation policy for Kubernetes {version[0]}.{version[1]}{pods}, {DOC}"
+    )
+    return NodeAllocatable(cpu, memory, source, assumed)

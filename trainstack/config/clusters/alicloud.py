@@ -13,14 +13,13 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
-from trainstack.config.capacity import NOTHING, NodeAllocatable, NodeResource
+from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
-from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.core.validation import errors_under
 
 RegionId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+$")]
@@ -132,66 +131,29 @@ def check_pool(key: str, pool: NodePool) -> None:
         )
 
 
+def regional_host(host: str, region: str) -> bool:
+    """Whether ``host`` serves from ``region``: Container Registry, personal edition
+    (``registry.<region>.aliyuncs.com``, ``registry-vpc.<region>.aliyuncs.com``: Arena's
+    charts pull ``registry.<region>.aliyuncs.com/acs/...`` and switch to ``registry-vpc.``
+    inside a VPC, kubeflow/arena arena-artifacts/templates/_helpers.tpl lines 1-9);
+    Enterprise Edition instances (``<instance>-registry[-vpc].<region>.cr.aliyuncs.com``,
+    Container Registry API RouteItem, "test-instance-registry-vpc.cn-hangzhou.cr.aliyuncs.com");
+    ACK's own (``registry-<region>[-vpc].ack.aliyuncs.com``, arena-artifacts values.yaml
+    ``global.imagePrefix``); OSS (``<bucket>.oss-<region>[-internal].aliyuncs.com``)."""
+    host = host.lower()
+    return (
+        host in (f"registry.{region}.aliyuncs.com", f"registry-vpc.{region}.aliyuncs.com")
+        or host
+        in (f"registry-{region}.ack.aliyuncs.com", f"registry-{region}-vpc.ack.aliyuncs.com")
+        or host.endswith(f".{region}.cr.aliyuncs.com")
+        or host.endswith((f".oss-{region}.aliyuncs.com", f".oss-{region}-internal.aliyuncs.com"))
+    )
+
+
 def derive_allocatable(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
-    """What ACK's default reservation leaves to pods on a node of ``pool`` (see
-    ``ack_reservation.py``), from the capacity the pool declares; what the pool declares
-    in ``allocatable`` is not derived (``trainstack.config.capacity`` puts it over this)."""
-    declared = pool.allocatable
-    derive_cpu = pool.cpu_per_node is not None and (declared is None or declared.cpu is None)
-    derive_memory = pool.memory_per_node is not None and (
-        declared is None or declared.memory is None
-    )
-    if not (derive_cpu or derive_memory):
-        return NOTHING
+    """What ACK's default reservation leaves to pods on a node of ``pool``."""
     assert isinstance(cluster, AlicloudCluster)
-    version = cluster.kubernetes_minor
-    if version is None or version < reservation.OLDEST:
-        raise constraint(
-            "cluster.kubernetesVersion",
-            cluster.kubernetes_version,
-            f"the cluster's Kubernetes version, 1.20 or later (e.g. `1.35`; console: Cluster "
-            f"information): ACK reserves part of each node by version ({reservation.DOC}), so "
-            f"what pods can request on pool {pool.name} depends on it; or declare "
-            f"{key}.allocatable",
-        )
-    cpu = memory = None
-    if derive_cpu:
-        capacity = pool.cpu_capacity
-        assert capacity is not None
-        reserved = reservation.reserved_cpu(capacity, version)
-        cpu = NodeResource(capacity - reserved, capacity, reserved, f"{key}.cpuPerNode")
-    assumed: tuple[str, ...] = ()
-    if derive_memory:
-        if version >= reservation.NEW_POLICY and pool.max_pods is None:
-            raise constraint(
-                f"{key}.maxPods",
-                None,
-                "the nodes' maximum pods (ACK console: Nodes page): from Kubernetes 1.28 "
-                f"ACK's memory reservation grows with it ({reservation.DOC}); or declare "
-                f"{key}.allocatable.memory",
-            )
-        capacity = pool.memory_capacity
-        assert capacity is not None
-        eviction = reservation.EVICTION_THRESHOLD
-        if pool.eviction_threshold is not None:
-            eviction = parse_quantity(pool.eviction_threshold)
-        else:
-            assumed = (
-                f"eviction threshold {format_quantity(eviction)} on pool {pool.name}: ACK "
-                "documents none, inferred from its own example; set "
-                f"trainstack:{key}.evictionThreshold",
-            )
-        reserved = reservation.reserved_memory(capacity, version, pool.max_pods)
-        allocatable = reservation.whole_mib(capacity - reserved - eviction)
-        memory = NodeResource(allocatable, capacity, capacity - allocatable, f"{key}.memoryPerNode")
-    pods = (
-        f", max pods {pool.max_pods}" if pool.max_pods and version >= reservation.NEW_POLICY else ""
-    )
-    source = (
-        f"ACK's resource reservation policy for Kubernetes {version[0]}.{version[1]}{pods}, "
-        f"{reservation.DOC}"
-    )
-    return NodeAllocatable(cpu, memory, source, assumed)
+    return reservation.allocatable(cluster.kubernetes_minor, cluster.kubernetes_version, pool, key)
 
 
 KIND = ClusterKind(
@@ -248,6 +210,16 @@ class AlicloudCluster(ClusterModel):
             return None
         major, minor = self.kubernetes_version.split("-")[0].split(".")[:2]
         return int(major), int(minor)
+
+    def in_region(self, host: str) -> bool:
+        """Whether ``host`` is one of Alibaba Cloud's endpoints in the cluster's region (see
+        :func:`regional_host`)."""
+        return regional_host(host, self.region)
+
+    @property
+    def region_label(self) -> str:
+        """``region cn-beijing``."""
+        return f"region {self.region}"
 
     def network(self) -> dict[str, str]:
         """The VPC and region: NAS mount targets serve their own VPC only."""

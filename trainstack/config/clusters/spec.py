@@ -112,6 +112,16 @@ class ClusterModel(StrictModel):
         """The kubeconfig context to use (``None``: the kubeconfig's current one)."""
         return None
 
+    def in_region(self, host: str) -> bool:
+        """Whether ``host`` (a registry, bucket or web host) serves from inside the cluster's
+        own region or network; ``False`` on kinds that do not know theirs."""
+        return False
+
+    @property
+    def region_label(self) -> str:
+        """How messages name where the cluster is (``region cn-beijing``)."""
+        return "the cluster's network (not known to trainstack)"
+
     def network(self) -> dict[str, str]:
         """The keys of ``trainstack:cluster`` that place it in its cloud's network, with
         their values (``vpcId``, ``region``): a data stack the cluster mounts must have the
