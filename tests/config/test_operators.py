@@ -188,7 +188,7 @@ def test_a_mirror_key_for_another_kind_of_install_is_refused(
     assert problem.allowed.endswith(f"and {key} is for {kinds} installs")
 
 
-@pytest.mark.parametrize("directory", ["/etc", "../outside", "./a/../../b", "mirrors"])
+@pytest.mark.parametrize("directory", ["/etc", "../outside", "./a/../../b", "my mirrors"])
 def test_a_kustomization_of_your_own_is_a_directory_of_the_project(
     load: Loader, directory: str
 ) -> None:

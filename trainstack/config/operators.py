@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.images import normalized
-from trainstack.core.names import PLACEHOLDER_PATTERN, ChartRepo, PinnedVersion
+from trainstack.core.names import PLACEHOLDER_PATTERN, ChartRepo, PinnedVersion, RelativeDirectory
 from trainstack.operators import ManifestInstall, OperatorRelease, ServedApi, known_versions
 from trainstack.operators import family as operator_family
 from trainstack.operators import release as catalog_release
@@ -28,27 +28,13 @@ ImageReference = Annotated[
 ]
 
 
-def _inside_project(path: str) -> str:
-    if any(part in ("", ".", "..") for part in path.removeprefix("./").rstrip("/").split("/")):
-        raise constraint("", path, "a directory inside the project, e.g. `./mirrors/operator`")
-    return path
-
-
-# A directory of the project: `./` then names, no `..` (kustomize reads it from there).
-ProjectDirectory = Annotated[
-    str,
-    StringConstraints(pattern=r"^\./[A-Za-z0-9_./-]+$", max_length=256),
-    AfterValidator(_inside_project),
-]
-
-
 class OperatorSettings(StrictModel):
     """One operator of the catalog, at one of the versions the catalog knows."""
 
     enabled: bool = Field(default=True, description="Install this operator.")
     version: PinnedVersion = Field(
         description="Exact release, one the catalog knows (`trainstack operators` lists "
-        "them), e.g. `0.8.1`."
+        "them), e.g. `0.8.2`."
     )
     manifest_sha256: Sha256 | None = Field(
         default=None,
@@ -76,7 +62,7 @@ class OperatorSettings(StrictModel):
         "chart and version (an `oci://` registry or an `https://` index, e.g. in the "
         "cluster's region). Unset: the project's own.",
     )
-    kustomization: ProjectDirectory | None = Field(
+    kustomization: RelativeDirectory | None = Field(
         default=None,
         description="Kustomize installs: a kustomization of your own to apply instead of the "
         "catalog's, e.g. `./mirrors/training-operator`: a copy of "

@@ -21,22 +21,14 @@ def pool_lines(config: StackConfig) -> list[str]:
     for pool in config.node_pools:
         line = f"pool {pool.name}: {pool.describe()}"
         allocatable = config.allocatable(pool)
-        capacity = [
-            f"{format_quantity(amount, binary)}{unit}"
-            for amount, binary, unit in (
-                (pool.cpu_capacity, False, " CPU"),
-                (pool.memory_capacity, True, ""),
-            )
-            if amount is not None
-        ]
-        allowed = [
-            f"{node.show(binary)}{unit}"
-            for node, binary, unit in (
-                (allocatable.cpu, False, " CPU"),
-                (allocatable.memory, True, ""),
-            )
-            if node is not None
-        ]
+        capacity = _per_node(
+            None if pool.cpu_capacity is None else format_quantity(pool.cpu_capacity, False),
+            None if pool.memory_capacity is None else format_quantity(pool.memory_capacity),
+        )
+        cpu, memory = allocatable.cpu, allocatable.memory
+        allowed = _per_node(
+            None if cpu is None else cpu.show(False), None if memory is None else memory.show(True)
+        )
         if capacity:
             line += f"; per node: capacity {', '.join(capacity)}"
         if allowed:
@@ -46,6 +38,11 @@ def pool_lines(config: StackConfig) -> list[str]:
         lines.append(line)
         lines += [f"  assumed, not verified: {fact}" for fact in allocatable.assumed]
     return lines
+
+
+def _per_node(cpu: str | None, memory: str | None) -> list[str]:
+    """``["48 CPU", "368Gi"]``: the amounts that are known."""
+    return [text for text in (None if cpu is None else f"{cpu} CPU", memory) if text]
 
 
 def image_lines(experiments: Sequence[Experiment]) -> list[str]:
