@@ -63,6 +63,8 @@ def _run(tmp_path: Path, url: str) -> list[str]:
     )
     for pool in config["trainstack:nodePools"]:
         pool["login"] = {"keyName": "ops"}
+    # the AI Acceleration component's name and version are placeholders in the example
+    del config["trainstack:acceleration"]["component"]
     # The MNIST job mounts its results claim only (here from an NFS export: no data stack).
     config["trainstack:datasets"] = [
         {
