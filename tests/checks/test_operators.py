@@ -34,12 +34,12 @@ def test_an_mpi_job_without_an_mpi_operator_names_the_catalog_release(deploy: De
         "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but no enabled "
         "operator of trainstack:operators in stacks/Pulumi.test.yaml installs "
         "mpijobs.kubeflow.org; serve mpijobs.kubeflow.org with operators.mpiOperator "
-        "(version 0.8.1)",
+        "(version 0.8.2)",
     )
 
 
 def test_following_that_fix_plans(deploy: Deployer) -> None:
-    operators = {"mpiOperator": {"version": "0.8.1", "manifestSha256": "<sha256 of the manifest>"}}
+    operators = {"mpiOperator": {"version": "0.8.2", "manifestSha256": "<sha256 of the manifest>"}}
     (experiment,) = deploy(job(), config=stack_config(operators=operators)).experiments
     assert experiment.job.framework == "mpi"
 
@@ -52,7 +52,7 @@ def test_arena_serves_mpijobs_in_an_api_the_chart_does_not_render(deploy: Deploy
         "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but operators.arena "
         "(ACK ack-arena 0.14.2) serves mpijobs.kubeflow.org as MPIJob kubeflow.org/v1alpha1, "
         "which the chart does not render; serve mpijobs.kubeflow.org with operators.mpiOperator "
-        "(version 0.8.1) instead of operators.arena"
+        "(version 0.8.2) instead of operators.arena"
     )
 
 

@@ -58,11 +58,19 @@ def test_a_chart_on_any_cluster_through_its_provider() -> None:
     assert value(made.component_name) == "accel 0.3.0"
 
 
-def test_the_example_installs_no_invented_add_on(example_plans: dict[str, Plan]) -> None:
-    for stack in ("aiacc", "baseline"):
-        assert example_plans[stack].of_type(ADDON) == []
-        assert example_plans[stack].of_type(COMPONENT) == []
-    # AIACC-Training ships in the image: the accelerated stack differs by its overrides.
+def test_the_seeds_component_is_a_placeholder_on_the_accelerated_cluster_only(
+    example_plans: dict[str, Plan],
+) -> None:
+    assert example_plans["baseline"].of_type(ADDON) == []
+    assert example_plans["baseline"].of_type(COMPONENT) == []
+    # its name and version are not documented: placeholders, never invented
+    addon = only(example_plans["aiacc"], ADDON)
+    assert addon.inputs["name"].startswith("<name of the AI Acceleration component")
+    assert addon.inputs["version"] == "<its exact version on this cluster>"
+    placeholders = dict(example_plans["aiacc"].stack.placeholders())
+    assert "trainstack:acceleration.component.name" in placeholders
+    assert "trainstack:acceleration.component.version" in placeholders
+    # AIACC-Training ships in the image: the jobs differ by the overrides.
     (imagenet,) = [
         e for e in example_plans["aiacc"].experiments if e.release_name == "imagenet-tensorflow"
     ]

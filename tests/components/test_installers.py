@@ -7,7 +7,7 @@ from typing import Any
 import pulumi
 from pulumi.output import Unknown
 
-from components.installers import INSTALLERS, InstallContext, chart_location
+from components.installers import INSTALLERS, InstallContext, chart_location, mirror_transforms
 from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER
 from tests.components.mock_engine import Registered, build, provider
 from trainstack.config.charts import ChartRef
@@ -29,7 +29,7 @@ def _install(operators: dict[str, Any], cluster: Any = EXISTING_CLUSTER) -> Regi
 
 
 def test_a_release_manifest_is_not_fetched_offline() -> None:
-    registered = _install({"mpiOperator": {"version": "0.8.1", "manifestSha256": "ab" * 32}})
+    registered = _install({"mpiOperator": {"version": "0.8.2", "manifestSha256": "ab" * 32}})
     group = registered.one("kubernetes:yaml/v2:ConfigGroup")
     assert group.name == "parent-mpiOperator"
     assert isinstance(group.inputs["yaml"], Unknown)  # downloaded and checked at deploy time
@@ -81,3 +81,65 @@ def test_a_chart_is_found_by_oci_reference_or_by_name_in_an_index() -> None:
     reference, repository = chart_location(index)
     assert reference == "kueue"
     assert repository is not None and repository.repo == "https://charts.example.com"
+
+
+def test_mirrors_point_each_install_elsewhere() -> None:
+    registered = _install(
+        {
+            "trainer": {"version": "2.3.0", "chartRepo": "oci://acr.example.com/charts"},
+            "trainingOperator": {
+                "version": "1.9.4",
+                "kustomization": "./mirrors/training-operator",
+            },
+        }
+    )
+    release = registered.one("kubernetes:helm.sh/v3:Release")
+    assert release.inputs["chart"] == "oci://acr.example.com/charts/kubeflow-trainer"
+    directory = registered.one("kubernetes:kustomize/v2:Directory")
+    assert directory.inputs == {"directory": "./mirrors/training-operator"}
+
+
+def test_image_mirrors_rewrite_the_objects_an_install_creates() -> None:
+    mirror = "registry-vpc.cn-beijing.aliyuncs.com/team/mpi-operator:0.8.2"
+    settings = (
+        Operators.model_validate(
+            {
+                "mpiOperator": {
+                    "version": "0.8.2",
+                    "manifestSha256": "ab" * 32,
+                    "images": {"mpioperator/mpi-operator:0.8.2": mirror},
+                }
+            }
+        )
+        .enabled()[0]
+        .settings
+    )
+    (transform,) = mirror_transforms(settings)
+    props = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "mpi-operator",
+                            "image": "docker.io/mpioperator/mpi-operator:0.8.2",
+                        }
+                    ]
+                }
+            }
+        }
+    }
+    args = pulumi.ResourceTransformArgs(
+        True, "kubernetes:apps/v1:Deployment", "mpi-operator", props, pulumi.ResourceOptions()
+    )
+    result = transform(args)
+    assert result is not None
+    assert result.props["spec"]["template"]["spec"]["containers"][0]["image"] == mirror
+    assert (
+        mirror_transforms(
+            Operators.model_validate({"trainingOperator": {"version": "1.9.4"}})
+            .enabled()[0]
+            .settings
+        )
+        == []
+    )

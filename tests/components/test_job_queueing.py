@@ -152,7 +152,7 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
     (release,) = [r.inputs for r in _queueing(example_plans["aiacc"]) if r.type == RELEASE]
     assert (release["chart"], release["version"]) == (
         "oci://registry.k8s.io/kueue/charts/kueue",
-        "0.16.1",
+        "0.19.2",
     )
     assert (release["name"], release["namespace"]) == ("kueue", "kueue-system")
     configuration = parse_yaml(
@@ -213,11 +213,13 @@ def test_a_cluster_queue_per_team_with_its_quota_in_the_cohort(
             ],
         },
         {
-            # No GPUs on the CPU pool; CPU and memory as on every flavor.
+            # No GPUs on the CPU pool; CPU and memory at most what its 2 nodes let pods
+            # request: 2 x (8 - 90m reserved by ACK on 1.35) = 15820m, and 2 x (32768 MiB -
+            # 3071 MiB reserved for 256 pods - 300 MiB eviction threshold) = 58794Mi.
             "name": "cpu",
             "resources": [
-                {"name": "cpu", "nominalQuota": "72"},
-                {"name": "memory", "nominalQuota": "552Gi"},
+                {"name": "cpu", "nominalQuota": "15820m"},
+                {"name": "memory", "nominalQuota": "58794Mi"},
                 {"name": "nvidia.com/gpu", "nominalQuota": "0"},
             ],
         },

@@ -200,20 +200,20 @@ def test_quota_caps_gpus_cpu_memory_and_pods(write_stack: StackWriter) -> None:
     hard = _one(_of_team(plan, "vision"), QUOTA)["spec"]["hard"]
     assert hard == {
         "requests.nvidia.com/gpu": "10",
-        "requests.cpu": "120",
-        "requests.memory": "920Gi",
-        "limits.memory": "920Gi",
+        "requests.cpu": "118",
+        "requests.memory": "900Gi",
+        "limits.memory": "900Gi",
         "pods": "40",
     }
 
 
 def test_quota_leaves_room_for_borrowing_in_a_cohort(example_plans: dict[str, Plan]) -> None:
-    # vision 10 + nlp 6 GPUs, 120 + 72 cores, 920Gi + 552Gi: Kueue may admit that much.
+    # vision 10 + nlp 6 GPUs, 118 + 72 cores, 900Gi + 552Gi: Kueue may admit that much.
     hard = _one(_of_team(example_plans["aiacc"], "vision"), QUOTA)["spec"]["hard"]
     assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"], hard["limits.memory"]) == (
         "16",
-        "192",
-        "1472Gi",
+        "190",
+        "1452Gi",
     )
 
 
@@ -246,8 +246,8 @@ def test_a_team_whose_jobs_are_all_queued_may_hold_what_it_borrows(
     for stack in ACK_STACKS:
         plan = example_plans[stack]
         hard = _one(_of_team(plan, "nlp"), QUOTA)["spec"]["hard"]
-        # nlp 6 + vision's 10 GPUs, 72 + 120 cores.
-        assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"]) == ("16", "192")
+        # nlp 6 + vision's 10 GPUs, 72 + 118 cores.
+        assert (hard["requests.nvidia.com/gpu"], hard["requests.cpu"]) == ("16", "190")
         assert plan.enforcement["nlp"].by == "Kueue"
 
 

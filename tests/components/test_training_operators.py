@@ -19,9 +19,9 @@ from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 
 COMPONENT = "trainstack:operators:TrainingOperators"
-MPI = {"version": "0.8.1", "manifestSha256": "ab" * 32}
+MPI = {"version": "0.8.2", "manifestSha256": "ab" * 32}
 MPI_MANIFEST = (
-    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
+    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/deploy/v2beta1/"
     "mpi-operator.yaml"
 )
 CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
@@ -50,7 +50,7 @@ def test_the_component_records_where_each_operator_comes_from() -> None:
             "namespace": "mpi-operator",
             "sha256": "ab" * 32,
             "url": MPI_MANIFEST,
-            "version": "0.8.1",
+            "version": "0.8.2",
         },
         "trainingOperator": {
             "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",
@@ -60,7 +60,7 @@ def test_the_component_records_where_each_operator_comes_from() -> None:
             "version": "1.9.4",
         },
     }
-    assert value(made.installed) == ["mpiOperator 0.8.1", "trainingOperator 1.9.4"]
+    assert value(made.installed) == ["mpiOperator 0.8.2", "trainingOperator 1.9.4"]
 
 
 def test_each_enabled_operator_is_one_child_named_after_its_key() -> None:
@@ -105,9 +105,9 @@ def test_the_aiacc_stack_records_where_each_operator_comes_from(
         "mpiOperator": {
             "install": "manifest",
             "namespace": "mpi-operator",
-            "sha256": "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+            "sha256": "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
             "url": MPI_MANIFEST,
-            "version": "0.8.1",
+            "version": "0.8.2",
         },
         "trainingOperator": {
             "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",
