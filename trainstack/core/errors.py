@@ -247,9 +247,6 @@ class EnvironmentVariableError(TrainstackError):
         super().__init__(f"environment variable {name}: found {found}; allowed: {allowed}")
 
 
-_PLURALS = {"matrix": "matrices"}
-
-
 class DataStackError(TrainstackError):
     """A command that needs a cluster stack was given a data stack."""
 
@@ -269,7 +266,7 @@ class UnknownExperimentError(TrainstackError):
         choices = ", ".join(known) if known else "none"
         super().__init__(
             f"stack {stack} ({source}) runs no {what} {name!r}; "
-            f"its {_PLURALS.get(what, what + 's')}: {choices}"
+            f"its {'matrices' if what == 'matrix' else what + 's'}: {choices}"
         )
 
 
@@ -283,6 +280,12 @@ class ResultsFileError(InvalidInputError):
     """A results file (``results/STACK/EXPERIMENT/run-*.json``) cannot be read."""
 
     kind = "results file"
+
+
+class FactsFileError(InvalidInputError):
+    """A facts file (``facts/STACK.json``, written by ``trainstack inspect``) cannot be read."""
+
+    kind = "facts file"
 
 
 class ResultsError(TrainstackError):

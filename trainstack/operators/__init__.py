@@ -3,6 +3,7 @@
 from trainstack.operators.registry import (
     families,
     family,
+    image_version,
     known_versions,
     latest,
     release,
@@ -11,6 +12,7 @@ from trainstack.operators.registry import (
 from trainstack.operators.spec import (
     AckAddonInstall,
     ChartInstall,
+    Controller,
     Install,
     KustomizeInstall,
     ManifestInstall,
@@ -23,6 +25,7 @@ from trainstack.operators.spec import (
 __all__ = [
     "AckAddonInstall",
     "ChartInstall",
+    "Controller",
     "Install",
     "KustomizeInstall",
     "ManifestInstall",
@@ -32,6 +35,7 @@ __all__ = [
     "ServedApi",
     "families",
     "family",
+    "image_version",
     "known_versions",
     "latest",
     "release",

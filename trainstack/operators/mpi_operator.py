@@ -19,6 +19,12 @@ Facts and sources:
   (OpenMPI|Intel|MPICH), ``mpiReplicaSpecs`` (Launcher, Worker) and ``runPolicy``
   (cleanPodPolicy, ttlSecondsAfterFinished, activeDeadlineSeconds, backoffLimit,
   schedulingPolicy, suspend, managedBy): every setting the chart renders.
+- Controller: Deployment ``mpi-operator`` in namespace ``mpi-operator``, container
+  ``mpi-operator``, image ``mpioperator/mpi-operator:0.6.0`` at v0.6.0 (commit
+  c983759cfa87fd32ed5711804021ea47eb8d712c, deploy/v2beta1/mpi-operator.yaml, the
+  Deployment and its ``image:`` line 8655). No tag v0.8.1 exists to read 0.8.1's image from
+  (RELEASE.md: "This version was not out and the changes were shipped as the v0.8.2"):
+  unverified; ``trainstack inspect`` reads the version from the image's tag then.
 - Pod labels (pkg/apis/kubeflow/v2beta1/constants.go, defaultLabels in
   pkg/controller/mpi_job_controller.go; README selects the launcher with them):
   ``training.kubeflow.org/job-name=<job>``, ``training.kubeflow.org/job-role=launcher|worker``.
@@ -27,6 +33,7 @@ Facts and sources:
 from __future__ import annotations
 
 from trainstack.operators.spec import (
+    Controller,
     ManifestInstall,
     OperatorFamily,
     OperatorRelease,
@@ -60,7 +67,9 @@ def _mpijob(queue_caveat: str | None = None) -> ServedApi:
 _SCHEMAS = {("kubeflow.org/v2beta1", "MPIJob"): "mpijob-v2beta1.json"}
 
 
-def _release(version: str, source: str, served: ServedApi) -> OperatorRelease:
+def _release(
+    version: str, source: str, served: ServedApi, image: str | None = None
+) -> OperatorRelease:
     return OperatorRelease(
         family="mpiOperator",
         version=version,
@@ -71,7 +80,11 @@ def _release(version: str, source: str, served: ServedApi) -> OperatorRelease:
         crds=(MPIJOBS,),
         schemas=_SCHEMAS,
         source=source,
-        unverified=("the release manifest's sha256 (not readable offline: pin it in the stack)",),
+        unverified=(
+            "the release manifest's sha256 (not readable offline: pin it in the stack)",
+            *(() if image else ("the controller's image (no release to read it from)",)),
+        ),
+        controller=Controller("mpi-operator", "mpi-operator", "mpi-operator", image),
     )
 
 
@@ -89,6 +102,7 @@ MPI_OPERATOR = OperatorFamily(
                 "(kubernetes-sigs/kueue#9330): the launcher may land outside the "
                 "admitted flavor; use mpiOperator 0.8.1"
             ),
+            image="mpioperator/mpi-operator:0.6.0",
         ),
         "0.8.1": _release("0.8.1", "kubeflow/mpi-operator v0.8.1 (#821)", _mpijob()),
     },

@@ -126,6 +126,19 @@ class ServedApi:
 
 
 @dataclass(frozen=True)
+class Controller:
+    """The Deployment that runs a release's controller, as its install creates it (what
+    ``trainstack inspect`` looks for, and how it tells the installed release)."""
+
+    namespace: str
+    deployment: str
+    container: str
+    """The controller's container in the Deployment's pod template."""
+    image: str | None
+    """The image the release's install sets; ``None``: not verified offline."""
+
+
+@dataclass(frozen=True)
 class OperatorRelease:
     """One release of one operator, as the catalog knows it."""
 
@@ -143,6 +156,8 @@ class OperatorRelease:
     """Where the facts come from (release, file, documentation page)."""
     unverified: tuple[str, ...] = field(default=())
     """Facts that could not be verified offline; the plan lists them."""
+    controller: Controller | None = None
+    """Its controller's Deployment; ``None``: unknown (an ACK add-on's own workloads)."""
 
     def served(self, crd: str) -> ServedApi | None:
         """The API this release serves for ``crd``, if any."""

@@ -24,6 +24,14 @@ Facts and sources:
   holds a TrainJob through ``spec.suspend`` (its ``trainer.kubeflow.org/trainjob``
   integration, kubernetes-sigs/kueue#6597; Kueue needs runtimePatches, so Trainer 2.2+,
   kubernetes-sigs/kueue#14886).
+- Controller: the Deployment ``<fullname>-controller-manager`` (charts/kubeflow-trainer/
+  templates/manager/_helpers.tpl, ``trainer.manager.name``), container ``manager``
+  (templates/manager/deployment.yaml), at v2.3.0 (commit
+  658725bdae5c7e3a0854d93ac6ff492e109a22ab); the release trainstack installs is named after
+  the chart, so ``<fullname>`` is ``kubeflow-trainer`` (templates/_helpers.tpl,
+  ``trainer.fullname``). Image: ``ghcr.io/kubeflow/trainer/trainer-controller-manager``
+  (values.yaml ``image.registry``, ``image.repository``) tagged ``v`` + the chart's version
+  when ``image.tag`` is empty (templates/_helpers.tpl ``trainer.defaultImageTag``).
 - Pods: JobSet's labels ``jobset.sigs.k8s.io/jobset-name`` (the TrainJob's name) and
   ``jobset.sigs.k8s.io/replicatedjob-name`` (``node``, ``launcher``).
 """
@@ -32,6 +40,7 @@ from __future__ import annotations
 
 from trainstack.operators.spec import (
     ChartInstall,
+    Controller,
     OperatorFamily,
     OperatorRelease,
     PodLabels,
@@ -91,6 +100,12 @@ TRAINER = OperatorFamily(
                 "release notes, not from the published archive)",
                 "the chart's OCI digest (not readable offline)",
                 "the JobSet pod labels of a 2.3.0 TrainJob (JobSet's documented labels)",
+            ),
+            controller=Controller(
+                "kubeflow-system",
+                "kubeflow-trainer-controller-manager",
+                "manager",
+                "ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0",
             ),
         ),
     },

@@ -23,6 +23,13 @@ Facts and sources:
   ttlSecondsAfterFinished, activeDeadlineSeconds, backoffLimit, schedulingPolicy and
   ``suspend`` (kubeflow/trainer#1859, since 1.7); TFJob ``successPolicy``; PyTorchJob
   spec-level ``nprocPerNode`` and ``elasticPolicy``: every setting the chart renders.
+- Controller: Deployment ``training-operator`` (manifests/base/deployment.yaml) in the
+  overlay's namespace ``kubeflow``, container ``training-operator``; the overlay sets its
+  image (manifests/overlays/standalone/kustomization.yaml ``images``):
+  ``kubeflow/training-operator:v1-04f9f13`` at v1.8.1 (commit
+  0f8735faade3651dfe44e45c6fbc30fa9152641d), ``ghcr.io/kubeflow/training-v1/
+  training-operator:v1-93c5489`` at v1.9.4 (commit 4445c12aa62e4345b0c2c6ac9b215a70eca46ed7).
+  trainstack's overlays leave the image alone.
 - Pod labels (pkg/controller.v1/common GenLabels and pod creation):
   ``training.kubeflow.org/job-name=<job>``,
   ``training.kubeflow.org/replica-type=<replica type, lower case>``.
@@ -31,6 +38,7 @@ Facts and sources:
 from __future__ import annotations
 
 from trainstack.operators.spec import (
+    Controller,
     KustomizeInstall,
     OperatorFamily,
     OperatorRelease,
@@ -57,7 +65,7 @@ def _served(crd: str, kind: str) -> ServedApi:
 
 
 def _release(
-    version: str, repository: str, extra_crds: tuple[str, ...], source: str
+    version: str, repository: str, extra_crds: tuple[str, ...], source: str, image: str
 ) -> OperatorRelease:
     return OperatorRelease(
         family="trainingOperator",
@@ -82,6 +90,7 @@ def _release(
         },
         source=source,
         unverified=(f"the commit of tag v{version} (kustomize fetches the overlay by tag)",),
+        controller=Controller("kubeflow", "training-operator", "training-operator", image),
     )
 
 
@@ -90,12 +99,19 @@ TRAINING_OPERATOR = OperatorFamily(
     title="Kubeflow training-operator v1",
     summary="TFJob and PyTorchJob kubeflow.org/v1 (its MPIJob v1 switched off)",
     releases={
-        "1.8.1": _release("1.8.1", "training-operator", (), "kubeflow/trainer v1.8.1 (#2258)"),
+        "1.8.1": _release(
+            "1.8.1",
+            "training-operator",
+            (),
+            "kubeflow/trainer v1.8.1 (#2258)",
+            "kubeflow/training-operator:v1-04f9f13",
+        ),
         "1.9.4": _release(
             "1.9.4",
             "trainer",
             ("jaxjobs.kubeflow.org",),
             "kubeflow/trainer v1.9.4 (#3947, #3949), release-1.9 branch",
+            "ghcr.io/kubeflow/training-v1/training-operator:v1-93c5489",
         ),
     },
 )
