@@ -129,8 +129,8 @@ def stack_view(facts: StackFacts) -> View:
     for pool in facts.pools:
         view[(pool.name, "nodes")] = {str(pool.node_count)}
         _add_nodes(view, pool.name, (group.facts for group in pool.groups))
-    others = sum(group.count for group in facts.other_nodes)
-    view[(OTHER_NODES, "nodes")] = {str(others)}
+    # Only how many: no job runs on them (jobs select their pools' labels).
+    view[(OTHER_NODES, "nodes")] = {str(sum(group.count for group in facts.other_nodes))}
     for crd in facts.crds:
         served = ", ".join(crd.served) if crd.found else "not installed"
         view[(f"CRD {crd.name}", "served versions")] = {served or "none"}
@@ -178,6 +178,7 @@ def differences(a: View, b: View) -> list[Difference]:
             continue
         place, fact = key
         speed = fact in SPEED_FACTS or (fact in MAJOR_FACTS and _majors(old) != _majors(new))
+        speed = speed and place != OTHER_NODES  # no job runs there
         found.append(
             Difference(place, fact, " + ".join(old), " + ".join(new), speed, place == ACCELERATION)
         )
