@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from lightkube.generic_resource import create_global_resource
 
+from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
 from trainstack.experiments import StackRuns
 from trainstack.facts.model import (
@@ -62,18 +63,17 @@ def groups(nodes: Iterable[ObservedNode]) -> list[NodeGroup]:
     return sorted(found, key=lambda group: (-group.count, group.facts.model_dump_json()))
 
 
+def in_pool(pool: NodePool, node: ObservedNode) -> bool:
+    """Whether ``node`` carries every label ``pool`` declares (none: no node is)."""
+    return bool(pool.labels) and all(node.labels.get(k) == v for k, v in pool.labels.items())
+
+
 def pool_members(
     config: StackConfig, nodes: Sequence[ObservedNode]
 ) -> dict[str, list[ObservedNode]]:
-    """The nodes of each pool: those carrying every label the pool declares (a pool that
-    declares none is matched by no node)."""
+    """The nodes of each pool (a node can match several)."""
     return {
-        pool.name: [
-            node
-            for node in nodes
-            if pool.labels and all(node.labels.get(k) == v for k, v in pool.labels.items())
-        ]
-        for pool in config.node_pools
+        pool.name: [node for node in nodes if in_pool(pool, node)] for pool in config.node_pools
     }
 
 
