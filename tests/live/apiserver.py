@@ -10,6 +10,7 @@ can also write its answer itself (:attr:`Route.send`: slow, endless or malformed
 
 from __future__ import annotations
 
+import builtins
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -61,7 +62,7 @@ class RecordedApi:
         self.list_of(path, selector, kind, api_version, items)
 
     def list_of(
-        self, path: str, selector: str, kind: str, api_version: str, items: list[Any]
+        self, path: str, selector: str, kind: str, api_version: str, items: builtins.list[Any]
     ) -> None:
         """``GET path?labelSelector=selector`` answers a ``kind`` list of ``items``."""
         document = {
@@ -74,7 +75,7 @@ class RecordedApi:
         self.routes.append(route)
 
     def paged(
-        self, path: str, kind: str, api_version: str, items: list[Any], page: int = 500
+        self, path: str, kind: str, api_version: str, items: builtins.list[Any], page: int = 500
     ) -> None:
         """``GET path?limit=N`` answers ``kind`` lists of ``page`` items, each page but the
         last with a ``continue`` token for the next (the API server's chunking)."""
