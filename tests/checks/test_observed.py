@@ -126,6 +126,11 @@ def test_the_recorded_cluster_differs_only_in_allocatable(
             "observed unknown (no GPU labels)",
         ),
         (
+            Shape(gpu_labels={"node.kubernetes.io/instance-type": "ecs.x\x1b[2J"}),
+            "(pool gpu-v100): trainstack:nodePools[0].instanceTypes: instance type: declared "
+            "ecs.gn6e-c12g1.12xlarge, observed ecs.x\\x1b[2J",
+        ),
+        (
             Shape(images={"mpi-operator": "mpioperator/mpi-operator:0.6.0"}),
             "(operators): trainstack:operators.mpiOperator.version: mpiOperator version: "
             "declared 0.8.1, observed 0.6.0",

@@ -20,7 +20,7 @@ import pytest
 
 from tests.cli_helpers import run_process
 from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
-from tests.live.recorded_cluster import NODES, record_cluster, recorded
+from tests.live.recorded_cluster import NODES, Shape, record_cluster, recorded
 from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
 
 Send = Callable[[Any], None]
@@ -220,3 +220,23 @@ def test_an_unreachable_server(root: Path, tmp_path: Path) -> None:
         f"'aiacc-admin' (http://127.0.0.1:{port})): [Errno 111] Connection refused\n"
     )
     assert not (root / "facts").exists()
+
+
+def test_control_characters_in_node_fields(root: Path, hostile: tuple[RecordedApi, Path]) -> None:
+    api, config = hostile
+    shape = Shape(
+        gpu_labels={"node.kubernetes.io/instance-type": "ecs\x1b]0;pwned\x07\x1b[2J"},
+        gpu_node_info={"kubeletVersion": "v1.30.7\r\nforged: line", "osImage": "Linux\u202ex"},
+    )
+    record_cluster(api, shape)
+    for output in ("text", "markdown", "json"):
+        ran = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config), "--format", output)
+        assert ran.code == 0, ran.stderr
+        shown = ran.stdout + ran.stderr
+        assert not [c for c in shown if c in "\x1b\x07\r\u202e"], output
+        assert "\nforged" not in shown
+    text = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config)).stdout
+    assert "4 x ecs\\x1b]0;pwned\\x07\\x1b[2J: 4 x Tesla-V100-SXM2-32GB" in text
+    assert "kubelet v1.30.7\\r\\nforged: line," in text and "Linux\\u202ex;" in text
+    written = (root / "facts" / "aiacc.json").read_bytes()
+    assert written.isascii() and b'"instanceType": "ecs\\u001b]0;pwned\\u0007\\u001b[2J"' in written

@@ -19,6 +19,7 @@ from decimal import Decimal
 from trainstack.checks.findings import Finding, warning
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
+from trainstack.console.safe_text import printable
 from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.experiments import Experiment
 from trainstack.facts.model import NodeGroup, OperatorFacts, PoolFacts, StackFacts
@@ -78,7 +79,9 @@ class _Compare:
     facts_file: str
 
     def warn(self, subject: str, key: str, what: str, declared: str, observed: str) -> Finding:
-        message = f"{what}: declared {declared}, observed {observed} ({self.facts_file})"
+        """A warning; what the cluster sent is shown with control characters escaped."""
+        shown = printable(observed, None)
+        message = f"{what}: declared {declared}, observed {shown} ({self.facts_file})"
         return warning(self.source, subject, key, message, CHECK)
 
 
