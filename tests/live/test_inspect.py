@@ -394,3 +394,19 @@ def test_no_credential_reaches_the_facts_or_the_output(
     refused = inspect(root, config, monkeypatch)
     assert refused.code == 2 and "(context 'aiacc-admin' (http://***@127.0.0.1:" in refused.stderr
     assert not [secret for secret in secrets if secret in refused.stderr + refused.stdout]
+
+
+def test_a_quantity_that_is_none(
+    root: Path, served: tuple[RecordedApi, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api, config = served
+    node = recorded("node-cpu.json")
+    node["status"]["allocatable"]["memory"] = "lots"
+    api.paged(NODES, "NodeList", "v1", [node])
+    record_cluster(api)
+    ran = inspect(root, config, monkeypatch)
+    assert ran.code == 2
+    assert ran.stderr.endswith(
+        "): node 'cn-beijing.192.168.0.31': status.allocatable.memory is 'lots', not a quantity\n"
+    )
+    assert not (root / "facts").exists()

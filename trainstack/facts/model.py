@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field
 
 from trainstack.core.base_model import StrictModel
+from trainstack.core.names import Quantity
 
 FACTS_FORMAT = "trainstack-facts/1"
 
@@ -27,10 +28,12 @@ class FactsModel(StrictModel):
 class Resources(FactsModel):
     """A node's resources as its status reports them (Kubernetes quantities, as sent)."""
 
-    cpu: str | None = Field(default=None, description="`cpu`.")
-    memory: str | None = Field(default=None, description="`memory`.")
-    gpus: str | None = Field(default=None, description="`nvidia.com/gpu` (NVIDIA device plugin).")
-    ephemeral_storage: str | None = Field(default=None, description="`ephemeral-storage`.")
+    cpu: Quantity | None = Field(default=None, description="`cpu`.")
+    memory: Quantity | None = Field(default=None, description="`memory`.")
+    gpus: Quantity | None = Field(
+        default=None, description="`nvidia.com/gpu` (NVIDIA device plugin)."
+    )
+    ephemeral_storage: Quantity | None = Field(default=None, description="`ephemeral-storage`.")
 
 
 class Gpu(FactsModel):
@@ -40,10 +43,10 @@ class Gpu(FactsModel):
         description="`nvidia.com/gpu.product`, else ACK's `aliyun.accelerator/nvidia_name`."
     )
     memory_mib: int | None = Field(
-        description="`nvidia.com/gpu.memory` (MiB), else `aliyun.accelerator/nvidia_mem`."
+        ge=0, description="`nvidia.com/gpu.memory` (MiB), else `aliyun.accelerator/nvidia_mem`."
     )
     count: int | None = Field(
-        description="`nvidia.com/gpu.count`, else `aliyun.accelerator/nvidia_count`."
+        ge=0, description="`nvidia.com/gpu.count`, else `aliyun.accelerator/nvidia_count`."
     )
     driver_version: str | None = Field(
         description="`nvidia.com/cuda.driver-version.full` (or the older `cuda.driver.*` "

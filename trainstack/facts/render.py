@@ -12,6 +12,7 @@ import html
 from trainstack.config.stack import StackConfig
 from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table
+from trainstack.core.quantity import format_quantity, parse_quantity
 from trainstack.facts.model import NodeFacts, NodeGroup, OperatorFacts, StackFacts
 
 _NOT_PUBLISHED = "unknown"
@@ -34,15 +35,32 @@ def gpu_text(facts: NodeFacts) -> str:
     )
 
 
+def _quantity(text: str | None, binary: bool, absent: str = _NOT_PUBLISHED) -> str:
+    """``47.6``, ``360.522Gi`` (a facts file's quantities are valid ones)."""
+    return absent if text is None else format_quantity(parse_quantity(text), binary)
+
+
+def resources_text(facts: NodeFacts) -> str:
+    """``CPU 47.6 of 48, memory 360.522Gi of 369.818Gi, ...``: allocatable of capacity."""
+    allocatable, capacity = facts.allocatable, facts.capacity
+    return ", ".join(
+        f"{what} {_quantity(getattr(allocatable, key), binary, absent)} of "
+        f"{_quantity(getattr(capacity, key), binary, absent)}"
+        for what, key, binary, absent in (
+            ("CPU", "cpu", False, _NOT_PUBLISHED),
+            ("memory", "memory", True, _NOT_PUBLISHED),
+            ("GPUs", "gpus", False, "0"),  # no nvidia.com/gpu resource: none for pods
+            ("ephemeral storage", "ephemeral_storage", True, _NOT_PUBLISHED),
+        )
+    )
+
+
 def node_text(facts: NodeFacts) -> str:
     """One line of what a node is."""
-    allocatable = facts.allocatable
     return (
         f"{_p(facts.instance_type)}: {gpu_text(facts)}; kubelet {_p(facts.kubelet_version)}, "
         f"{_p(facts.container_runtime_version)}, kernel {_p(facts.kernel_version)}, "
-        f"{_p(facts.os_image)}; allocatable CPU {_p(allocatable.cpu)}, memory "
-        f"{_p(allocatable.memory)}, GPUs {_p(allocatable.gpus or '0')}, ephemeral storage "
-        f"{_p(allocatable.ephemeral_storage)}"
+        f"{_p(facts.os_image)}; allocatable of capacity: {resources_text(facts)}"
     )
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainstack.core.limits import MAX_FACT_CHARS
+from trainstack.core.quantity import quantity_problem
 from trainstack.facts.model import Gpu, NodeFacts, Resources
 from trainstack.live.api import Malformed
 
@@ -58,6 +59,14 @@ def text(value: Any, where: str) -> str | None:
     if len(value) > MAX_FACT_CHARS:
         raise Malformed(f"{where} has {len(value)} characters; allowed: {MAX_FACT_CHARS}")
     return value
+
+
+def quantity(value: Any, where: str) -> str | None:
+    """A quantity field (``None`` when absent), as Kubernetes writes one."""
+    found = text(value, where)
+    if found is not None and quantity_problem(found) is not None:
+        raise Malformed(f"{where} is {found[:40]!r}, not a quantity")
+    return found
 
 
 def mapping(value: Any, where: str) -> dict[str, Any]:
@@ -136,10 +145,10 @@ def gpu_facts(labels: Mapping[str, str]) -> Gpu | None:
 def _resources(status: dict[str, Any], key: str, where: str) -> Resources:
     found = mapping(status.get(key), f"{where} status.{key}")
     return Resources(
-        cpu=text(found.get("cpu"), f"{where} status.{key}.cpu"),
-        memory=text(found.get("memory"), f"{where} status.{key}.memory"),
-        gpus=text(found.get(GPU_RESOURCE), f"{where} status.{key}.{GPU_RESOURCE}"),
-        ephemeral_storage=text(
+        cpu=quantity(found.get("cpu"), f"{where} status.{key}.cpu"),
+        memory=quantity(found.get("memory"), f"{where} status.{key}.memory"),
+        gpus=quantity(found.get(GPU_RESOURCE), f"{where} status.{key}.{GPU_RESOURCE}"),
+        ephemeral_storage=quantity(
             found.get("ephemeral-storage"), f"{where} status.{key}.ephemeral-storage"
         ),
     )
