@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("training_job",),
     ("operators",),
     ("config", "chart"),
-    ("experiments",),
+    ("experiments", "facts"),
     ("checks", "live", "components"),
     ("deployment.py", "results"),
     ("conformance",),

@@ -24,7 +24,7 @@ from trainstack.console.signals import Interrupted, unwinding
 from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import TrainstackError
 from trainstack.diff import diff
-from trainstack.live.cli import logs, status
+from trainstack.live.cli import inspect, logs, status
 from trainstack.operators.cli import operators
 from trainstack.plan import plan
 from trainstack.results.cli import results_app
@@ -75,6 +75,7 @@ app.command(short_help="What differs between stacks or against a git revision.")
 app.command(short_help="The operator catalog: versions, installs, settings.")(operators)
 app.command(short_help="Each experiment's jobs on the stack's cluster.")(status)
 app.command(short_help="Print the logs of an experiment's job.")(logs)
+app.command(short_help="Read the stack's cluster into facts/STACK.json.")(inspect)
 
 USER_ERROR_EXIT = 2
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status

@@ -27,12 +27,14 @@ from pathlib import Path
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.checks.enforcement import Enforcement, enforcement
+from trainstack.checks.observed import facts_note, observed_findings
 from trainstack.config.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
 from trainstack.experiments import Experiment, NotSelected, resolve_selection
+from trainstack.facts.store import FACTS_DIR, read_facts
 
 CHART_PATH = "./charts/training-job"
 """The project's own chart, relative to the project root (absolute paths would differ on
@@ -63,6 +65,8 @@ class Deployment:
     """Warnings an experiment file or the stack acknowledges (not in :attr:`warnings`)."""
     not_selected: tuple[NotSelected, ...] = ()
     """Experiments of the directory the stack does not select, by file."""
+    facts_note: str = ""
+    """What the pools and operators were compared with: the cluster's facts, or nothing."""
 
     @property
     def referenced_stacks(self) -> list[str]:
@@ -99,6 +103,11 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     selection = resolve_selection(project_root, stack.config, stack.source)
     experiments = selection.experiments
     warnings = enforce(check_experiments(experiments, stack.config, stack.source))
+    facts_file = f"{FACTS_DIR}/{stack.name}.json"
+    facts = read_facts(project_root, stack.name, lambda path: facts_file)
+    if facts is not None:
+        observed = observed_findings(experiments, stack.config, stack.source, facts, facts_file)
+        warnings = sorted([*warnings, *observed])
     known = [n for item in selection.not_selected for n in (item.name, *item.experiments)]
     left, acknowledged = acknowledge(
         warnings, experiments, stack.config, stack.source, stack.name, known
@@ -111,6 +120,7 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
         enforcement(stack.config, experiments),
         acknowledged=tuple(acknowledged),
         not_selected=selection.not_selected,
+        facts_note=facts_note(facts_file, facts is not None, stack.name),
     )
 
 

@@ -1,10 +1,10 @@
-"""holds_credential: which setting and variable names hold credentials."""
+"""holds_credential: which setting and variable names hold credentials; masked_url."""
 
 from __future__ import annotations
 
 import pytest
 
-from trainstack.core.credentials import holds_credential
+from trainstack.core.credentials import holds_credential, masked_url
 
 
 @pytest.mark.parametrize(
@@ -46,3 +46,17 @@ def test_credential_names(name: str) -> None:
 )
 def test_other_names(name: str) -> None:
     assert not holds_credential(name)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://10.0.0.1:6443", "https://10.0.0.1:6443"),
+        ("https://admin:s3cret@10.0.0.1:6443/", "https://***@10.0.0.1:6443/"),
+        ("https://token@host/path?x=1", "https://***@host/path?***"),
+        ("https://host/path?access_token=abc", "https://host/path?***"),
+        ("https://host/a@b", "https://host/a@b"),
+    ],
+)
+def test_credentials_in_server_urls_are_masked(url: str, shown: str) -> None:
+    assert masked_url(url) == shown

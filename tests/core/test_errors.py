@@ -11,7 +11,6 @@ from trainstack.core.errors import (
     InvalidExperimentsError,
     PlanCheckError,
     Problem,
-    describe_value,
 )
 from trainstack.core.yaml.io import read_yaml
 
@@ -39,12 +38,6 @@ def test_other_errors_are_their_lines() -> None:
     assert EnvironmentVariableError("X", "y", "z").lines() == [
         "environment variable X: found y; allowed: z"
     ]
-
-
-def test_values_are_shown_on_one_short_line() -> None:
-    assert describe_value("a\nb") == '"a\\nb"'
-    assert len(describe_value("x" * 500)) == 80
-    assert describe_value(2**70) == "1180591620717411303424"
 
 
 def test_an_error_formats_the_locations_it_is_given_and_reads_no_file(tmp_path: Path) -> None:

@@ -2,15 +2,18 @@
 responses (``tests/live/data``), so the real lightkube client code runs end to end.
 
 Routes match a path and the query parameters that select what is returned
-(``labelSelector``, ``container``, ``tailLines``...); anything else is answered 404 with a
-``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`.
+(``labelSelector``, ``container``, ``tailLines``...; a parameter matched as ``None`` must be
+absent, as ``continue`` on a list's first page); anything else is answered 404 with a
+``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`. A route
+can also write its answer itself (:attr:`Route.send`: slow, endless or malformed answers).
 """
 
 from __future__ import annotations
 
+import builtins
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -25,10 +28,12 @@ class Route:
     """What one request gets: a JSON document (or a list's items), or a log's text."""
 
     path: str
-    query: dict[str, str]
+    query: dict[str, str | None]
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
+    send: Callable[[BaseHTTPRequestHandler], None] | None = None
+    """Writes the whole answer itself (status line, headers, body), instead of the above."""
 
 
 @dataclass
@@ -57,7 +62,7 @@ class RecordedApi:
         self.list_of(path, selector, kind, api_version, items)
 
     def list_of(
-        self, path: str, selector: str, kind: str, api_version: str, items: list[Any]
+        self, path: str, selector: str, kind: str, api_version: str, items: builtins.list[Any]
     ) -> None:
         """``GET path?labelSelector=selector`` answers a ``kind`` list of ``items``."""
         document = {
@@ -68,6 +73,25 @@ class RecordedApi:
         }
         route = Route(path, {"labelSelector": selector}, body=json.dumps(document).encode())
         self.routes.append(route)
+
+    def paged(
+        self, path: str, kind: str, api_version: str, items: builtins.list[Any], page: int = 500
+    ) -> None:
+        """``GET path?limit=N`` answers ``kind`` lists of ``page`` items, each page but the
+        last with a ``continue`` token for the next (the API server's chunking)."""
+        pages = [items[start : start + page] for start in range(0, len(items), page)] or [[]]
+        for number, chunk in enumerate(pages):
+            metadata: dict[str, Any] = {"resourceVersion": "183200"}
+            if number + 1 < len(pages):
+                metadata["continue"] = f"page-{number + 1}"
+            document = {"apiVersion": api_version, "kind": kind, "metadata": metadata}
+            document["items"] = chunk
+            query: dict[str, str | None] = {"continue": f"page-{number}" if number else None}
+            self.routes.append(Route(path, query, body=json.dumps(document).encode()))
+
+    def object(self, path: str, document: Any, status: int = 200) -> None:
+        """``GET path`` answers ``document`` (an object, or a ``Status`` with ``status``)."""
+        self.routes.append(Route(path, {}, status, json.dumps(document).encode()))
 
     def log(self, path: str, container: str, text_file: str | Path, status: int = 200) -> None:
         """``GET .../pods/NAME/log?container=...``: the log's text (or a JSON Status)."""
@@ -102,6 +126,9 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
             route = api.answer(self.path)
+            if route.send is not None:
+                route.send(self)
+                return
             self.send_response(route.status)
             self.send_header("Content-Type", route.content_type)
             self.send_header("Content-Length", str(len(route.body)))

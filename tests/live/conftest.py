@@ -1,11 +1,4 @@
-"""The aiacc stack's cluster, recorded: what the API server answers trainstack's calls.
-
-On the cluster: imagenet-tensorflow run 1 succeeded (its launcher pod kept, workers
-cleaned up); keras-lstm-1x4 running; keras-lstm-1x1 succeeded with its pods gone;
-keras-lstm-1x2 succeeded, its launcher listed but deleted before its log is read (404);
-keras-lstm-2x1 and -4x1 not deployed; tf-multiworker-mnist (training-operator's labels)
-succeeded; no PyTorchJob.
-"""
+"""Fixtures of the recorded cluster (``recorded_jobs``, ``recorded_cluster``) on loopback."""
 
 from __future__ import annotations
 
@@ -16,82 +9,9 @@ import pytest
 
 from tests.cli_helpers import project_copy
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
-from tests.metrics.test_formats import DATA as LOGS
+from tests.live.recorded_jobs import record_jobs
 from trainstack.core.project import Project
 from trainstack.experiments.lookup import load_stack_experiments
-
-MPIJOBS = "/apis/kubeflow.org/v2beta1/namespaces/vision/mpijobs"
-TFJOBS = "/apis/kubeflow.org/v1/namespaces/nlp/tfjobs"
-PYTORCHJOBS = "/apis/kubeflow.org/v1/namespaces/nlp/pytorchjobs"
-VISION_PODS = "/api/v1/namespaces/vision/pods"
-NLP_PODS = "/api/v1/namespaces/nlp/pods"
-EXPERIMENT = "trainstack.io/experiment"
-JOB, ROLE = "training.kubeflow.org/job-name", "training.kubeflow.org/job-role"
-REPLICA_TYPE = "training.kubeflow.org/replica-type"
-INSTANCE, COMPONENT = "app.kubernetes.io/instance", "app.kubernetes.io/component"
-MPI = ("MPIJobList", "kubeflow.org/v2beta1")
-POD_LIST = ("PodList", "v1")
-
-
-def _routes(api: RecordedApi) -> None:
-    jobs = {
-        name: f"mpijob-{name}.json"
-        for name in ("imagenet-tensorflow", "keras-lstm-1x4", "keras-lstm-1x1", "keras-lstm-1x2")
-    }
-    api.list(MPIJOBS, EXPERIMENT, *MPI, *jobs.values())
-    for name in ("imagenet-tensorflow", "keras-lstm-1x1", "keras-lstm-1x2", "keras-lstm-1x4"):
-        api.list(MPIJOBS, f"{EXPERIMENT}={name}", *MPI, jobs[name])
-    for name in ("keras-lstm-2x1", "keras-lstm-4x1"):
-        api.list(MPIJOBS, f"{EXPERIMENT}={name}", *MPI)
-    api.list(TFJOBS, EXPERIMENT, "TFJobList", "kubeflow.org/v1", "tfjob-tf-multiworker-mnist.json")
-    api.list(
-        TFJOBS,
-        f"{EXPERIMENT}=tf-multiworker-mnist",
-        "TFJobList",
-        "kubeflow.org/v1",
-        "tfjob-tf-multiworker-mnist.json",
-    )
-    api.list(PYTORCHJOBS, EXPERIMENT, "PyTorchJobList", "kubeflow.org/v1")
-    api.list(PYTORCHJOBS, f"{EXPERIMENT}=pytorch-ddp-mnist", "PyTorchJobList", "kubeflow.org/v1")
-
-    launcher = "pods-imagenet-tensorflow-launcher.json"
-    api.list(VISION_PODS, f"{JOB}=imagenet-tensorflow", *POD_LIST, launcher)
-    api.list(VISION_PODS, f"{JOB}=imagenet-tensorflow,{ROLE}=launcher", *POD_LIST, launcher)
-    api.list(VISION_PODS, f"{JOB}=keras-lstm-1x4", *POD_LIST, "pods-keras-lstm-1x4.json")
-    running = api.items("pods-keras-lstm-1x4.json")[:1]
-    api.list_of(VISION_PODS, f"{JOB}=keras-lstm-1x4,{ROLE}=launcher", *POD_LIST, running)
-    for selector in (
-        f"{JOB}=keras-lstm-1x1",
-        f"{JOB}=keras-lstm-1x1,{ROLE}=launcher",
-        f"{INSTANCE}=keras-lstm-1x1",
-        f"{INSTANCE}=keras-lstm-1x1,{COMPONENT}=launcher",
-    ):
-        api.list(VISION_PODS, selector, *POD_LIST)
-    api.list(VISION_PODS, f"{JOB}=keras-lstm-1x2", *POD_LIST, "pods-keras-lstm-1x2-launcher.json")
-    api.list(
-        VISION_PODS,
-        f"{JOB}=keras-lstm-1x2,{ROLE}=launcher",
-        *POD_LIST,
-        "pods-keras-lstm-1x2-launcher.json",
-    )
-    tf_pods = api.items("pods-tf-multiworker-mnist.json")
-    api.list(NLP_PODS, f"{JOB}=tf-multiworker-mnist", *POD_LIST, "pods-tf-multiworker-mnist.json")
-    api.list_of(
-        NLP_PODS, f"{JOB}=tf-multiworker-mnist,{REPLICA_TYPE}=chief", *POD_LIST, tf_pods[:1]
-    )
-
-    api.log(
-        f"{VISION_PODS}/imagenet-tensorflow-launcher/log",
-        "launcher",
-        LOGS / "tf-cnn-benchmarks-aiacc.log",
-    )
-    api.log(
-        f"{VISION_PODS}/keras-lstm-1x4-launcher/log", "launcher", "log-keras-lstm-1x4-launcher.txt"
-    )
-    api.log(
-        f"{VISION_PODS}/keras-lstm-1x2-launcher/log", "launcher", "status-404-pod-log.json", 404
-    )
-    api.log(f"{NLP_PODS}/tf-multiworker-mnist-chief-0/log", "tensorflow", LOGS / "katib-mnist.log")
 
 
 @pytest.fixture()
@@ -111,7 +31,7 @@ def digests(root: Path) -> dict[str, str]:
 def api(digests: dict[str, str]) -> RecordedApi:
     """The recorded cluster; jobs carry the digests of the stack's current experiments."""
     recorded = RecordedApi(replacements={"DIGEST": digests["imagenet-tensorflow"]})
-    _routes(recorded)
+    record_jobs(recorded)
     return recorded
 
 

@@ -131,7 +131,11 @@ def test_logs_errors(root: Path, cluster: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_collect_records_what_finished(
-    root: Path, cluster: Path, digests: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    root: Path,
+    cluster: Path,
+    api: RecordedApi,
+    digests: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ran = _on_cluster(root, cluster, monkeypatch, "results", "collect", "aiacc")
     assert ran.code == 0, ran.stderr
@@ -168,7 +172,30 @@ def test_collect_records_what_finished(
     assert record["shape"] == {"gpus": 16, "gpusPerWorker": 4, "workers": 4}
     saved = (directory / "imagenet-tensorflow" / "run-001.log").read_bytes()
     assert saved == (LOGS / "tf-cnn-benchmarks-aiacc.log").read_bytes()
+    # Where it ran: its launcher's node (the workers' pods are gone), the operators.
+    environment = record["environment"]
+    (nodes,) = environment["nodes"]
+    assert (nodes["pool"], nodes["nodes"]) == ("cpu", ["cn-beijing.192.168.0.51"])
+    assert nodes["facts"]["instanceType"] == "ecs.g7.2xlarge" and nodes["facts"]["gpu"] is None
+    assert environment["gone"] == []
+    assert environment["kubernetes"]["gitVersion"] == "v1.30.7-aliyun.1"
+    assert {o["key"]: o["version"] for o in environment["operators"]} == {
+        "kueue": "0.19.2",
+        "mpiOperator": "0.8.2",
+        "trainingOperator": "1.9.4",
+    }
+    assert environment["digest"].startswith("sha256:") and len(environment["digest"]) == 71
     tf = json.loads((directory / "tf-multiworker-mnist" / "run-001.json").read_text())
+    (gpu_nodes,) = tf["environment"]["nodes"]
+    assert gpu_nodes["pool"] == "gpu-v100"
+    assert gpu_nodes["nodes"] == ["cn-beijing.192.168.0.21", "cn-beijing.192.168.0.22"]
+    assert gpu_nodes["facts"]["gpu"]["product"] == "Tesla-V100-SXM2-32GB"
+    assert tf["environment"]["gone"] == ["cn-beijing.10.0.3.14"]
+    # The cluster's nodes and Deployments are read once for every job recorded.
+    assert sorted(p for p in api.seen if p.startswith(("/api/v1/nodes", "/apis/apps"))) == [
+        "/api/v1/nodes?limit=500",
+        "/apis/apps/v1/deployments?limit=500",
+    ]
     # Arena's tf-operator: the chief found by the chart's labels; another digest than declared.
     assert tf["log"]["pod"] == "tf-multiworker-mnist-chief-0"
     assert "tf-multiworker-mnist: tf-multiworker-mnist: ran with other base values" in ran.stdout

@@ -17,6 +17,7 @@ from trainstack.operators import (
     OperatorRelease,
     ServedApi,
     families,
+    image_version,
     known_versions,
     latest,
     release,
@@ -250,3 +251,34 @@ def test_the_trainer_runtime_installer_pulls_alpine_and_runs_apk() -> None:
     hook = next(p for p in trainer.pulls if p.reference == "docker.io/alpine:3.21")
     assert "apk add --no-cache kubectl" in hook.what
     assert hook.mirror == "values.runtimes.installer.image"
+
+
+@pytest.mark.parametrize(
+    ("key", "image", "version"),
+    [
+        # The catalog's image of a release: its tag is no version.
+        ("trainingOperator", "ghcr.io/kubeflow/training-v1/training-operator:v1-93c5489", "1.9.4"),
+        ("trainingOperator", "kubeflow/training-operator:v1-04f9f13", "1.8.1"),
+        ("trainingOperator", "kubeflow/training-operator:v1-0000000", None),
+        # Else the tag, when it reads as a version (with or without v, a registry port).
+        ("mpiOperator", "mpioperator/mpi-operator:0.8.2", "0.8.2"),
+        ("kueue", "registry.k8s.io:443/kueue/kueue:v0.19.2", "0.19.2"),
+        ("kueue", "my-mirror.cr.aliyuncs.com/kueue/kueue:v0.16.1@sha256:" + "a" * 64, "0.16.1"),
+        ("kueue", "registry.k8s.io/kueue/kueue:latest", None),
+        ("kueue", "registry.k8s.io/kueue/kueue", None),
+    ],
+)
+def test_the_installed_release_is_read_from_the_image(
+    key: str, image: str, version: str | None
+) -> None:
+    assert image_version(key, image) == version
+
+
+def test_each_controller_with_an_image_runs_it_in_the_catalogs_install() -> None:
+    for listed in families():
+        for found in listed.releases.values():
+            controller = found.controller
+            if controller is None or controller.image is None:
+                continue
+            assert image_version(listed.key, controller.image) == found.version
+            assert controller.namespace == found.install.namespace

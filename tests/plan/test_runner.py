@@ -60,7 +60,12 @@ def test_remote_installs_and_the_conformance_check_are_noted(
         REMOTE_CHART_NOTE.format(count=1),  # Kueue
         FETCHED_NOTE.format(count=2),  # mpi-operator's manifest, training-operator's overlay
     )
-    assert len(notes) == 3 and "checked against" in notes[2]
+    # The example stacks have no facts yet: the plan says what its checks used.
+    assert notes[2] == (
+        "no facts/aiacc.json: the checks used the declared pools and operator versions only "
+        "(`trainstack inspect aiacc` reads the cluster's)"
+    )
+    assert len(notes) == 4 and "checked against" in notes[3]
 
 
 def test_plans_do_not_leak_between_stacks(project: Project) -> None:

@@ -88,6 +88,8 @@ def test_same_logs_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         outputs.append({p.name: p.read_bytes() for p in sorted(directory.iterdir())})
     assert outputs[0] == outputs[1]
     assert sorted(outputs[0]) == ["run-001.json", "run-001.log"]
+    # A saved log says nothing of where it ran.
+    assert json.loads(outputs[0]["run-001.json"])["environment"] == "unknown"
 
 
 def test_a_log_without_metrics_writes_nothing(root: Path, tmp_path: Path) -> None:

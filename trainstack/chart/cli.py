@@ -16,7 +16,8 @@ import typer
 
 from trainstack.chart.paths import repo_chart_dir
 from trainstack.core.base_model import PATTERN_WORDS
-from trainstack.core.errors import ChartError, Problem, ValuesError, describe_value
+from trainstack.core.describe import describe_value
+from trainstack.core.errors import ChartError, Problem, ValuesError
 from trainstack.core.names import DNS_LABEL_PATTERN
 from trainstack.core.project import Project
 

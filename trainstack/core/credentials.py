@@ -54,3 +54,14 @@ def holds_credential(name: str) -> bool:
         first in KEY_QUALIFIERS and second == "key"
         for first, second in zip(words, words[1:], strict=False)
     )
+
+
+_USERINFO = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#]*@)")
+
+
+def masked_url(url: str) -> str:
+    """``url`` without what could be a credential: the ``user:password@`` before the host
+    and the query string are shown as ``***`` (``https://***@host:6443/?***``)."""
+    url = _USERINFO.sub(lambda found: f"{found['scheme']}***@", url)
+    base, query, _ = url.partition("?")
+    return f"{base}?***" if query else url

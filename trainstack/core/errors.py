@@ -9,13 +9,9 @@ function that finds a key's line in its file (:func:`trainstack.core.yaml.positi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-_MAX_VALUE_CHARS = 80
 
 Locate = Callable[[str, str], str]
 """``(source, key path)`` -> where the key is written: ``source:LINE``, else ``source``."""
@@ -24,17 +20,6 @@ Locate = Callable[[str, str], str]
 def unlocated(source: str, key: str) -> str:
     """No line: the file as the message names it."""
     return source
-
-
-def describe_value(value: Any) -> str:
-    """Render a value found in a user's file for an error message (short, JSON-like)."""
-    try:
-        text = json.dumps(value, sort_keys=True, default=str)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    if len(text) > _MAX_VALUE_CHARS:
-        text = text[: _MAX_VALUE_CHARS - 3] + "..."
-    return text
 
 
 @dataclass(frozen=True)
@@ -250,9 +235,6 @@ class EnvironmentVariableError(TrainstackError):
         super().__init__(f"environment variable {name}: found {found}; allowed: {allowed}")
 
 
-_PLURALS = {"matrix": "matrices"}
-
-
 class DataStackError(TrainstackError):
     """A command that needs a cluster stack was given a data stack."""
 
@@ -272,7 +254,7 @@ class UnknownExperimentError(TrainstackError):
         choices = ", ".join(known) if known else "none"
         super().__init__(
             f"stack {stack} ({source}) runs no {what} {name!r}; "
-            f"its {_PLURALS.get(what, what + 's')}: {choices}"
+            f"its {'matrices' if what == 'matrix' else what + 's'}: {choices}"
         )
 
 
@@ -286,6 +268,12 @@ class ResultsFileError(InvalidInputError):
     """A results file (``results/STACK/EXPERIMENT/run-*.json``) cannot be read."""
 
     kind = "results file"
+
+
+class FactsFileError(InvalidInputError):
+    """A facts file (``facts/STACK.json``, written by ``trainstack inspect``) cannot be read."""
+
+    kind = "facts file"
 
 
 class ResultsError(TrainstackError):

@@ -59,3 +59,24 @@ MAX_JSON_DEPTH = 64
 """Objects and arrays nested in each other in a JSON file trainstack reads (results files,
 plan and cache files) or an API response: the same bound as YAML's. JSON readers recurse,
 so a deeper document would otherwise fail (or not) wherever the reader's own limit is."""
+
+MAX_API_RESPONSE_BYTES = 64 << 20
+"""One answer of the Kubernetes API server (a page of a list, an object): 64 MiB. A page of
+500 nodes is about 10 MiB; a server that sends more is refused while reading, before the
+answer is decoded."""
+
+MAX_API_PAGES = 200
+"""Pages of one list (``limit``/``continue``): 200 pages of 500 items, 100,000 objects. A
+server that keeps answering with a ``continue`` token (a loop, or a hostile server) is
+refused once this many pages were read."""
+
+API_PAGE_SIZE = 500
+"""Items asked for per page of a list (``limit``; client-go's pager asks for 500 too)."""
+
+MAX_FACT_CHARS = 256
+"""One string read from the cluster into a facts file (a version, an image, a label value):
+Kubernetes caps label values at 63 characters; a longer one is refused, not truncated."""
+
+MAX_FACTS_FILE_BYTES = 16 << 20
+"""A facts file (``facts/STACK.json``) read by ``plan``, ``diff --fairness`` and ``results``:
+16 MiB (a cluster of 20,000 nodes writes about 1 MiB)."""

@@ -16,7 +16,8 @@ from pydantic import BaseModel, Discriminator, Tag, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails
 
 from trainstack.core.base_model import CONSTRAINT_ERROR, PATTERN_WORDS, constraint
-from trainstack.core.errors import Problem, describe_value
+from trainstack.core.describe import describe_value
+from trainstack.core.errors import Problem
 from trainstack.core.key_paths import dotted_path
 
 _FIELD_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")

@@ -48,6 +48,8 @@ WARNING_IDS: dict[str, str] = {
     "while the cohort lends it GPUs",
     "queuedTogether": "with queueing: a team's experiments need more than its quota "
     "together, so they run one after another",
+    "observedDiffers": "the cluster as `trainstack inspect` last read it (facts/STACK.json) "
+    "differs from what the stack declares: a pool's nodes, an operator's version...",
     "staleAcknowledgement": "an acknowledgement that matches no warning of the plan (it "
     "cannot be acknowledged itself)",
 }

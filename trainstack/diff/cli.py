@@ -24,6 +24,7 @@ from trainstack.diff.data_loss import DATA_LOSS
 from trainstack.plan import complete_stack
 
 if TYPE_CHECKING:
+    from trainstack.diff.environment import EnvironmentReport
     from trainstack.diff.sources import Compared
 
 NO_CHANGES, CHANGES = 0, 1
@@ -106,9 +107,11 @@ def diff(
 ) -> None:
     """Show what differs between two stacks, or between a git revision and the working tree."""
     # Imported here: planning pulls in Pulumi and Helm, which other commands need not load.
+    from trainstack.diff.environment import environment_report, not_compared
     from trainstack.diff.sources import against_base, two_plans, two_stacks
 
     names = list(stacks or [])
+    environment = not_compared("--plans compares plan directories, whose clusters are unknown")
     if sum(mode is not None for mode in (base, plans)) > 1:
         raise DiffError("give either --base GIT_REF or --plans DIR_A DIR_B, not both")
     if plans is not None:
@@ -125,9 +128,12 @@ def diff(
                 f"give two stacks to compare (e.g. `trainstack diff aiacc baseline`), "
                 f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
             )
-        compared = [two_stacks(Project.find(), names[0], names[1], context, use_cache)]
+        project = Project.find()
+        compared = [two_stacks(project, names[0], names[1], context, use_cache)]
+        if fairness:
+            environment = environment_report(project.root, names[0], names[1], project.display)
     status = (
-        _report_fairness(compared[0], output_format, max_chars)
+        _report_fairness(compared[0], output_format, max_chars, environment)
         if fairness
         else (_report_diff(compared, output_format, max_chars))
     )
@@ -149,12 +155,17 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
     return CHANGES if any(item.has_changes for item in diffs) else NO_CHANGES
 
 
-def _report_fairness(compared: Compared, output_format: OutputFormat, max_chars: int) -> int:
+def _report_fairness(
+    compared: Compared, output_format: OutputFormat, max_chars: int, environment: EnvironmentReport
+) -> int:
+    import dataclasses
+
     from trainstack.diff.fairness import classify
     from trainstack.diff.render_fairness import fairness_lines, fairness_markdown
     from trainstack.diff.render_text import write_lines
 
     report = classify(compared.diff, compared.before, compared.after)
+    report = dataclasses.replace(report, environment=environment)
     if output_format is OutputFormat.markdown:
         sys.stdout.write(fairness_markdown(report, max_chars))
     else:

@@ -22,7 +22,7 @@ approval.
 from __future__ import annotations
 
 from trainstack.config.clusters.registry import data_resources
-from trainstack.core.errors import describe_value
+from trainstack.core.describe import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes
 

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from trainstack.config.clusters.registry import identity_keys
-from trainstack.core.errors import describe_value
+from trainstack.core.describe import describe_value
+from trainstack.diff.environment import EnvironmentReport
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.snapshot import CONFIG_TYPE
@@ -67,11 +68,14 @@ class FairnessReport:
     after_label: str
     findings: tuple[Finding, ...]
     notes: tuple[str, ...] = ()
+    environment: EnvironmentReport | None = None
+    """The clusters' facts compared (:mod:`trainstack.diff.environment`), when asked for."""
 
     @property
     def fair(self) -> bool:
-        """Only expected differences: throughput of the two stacks can be compared."""
-        return not self.of("other")
+        """Only expected differences, declared and observed: throughput can be compared."""
+        observed = self.environment is None or self.environment.comparable
+        return not self.of("other") and observed
 
     def of(self, category: Category) -> tuple[Finding, ...]:
         """The findings of one category, in object order."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
+from trainstack.diff.environment import SEVERITIES, EnvironmentReport
 from trainstack.diff.fairness import (
     CATEGORIES,
     FairnessReport,
@@ -20,14 +21,32 @@ UNFAIR = (
     "so throughput measured on these stacks cannot be compared"
 )
 FAIR = "fair: the stacks differ only in acceleration and cluster identity ({counts})"
+UNFAIR_OBSERVED = (
+    "NOT COMPARABLE: the clusters as observed differ in {count} way(s) that change training "
+    "speed, so throughput measured on these stacks cannot be compared"
+)
 
 
 def verdict(report: FairnessReport) -> str:
-    """One sentence: fair or not, and why."""
-    if not report.fair:
-        return UNFAIR.format(count=len(report.of("other")))
-    counts = categories_in(report.findings)
-    return FAIR.format(counts=", ".join(f"{counts[c]} {c}" for c in CATEGORIES[1:]))
+    """One sentence: fair or not, and why; then what was seen of the clusters."""
+    environment = report.environment
+    if report.of("other"):
+        text = UNFAIR.format(count=len(report.of("other")))
+    elif environment is not None and not environment.comparable:
+        text = UNFAIR_OBSERVED.format(count=len(environment.of("not comparable")))
+    else:
+        counts = categories_in(report.findings)
+        text = FAIR.format(counts=", ".join(f"{counts[c]} {c}" for c in CATEGORIES[1:]))
+    return text + _observed(environment)
+
+
+def _observed(environment: EnvironmentReport | None) -> str:
+    if environment is None:
+        return ""
+    if not environment.compared:
+        return f"; {environment.missing}"
+    counts = ", ".join(f"{len(environment.of(s))} {s}" for s in SEVERITIES)
+    return f"; observed facts compared ({counts})"
 
 
 # Objects named on a line of a group, before "and N more".
@@ -47,6 +66,10 @@ def fairness_lines(report: FairnessReport) -> list[StyledLine]:
         style = "red" if category == "other" else ""
         for group in grouped(report.of(category)):
             lines.append((f"  {category:<{width}}  {_objects(group)}: {group.detail}", style))
+    styles = {"not comparable": "red", "warning": "yellow", "acceleration": ""}
+    for finding in report.environment.findings if report.environment else ():
+        text = f"  {'observed':<{width}}  {finding.severity}: {finding.text}"
+        lines.append((text, styles[finding.severity]))
     lines += [(f"note: {note}", "yellow") for note in report.notes]
     return lines
 
@@ -80,6 +103,10 @@ def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT)
         f"{code_span(group.detail)} |\n"
         for category in CATEGORIES
         for group in grouped(report.of(category))
+    ]
+    rows += [
+        f"| observed: {finding.severity} | - | facts | {code_span(finding.text)} |\n"
+        for finding in (report.environment.findings if report.environment else ())
     ]
     if rows:
         head.append("| category | objects | which | difference |\n|---|---|---|---|\n")

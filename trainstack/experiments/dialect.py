@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from trainstack.config.operators import EnabledOperator, Operators
-from trainstack.core.errors import Problem, describe_value
+from trainstack.core.describe import describe_value
+from trainstack.core.errors import Problem
 from trainstack.operators import ServedApi, serving_families
 from trainstack.training_job import TrainingJob
 from trainstack.training_job.frameworks import framework

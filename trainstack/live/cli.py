@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -91,3 +92,49 @@ def logs(
                     sys.stdout.flush()
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
+
+
+class Format(StrEnum):
+    """How ``inspect`` prints the facts it wrote."""
+
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+
+
+def inspect(
+    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    timeout: options.Timeout = options.DEFAULT_TIMEOUT,
+    deadline: options.Deadline = options.DEFAULT_DEADLINE,
+    output: Annotated[
+        Format,
+        typer.Option("--format", help="text, markdown (a PR comment) or json (the file's text)."),
+    ] = Format.text,
+) -> None:
+    """Read the stack's cluster (nodes, operators, CRDs, Kueue) into facts/STACK.json."""
+    from trainstack.console.terminal import print_warning, stderr_console
+    from trainstack.experiments import load_stack_experiments
+    from trainstack.facts.render import facts_markdown, facts_text, observation_notes
+    from trainstack.facts.store import facts_json, write_facts
+    from trainstack.live.connect import connect_reader
+    from trainstack.live.inspect import inspect_stack
+
+    project = Project.find()
+    resolved = load_stack_experiments(project, stack)
+    settings = ClusterOptions(kubeconfig, context, timeout, deadline)
+    reader = connect_reader(resolved.stack, settings)
+    facts = inspect_stack(reader, resolved)
+    path, changed = write_facts(project.root, facts)
+    err = stderr_console()
+    for note in observation_notes(facts, resolved.stack.config):
+        print_warning(note, err)
+    if output is Format.json:
+        sys.stdout.write(facts_json(facts))
+    elif output is Format.markdown:
+        sys.stdout.write(facts_markdown(facts))
+    else:
+        sys.stdout.write(facts_text(facts, reader.where()))
+    state = "written to" if changed else "unchanged in"
+    sys.stderr.write(f"facts {state} {project.display(path)} ({reader.requests} requests)\n")

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import httpx2
-from lightkube import ApiError, Client, ConfigError, KubeConfig
+from lightkube import ApiError, Client, ConfigError
 from lightkube.generic_resource import create_namespaced_resource
 from lightkube.operators import Operator
 from lightkube.resources.apiextensions_v1 import CustomResourceDefinition
@@ -34,18 +34,7 @@ class Cluster:
     def __init__(self, target: Target, timeout: float) -> None:
         self.target = target
         self.timeout = timeout
-        try:
-            config = KubeConfig.from_dict(target.document, fname=target.path).get(target.context)
-        except ConfigError as error:
-            contexts = sorted(str(c.get("name")) for c in target.document.get("contexts") or [])
-            raise ClusterError(
-                f"kubeconfig {target.path}: {error} (contexts: {', '.join(contexts) or 'none'})"
-            ) from None
-        except (KeyError, TypeError, ValueError) as error:
-            raise ClusterError(
-                f"kubeconfig {target.path}: context {target.context_name!r} is incomplete "
-                f"({type(error).__name__})"
-            ) from None
+        config = target.config()
         try:
             self._client = Client(config=config, timeout=httpx2.Timeout(timeout), trust_env=False)
         except ConfigError as error:
@@ -54,7 +43,7 @@ class Cluster:
 
     def where(self) -> str:
         """``context X (server URL)`` for messages."""
-        return f"context {self.target.context_name!r} ({self.target.server()})"
+        return self.target.where()
 
     def list_jobs(
         self, spec: FrameworkSpec, namespace: str, labels: Mapping[str, Selector]

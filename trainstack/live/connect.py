@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from trainstack.config.loader import LoadedStack
+from trainstack.live.api import ApiReader
 from trainstack.live.cluster import Cluster
 from trainstack.live.kubeconfig import resolve_target
 from trainstack.live.options import ClusterOptions
+from trainstack.live.transport import ReadLimits
 from trainstack.operators import PodLabels
 from trainstack.training_job.frameworks import FrameworkSpec
 
@@ -13,6 +15,12 @@ from trainstack.training_job.frameworks import FrameworkSpec
 def connect(stack: LoadedStack, options: ClusterOptions) -> Cluster:
     """A read-only client for the stack's cluster (no request made yet)."""
     return Cluster(resolve_target(stack, options), options.timeout)
+
+
+def connect_reader(stack: LoadedStack, options: ClusterOptions) -> ApiReader:
+    """A bounded, read-only reader of the stack's cluster (no request made yet)."""
+    limits = ReadLimits(timeout=options.timeout, deadline=options.deadline)
+    return ApiReader(resolve_target(stack, options), limits)
 
 
 def operator_of(stack: LoadedStack, spec: FrameworkSpec) -> PodLabels | None:

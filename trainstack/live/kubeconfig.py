@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from lightkube import ConfigError, KubeConfig
+from lightkube.config.kubeconfig import SingleConfig
 
 from trainstack.config.loader import LoadedStack
 from trainstack.config.secret_keys import KUBECONFIG_KEY
+from trainstack.console.safe_text import printable
+from trainstack.core.credentials import masked_url
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.core.files import read_text
 from trainstack.core.yaml.scan import check_yaml
@@ -45,7 +49,8 @@ class Target:
         return self.context or str(self.document.get("current-context") or "")
 
     def server(self) -> str:
-        """The API server's URL of the context (shown in errors; it is no secret)."""
+        """The API server's URL of the context, for messages: a ``user:password@`` or a
+        query in it masked, control characters escaped."""
         contexts = {
             c.get("name"): c.get("context") or {} for c in self.document.get("contexts") or []
         }
@@ -53,7 +58,35 @@ class Target:
         clusters = {
             c.get("name"): c.get("cluster") or {} for c in self.document.get("clusters") or []
         }
-        return str(clusters.get(cluster_name, {}).get("server") or "(unknown server)")
+        server = str(clusters.get(cluster_name, {}).get("server") or "(unknown server)")
+        return printable(masked_url(server))
+
+    def where(self) -> str:
+        """``context X (server URL)`` for messages."""
+        return f"context {printable(repr(self.context_name))} ({self.server()})"
+
+    def config(self) -> SingleConfig:
+        """The context's cluster and user as lightkube reads them; an error names the file
+        and the contexts it has, never what the file holds."""
+        try:
+            config = KubeConfig.from_dict(self.document, fname=self.path).get(self.context)
+        except ConfigError as error:
+            contexts = sorted(str(c.get("name")) for c in self.document.get("contexts") or [])
+            raise ClusterError(
+                f"kubeconfig {self.path}: {printable(str(error))} (contexts: "
+                f"{printable(', '.join(contexts)) or 'none'})"
+            ) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ClusterError(
+                f"kubeconfig {self.path}: context {printable(repr(self.context_name))} is "
+                f"incomplete ({type(error).__name__})"
+            ) from None
+        if config is None or config.user is None:
+            raise ClusterError(
+                f"kubeconfig {self.path}: context {printable(repr(self.context_name))} names "
+                "no user: trainstack reads the cluster as the context's user"
+            )
+        return config
 
 
 def _how_to_get(stack: LoadedStack) -> str:

@@ -1,4 +1,10 @@
-"""The options every command that reads a cluster takes."""
+"""The options every command that reads a cluster takes.
+
+Two bounds on time, both documented in ``docs/facts.md``: ``--timeout`` is how long one
+request may wait to connect and then for each part of its answer; ``--deadline`` is how
+long all the requests of a command may take together (a server that trickles an answer
+byte by byte never trips the first, always the second).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,9 @@ from typing import Annotated
 import typer
 
 DEFAULT_TIMEOUT = 10.0
+"""Seconds to connect, and to wait for each part of an answer (lightkube's default too)."""
+DEFAULT_DEADLINE = 120.0
+"""Seconds all the requests of one command may take together."""
 
 
 @dataclass(frozen=True)
@@ -18,6 +27,7 @@ class ClusterOptions:
     kubeconfig: Path | None = None
     context: str | None = None
     timeout: float = DEFAULT_TIMEOUT
+    deadline: float = DEFAULT_DEADLINE
 
 
 Kubeconfig = Annotated[
@@ -35,5 +45,15 @@ Context = Annotated[
 ]
 Timeout = Annotated[
     float,
-    typer.Option("--timeout", min=0.1, help="Seconds to wait for the API server."),
+    typer.Option(
+        "--timeout",
+        min=0.1,
+        help="Seconds to wait for the API server to connect, and for each part of an answer.",
+    ),
+]
+Deadline = Annotated[
+    float,
+    typer.Option(
+        "--deadline", min=0.1, help="Seconds all the requests of the command may take together."
+    ),
 ]

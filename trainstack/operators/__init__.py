@@ -3,6 +3,7 @@
 from trainstack.operators.registry import (
     families,
     family,
+    image_version,
     known_versions,
     latest,
     release,
@@ -11,6 +12,7 @@ from trainstack.operators.registry import (
 from trainstack.operators.spec import (
     AckAddonInstall,
     ChartInstall,
+    Controller,
     Install,
     KustomizeInstall,
     ManifestInstall,
@@ -24,6 +26,7 @@ from trainstack.operators.spec import (
 __all__ = [
     "AckAddonInstall",
     "ChartInstall",
+    "Controller",
     "Install",
     "KustomizeInstall",
     "ManifestInstall",
@@ -34,6 +37,7 @@ __all__ = [
     "ServedApi",
     "families",
     "family",
+    "image_version",
     "known_versions",
     "latest",
     "release",

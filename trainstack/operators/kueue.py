@@ -28,13 +28,31 @@ Facts and sources (kubernetes-sigs/kueue at each tag):
   writes its own integration list, so they stay on.
 - What it writes into a TrainJob: ``spec.podTemplateOverrides`` up to 0.16.x,
   ``spec.runtimePatches`` from 0.17.0 (#10127): see ``compatibility.py``.
+
+The chart's objects (kubernetes-sigs/kueue, the same at v0.16.1, v0.18.6 and
+v0.19.2): the Deployment ``<fullname>-controller-manager``
+with its container ``manager`` (charts/kueue/templates/manager/manager.yaml L20, L61), the
+ConfigMap ``<fullname>-manager-config`` holding ``controller_manager_config.yaml``
+(templates/manager/manager-config.yaml L20, L25), both in the release's namespace;
+``<fullname>`` is the release name when it contains ``kueue``, else ``<release>-kueue``
+(templates/_helpers.tpl, ``kueue.fullname``). The released chart's image is
+``registry.k8s.io/kueue/kueue:v<version>`` (hack/helm-chart-package.sh sets the repository
+to ``registry.k8s.io/kueue`` + ``/kueue`` and the tag to the git tag for released versions).
 """
 
 from __future__ import annotations
 
-from trainstack.operators.spec import ChartInstall, OperatorFamily, OperatorRelease, Pull
+from trainstack.operators.spec import (
+    ChartInstall,
+    Controller,
+    OperatorFamily,
+    OperatorRelease,
+    Pull,
+)
 
 KUEUE_CHART_REPO = "oci://registry.k8s.io/kueue/charts"
+KUEUE_CONFIG_KEY = "controller_manager_config.yaml"
+"""The key of Kueue's configuration in its manager's ConfigMap."""
 _RELEASES = "https://github.com/kubernetes-sigs/kueue/releases/tag/v{version}"
 _SCHEMAS = {
     ("kueue.x-k8s.io/v1beta2", "ResourceFlavor"): "resourceflavor-v1beta2-kueue.json",
@@ -68,7 +86,18 @@ def _release(version: str, commit: str) -> OperatorRelease:
                 source=f"hack/helm-chart-package.sh at v{version}",
             ),
         ),
+        controller=Controller(
+            "kueue-system",
+            "kueue-controller-manager",
+            "manager",
+            f"registry.k8s.io/kueue/kueue:v{version}",
+        ),
     )
+
+
+def kueue_fullname(release_name: str) -> str:
+    """The chart's ``kueue.fullname`` for a release (no name override set)."""
+    return release_name if "kueue" in release_name else f"{release_name}-kueue"
 
 
 KUEUE = OperatorFamily(

@@ -34,6 +34,11 @@ Facts and sources:
   (OpenMPI|Intel|MPICH), ``mpiReplicaSpecs`` (Launcher, Worker) and ``runPolicy``
   (cleanPodPolicy, ttlSecondsAfterFinished, activeDeadlineSeconds, backoffLimit,
   schedulingPolicy, suspend, managedBy): every setting the chart renders.
+- Controller: Deployment ``mpi-operator`` in namespace ``mpi-operator``, container
+  ``mpi-operator``, image ``mpioperator/mpi-operator:0.6.0`` at v0.6.0 (commit
+  c983759cfa87fd32ed5711804021ea47eb8d712c, deploy/v2beta1/mpi-operator.yaml, the
+  Deployment and its ``image:`` line 8655). 0.8.2's image is unverified (its tag is not in
+  the stored snapshot); ``trainstack inspect`` reads the version from the image's tag then.
 - Pod labels (pkg/apis/kubeflow/v2beta1/constants.go lines 42, 45; defaultLabels in
   pkg/controller/mpi_job_controller.go): ``training.kubeflow.org/job-name=<job>``,
   ``training.kubeflow.org/job-role=launcher|worker``.
@@ -42,6 +47,7 @@ Facts and sources:
 from __future__ import annotations
 
 from trainstack.operators.spec import (
+    Controller,
     ManifestInstall,
     OperatorFamily,
     OperatorRelease,
@@ -77,6 +83,7 @@ def _release(
     version: str, source: str, *, image_verified: bool, unverified: tuple[str, ...] = ()
 ) -> OperatorRelease:
     tag = f"v{version}"
+    manifest_image = f"mpioperator/mpi-operator:{version}"
     image = Pull(
         what="controller image (the manifest's Deployment mpi-operator)",
         reference=f"docker.io/mpioperator/mpi-operator:{version}",
@@ -100,6 +107,12 @@ def _release(
         ),
         published=_RELEASES.format(tag=tag),
         pulls=(image,),
+        controller=Controller(
+            "mpi-operator",
+            "mpi-operator",
+            "mpi-operator",
+            manifest_image if image_verified else None,
+        ),
     )
 
 

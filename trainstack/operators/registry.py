@@ -9,8 +9,10 @@ ones.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
+from trainstack.core.images import normalized
 from trainstack.operators.ack_arena import ACK_ARENA
 from trainstack.operators.compatibility import version_key
 from trainstack.operators.kueue import KUEUE
@@ -90,3 +92,24 @@ def serving_families(crd: str, *, suspend: bool = False) -> list[OperatorRelease
             if served.suspend or not suspend:
                 found.append(newest)
     return found
+
+
+_VERSION_TAG = re.compile(r"^v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:[-+][0-9A-Za-z.+_-]+)?)$")
+
+
+def _same_image(listed: str | None, running: str) -> bool:
+    """One image however it is spelt (``kubeflow/x`` is ``docker.io/kubeflow/x``)."""
+    return listed is not None and normalized(listed) == normalized(running)
+
+
+def image_version(key: str, image: str) -> str | None:
+    """The release of ``key`` whose controller runs ``image`` (the catalog's image of each
+    release); else the image's tag when it reads as a version (``0.8.2``, ``v0.19.2``);
+    ``None``: unknown (a tag such as ``v1-93c5489`` or ``latest``, a digest only)."""
+    for version, found in _FAMILIES[key].releases.items():
+        if found.controller is not None and _same_image(found.controller.image, image):
+            return version
+    name = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    tag = name.partition(":")[2]
+    matched = _VERSION_TAG.match(tag)
+    return matched[1] if matched else None

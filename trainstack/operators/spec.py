@@ -142,6 +142,19 @@ class Pull:
 
 
 @dataclass(frozen=True)
+class Controller:
+    """The Deployment that runs a release's controller, as its install creates it (what
+    ``trainstack inspect`` looks for, and how it tells the installed release)."""
+
+    namespace: str
+    deployment: str
+    container: str
+    """The controller's container in the Deployment's pod template."""
+    image: str | None
+    """The image the release's install sets; ``None``: not verified offline."""
+
+
+@dataclass(frozen=True)
 class OperatorRelease:
     """One release of one operator, as the catalog knows it."""
 
@@ -164,6 +177,8 @@ class OperatorRelease:
     publishes in its own change log (ACK add-ons)."""
     pulls: tuple[Pull, ...] = field(default=())
     """What its deployment fetches besides the install itself (images, hook packages)."""
+    controller: Controller | None = None
+    """Its controller's Deployment; ``None``: unknown (an ACK add-on's own workloads)."""
 
     def served(self, crd: str) -> ServedApi | None:
         """The API this release serves for ``crd``, if any."""

@@ -39,6 +39,14 @@ https://github.com/kubeflow/trainer/releases/tag/v2.3.0; #3859 prepared it):
   releases work with which Trainer releases is data in ``compatibility.py``.
   (kubernetes-sigs/kueue#14886, a setup-time check of the TrainJob CRD, is an open pull
   request, not Kueue's behaviour.)
+- Controller: the Deployment ``<fullname>-controller-manager`` (charts/kubeflow-trainer/
+  templates/manager/_helpers.tpl, ``trainer.manager.name``), container ``manager``
+  (templates/manager/deployment.yaml), at v2.3.0 (commit
+  658725bdae5c7e3a0854d93ac6ff492e109a22ab); the release trainstack installs is named after
+  the chart, so ``<fullname>`` is ``kubeflow-trainer`` (templates/_helpers.tpl,
+  ``trainer.fullname``). Image: ``ghcr.io/kubeflow/trainer/trainer-controller-manager``
+  (values.yaml ``image.registry``, ``image.repository``) tagged ``v`` + the chart's version
+  when ``image.tag`` is empty (templates/_helpers.tpl ``trainer.defaultImageTag``).
 - Pods: JobSet's labels ``jobset.sigs.k8s.io/jobset-name`` (the TrainJob's name) and
   ``jobset.sigs.k8s.io/replicatedjob-name`` (``node``, ``launcher``).
 """
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 from trainstack.operators.spec import (
     ChartInstall,
+    Controller,
     OperatorFamily,
     OperatorRelease,
     PodLabels,
@@ -130,6 +139,12 @@ TRAINER = OperatorFamily(
                     "jobset 0.12.0 from oci://registry.k8s.io/jobset/charts)",
                     verified=False,
                 ),
+            ),
+            controller=Controller(
+                "kubeflow-system",
+                "kubeflow-trainer-controller-manager",
+                "manager",
+                "ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0",
             ),
         ),
     },

@@ -40,6 +40,13 @@ Facts and sources (kubeflow/trainer, the renamed repository, at tags v1.8.1 =
   ttlSecondsAfterFinished, activeDeadlineSeconds, backoffLimit, schedulingPolicy and
   ``suspend`` (kubeflow/trainer#1859, since 1.7); TFJob ``successPolicy``; PyTorchJob
   spec-level ``nprocPerNode`` and ``elasticPolicy``: every setting the chart renders.
+- Controller: Deployment ``training-operator`` (manifests/base/deployment.yaml) in the
+  overlay's namespace ``kubeflow``, container ``training-operator``; the overlay sets its
+  image (manifests/overlays/standalone/kustomization.yaml ``images``):
+  ``kubeflow/training-operator:v1-04f9f13`` at v1.8.1 (commit
+  0f8735faade3651dfe44e45c6fbc30fa9152641d), ``ghcr.io/kubeflow/training-v1/
+  training-operator:v1-93c5489`` at v1.9.4 (commit 4445c12aa62e4345b0c2c6ac9b215a70eca46ed7).
+  trainstack's overlays leave the image alone.
 - Pod labels (pkg/controller.v1/common GenLabels and pod creation):
   ``training.kubeflow.org/job-name=<job>``,
   ``training.kubeflow.org/replica-type=<replica type, lower case>``.
@@ -48,6 +55,7 @@ Facts and sources (kubeflow/trainer, the renamed repository, at tags v1.8.1 =
 from __future__ import annotations
 
 from trainstack.operators.spec import (
+    Controller,
     KustomizeInstall,
     OperatorFamily,
     OperatorRelease,
@@ -109,6 +117,7 @@ def _release(
                 source=f"manifests/overlays/standalone/kustomization.yaml at v{version}",
             ),
         ),
+        controller=Controller("kubeflow", "training-operator", "training-operator", image),
     )
 
 

@@ -67,7 +67,7 @@ def plan_stack(
     return Plan(
         stack=stack,
         resources=tuple(resources),
-        notes=(*_notes(resources), conformance_note),
+        notes=(*_notes(resources), *filter(None, [deployment.facts_note]), conformance_note),
         config_digests=config_digests,
         provider_config=_provider_config(config, secret_keys),
         objects=tuple(objects),

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from trainstack.core.errors import LogError, Problem, ResultsError
 from trainstack.experiments import Experiment
+from trainstack.facts.model import RunEnvironment
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
 from trainstack.results.store import PendingRun
@@ -102,8 +103,10 @@ def pending_run(
     pod: str | None = None,
     container: str | None = None,
     wanted_run: int | None = None,
+    environment: RunEnvironment | None = None,
 ) -> PendingRun:
-    """The record of one run (run number and log file name are set when written)."""
+    """The record of one run (run number and log file name are set when written); without
+    an ``environment`` (a saved log), where it ran is ``unknown``."""
     record = RunRecord.model_validate(
         {
             "format": FORMAT,
@@ -124,6 +127,7 @@ def pending_run(
                 "container": container,
             },
             "metrics": metrics,
+            "environment": environment or "unknown",
         }
     )
     return PendingRun(record, log, wanted_run)

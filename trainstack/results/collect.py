@@ -1,9 +1,10 @@
 """``trainstack results collect STACK [EXPERIMENT...]``: record finished runs from the cluster.
 
 For each experiment, every job labelled with it is read: its run and base-values digest
-(annotations), status and the log of the role that reports results. Running jobs and
-jobs whose pods are gone are reported and skipped; every log is parsed before anything is
-written, so a log without its metrics stops the command with nothing recorded.
+(annotations), status, the log of the role that reports results and where its pods ran
+(:mod:`trainstack.live.environment`). Running jobs and jobs whose pods are gone are
+reported and skipped; every log is parsed before anything is written, so a log without
+its metrics stops the command with nothing recorded.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from trainstack.live import (
     role_pods,
     training_container,
 )
-from trainstack.live.connect import connect, operator_of
+from trainstack.live.connect import connect, connect_reader, operator_of
+from trainstack.live.environment import RunEnvironments
 from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run
 from trainstack.results.record import JobInfo
@@ -38,11 +40,14 @@ def collect_runs(
     names = list(dict.fromkeys(experiments)) or resolved.names()
     firsts = [resolved.runs_of(name)[0] for name in names]
     cluster = connect(resolved.stack, options)
+    environments = RunEnvironments(
+        lambda: connect_reader(resolved.stack, options), resolved.stack.config
+    )
     pending: list[PendingRun] = []
     notes: list[str] = []
     for experiment in firsts:
         for job in experiment_jobs(cluster, experiment):
-            item = _pending(resolved, cluster, experiment.point_name, job, notes)
+            item = _pending(resolved, cluster, environments, experiment.point_name, job, notes)
             if item is not None:
                 pending.append(item)
         if not any(p.record.experiment == experiment.point_name for p in pending):
@@ -52,7 +57,12 @@ def collect_runs(
 
 
 def _pending(
-    resolved: StackRuns, cluster: Cluster, name: str, job: LiveJob, notes: list[str]
+    resolved: StackRuns,
+    cluster: Cluster,
+    environments: RunEnvironments,
+    name: str,
+    job: LiveJob,
+    notes: list[str],
 ) -> PendingRun | None:
     label = f"{name}: {job.name}"
     if job.phase != "Succeeded":
@@ -60,7 +70,8 @@ def _pending(
         return None
     experiment = resolved.runs_of(name)[0]
     spec = framework(experiment.job.framework)
-    pods = role_pods(cluster, job, spec.reporting_role, operator_of(resolved.stack, spec))
+    operator = operator_of(resolved.stack, spec)
+    pods = role_pods(cluster, job, spec.reporting_role, operator)
     if not pods:
         notes.append(
             f"{label}: its {spec.reporting_role} pod is gone, and its log with it; not collected"
@@ -101,6 +112,7 @@ def _pending(
         pod=pod_name,
         container=container,
         wanted_run=job.run,
+        environment=environments.of_pods(role_pods(cluster, job, None, operator)),
     )
 
 

@@ -3,7 +3,9 @@
 Only runs of the same experiment as declared now count on each side: the runs whose
 base-values digest is that of the side's latest run (earlier runs of an edited
 experiment are left out and counted). Two sides compare only when those digests are
-equal: otherwise the jobs were not the same and the pair is reported as not comparable.
+equal: otherwise the jobs were not the same and the pair is reported as not comparable;
+and when their runs' environments differ in nothing but the acceleration
+(:mod:`trainstack.results.environment`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from trainstack.results.environment import EnvironmentVerdict, environment_verdict
 from trainstack.results.record import MetricValue, RunRecord
 from trainstack.results.stats import Summary, summarize
 from trainstack.results.store import StoredRun
@@ -43,6 +46,8 @@ class Row:
     """mean(A)/mean(B) - 1, or mean(B)/mean(A) - 1 when lower is better: > 0 means A is better."""
     comparable: bool
     reason: str
+    environment: EnvironmentVerdict
+    """Where the two sides' runs ran, compared."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
@@ -73,11 +78,14 @@ def compare(
         a_kept, a_excluded = current_runs(a_runs.get(experiment, ()))
         b_kept, b_excluded = current_runs(b_runs.get(experiment, ()))
         metrics = sorted({name for record in (*a_kept, *b_kept) for name in record.metrics})
+        environment = environment_verdict(experiment, a_stack, a_kept, b_stack, b_kept)
         for metric in metrics:
             a = _side(a_stack, a_kept, a_excluded, metric)
             b = _side(b_stack, b_kept, b_excluded, metric)
             first = _first_value(metric, a_kept, b_kept)
             reason = _not_comparable(experiment, metric, a, b)
+            if not reason and not environment.comparable:
+                reason = environment.reason
             change = None
             if not reason and a.summary and b.summary:
                 change = relative_change(a.summary.mean, b.summary.mean, first.higher_is_better)
@@ -92,6 +100,7 @@ def compare(
                     change=change,
                     comparable=not reason,
                     reason=reason,
+                    environment=environment,
                 )
             )
     return rows

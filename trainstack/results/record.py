@@ -1,8 +1,9 @@
 """One run's results file: ``results/STACK/EXPERIMENT/run-NNN.json`` (format 1).
 
 The file records what ran (the experiment's base-values digest, GPUs, the job and its
-timing), the log it was read from (kept beside it as ``run-NNN.log``, with its sha256) and
-every metric found, so that a reviewer can check each number against the raw log.
+timing), the log it was read from (kept beside it as ``run-NNN.log``, with its sha256),
+every metric found, so that a reviewer can check each number against the raw log, and
+where it ran (the facts of its nodes and operators, ``environment``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.core.base_model import StrictModel
+from trainstack.facts.model import RunEnvironment
 
 FORMAT = "trainstack-results/1"
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
@@ -82,3 +84,9 @@ class RunRecord(StrictModel):
     job: JobInfo | None = Field(default=None, description="The job (collected runs only).")
     log: LogInfo = Field(description="The raw log.")
     metrics: dict[str, MetricValue] = Field(description="Every metric found, by name.")
+    environment: RunEnvironment | Literal["unknown"] = Field(
+        default="unknown",
+        description="Where it ran: the facts of its pods' nodes and the operators' versions, "
+        "with their digest (`results collect`); `unknown` for a run recorded from a saved log "
+        "(`results add`) or by an earlier trainstack.",
+    )

@@ -82,6 +82,12 @@ def _notes(rows: Sequence[Row]) -> list[str]:
     return list(dict.fromkeys(notes))
 
 
+def _unchecked(rows: Sequence[Row]) -> list[str]:
+    """Why the environments of some pairs were not compared (runs from saved logs)."""
+    found = {row.environment.reason for row in rows if row.environment.status == "unknown"}
+    return sorted(found - {""})
+
+
 def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     """Aligned plain text."""
     out = [f"{a} vs {b}: {_legend(a, b)}\n\n"]
@@ -90,6 +96,10 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     if notes:
         out.append("\nnot comparable or left out:\n")
         out += [f"  - {note}\n" for note in notes]
+    unchecked = _unchecked(rows)
+    if unchecked:
+        out.append("\nenvironments not compared:\n")
+        out += [f"  - {note}\n" for note in unchecked]
     return "".join(out)
 
 
@@ -101,6 +111,10 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     if notes:
         out.append("\n**Not comparable or left out**\n\n")
         out += [f"- {note}\n" for note in notes]
+    unchecked = _unchecked(rows)
+    if unchecked:
+        out.append("\n**Environments not compared**\n\n")
+        out += [f"- {note}\n" for note in unchecked]
     for metric in sorted({row.metric for row in rows}):
         chart = _mermaid([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
@@ -161,6 +175,10 @@ def compare_json(rows: Sequence[Row]) -> str:
             "change": _rounded(row.change),
             "comparable": row.comparable,
             "reason": row.reason or None,
+            "environment": {
+                "status": row.environment.status,
+                "differences": list(row.environment.differences),
+            },
         }
         for row in rows
     ]

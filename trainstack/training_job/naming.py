@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from trainstack.core.errors import Problem, describe_value
+from trainstack.core.describe import describe_value
+from trainstack.core.errors import Problem
 from trainstack.training_job.frameworks import framework
 
 if TYPE_CHECKING:

@@ -1,0 +1,154 @@
+"""The bounded HTTP transport under lightkube's client: time, size, nesting and pages.
+
+Every request of a command goes through one :class:`GuardedTransport` (what
+:class:`~trainstack.live.api.ApiReader` gives lightkube's client), which
+
+- cuts each request's connect and read timeouts to what is left of the command's
+  deadline, and refuses to start a request past it;
+- asks for gzip only and decompresses within the size limit, counting the bytes of the
+  answer as they arrive and refusing it past
+  :data:`~trainstack.core.limits.MAX_API_RESPONSE_BYTES` (or past the deadline, however
+  slowly it trickles);
+- checks a JSON answer's nesting on its bytes before lightkube decodes it
+  (:data:`~trainstack.core.limits.MAX_JSON_DEPTH`);
+- counts the pages of each list: a request with a ``continue`` token is one more page of
+  the list at that path, refused past :data:`~trainstack.core.limits.MAX_API_PAGES`.
+
+What it refuses is a :class:`LimitExceeded`, which the reader turns into one clear error.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+
+from trainstack.console.safe_text import printable
+from trainstack.core.json_depth import TOO_DEEP, raw_too_deep
+from trainstack.core.limits import API_PAGE_SIZE, MAX_API_PAGES, MAX_API_RESPONSE_BYTES
+from trainstack.live.options import DEFAULT_DEADLINE, DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """The bounds of one command's requests (see the module's documentation)."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    deadline: float = DEFAULT_DEADLINE
+    max_response_bytes: int = MAX_API_RESPONSE_BYTES
+    max_pages: int = MAX_API_PAGES
+    page_size: int = API_PAGE_SIZE
+
+
+class LimitExceeded(Exception):
+    """A bound of :class:`ReadLimits` was hit (the message says which)."""
+
+
+class GuardedTransport(httpx2.BaseTransport):
+    """The HTTP transport under lightkube's client: every request and answer within bounds."""
+
+    def __init__(self, inner: httpx2.BaseTransport, limits: ReadLimits) -> None:
+        self.inner = inner
+        self.limits = limits
+        self.started = time.monotonic()
+        self.requests = 0
+        """Requests sent so far (``inspect`` reports it)."""
+        self._pages: dict[str, int] = {}
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline."""
+        return self.limits.deadline - (time.monotonic() - self.started)
+
+    def past_deadline(self) -> LimitExceeded:
+        return LimitExceeded(f"not done within --deadline {self.limits.deadline:g} s")
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        remaining = self.remaining()
+        if remaining <= 0:
+            raise self.past_deadline()
+        timeouts = request.extensions.get("timeout") or {}
+        request.extensions["timeout"] = {
+            name: remaining if timeouts.get(name) is None else min(timeouts[name], remaining)
+            for name in ("connect", "read", "write", "pool")
+        }
+        path = request.url.path
+        pages = self._pages.get(path, 0) + 1 if "continue" in request.url.params else 1
+        if pages > self.limits.max_pages:
+            raise LimitExceeded(
+                f"more than {self.limits.max_pages} pages, each with a `continue` token for "
+                "the next: refused (trainstack's limit on one list)"
+            )
+        self._pages[path] = pages
+        self.requests += 1
+        # gzip only, decompressed below within the size limit (never a bomb's worth).
+        request.headers["Accept-Encoding"] = "gzip"
+        response = self.inner.handle_request(request)
+        headers = httpx2.Headers(response.headers)
+        encoding = headers.pop("Content-Encoding", "identity").strip().lower()
+        if encoding not in ("identity", "gzip"):
+            response.close()
+            raise LimitExceeded(f"an answer encoded as {printable(encoding, 40)}, not asked for")
+        headers.pop("Content-Length", None)
+        # lightkube reads an error's Content-Type and fails on an answer without one.
+        headers.setdefault("Content-Type", "application/octet-stream")
+        kind = headers["Content-Type"].split(";")[0].strip().lower()
+        stream = _GuardedStream(
+            self, response.stream, whole=kind == "application/json", gzip=encoding == "gzip"
+        )
+        return httpx2.Response(
+            response.status_code, headers=headers, stream=stream, extensions=response.extensions
+        )
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class _GuardedStream(httpx2.SyncByteStream):
+    """An answer's body, decompressed, counted and timed as it arrives; a JSON one checked
+    whole before it is handed on."""
+
+    def __init__(self, transport: GuardedTransport, inner: Any, whole: bool, gzip: bool) -> None:
+        self.transport = transport
+        self.inner = inner
+        self.whole = whole
+        self.decoder = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16) if gzip else None
+
+    def __iter__(self) -> Iterator[bytes]:
+        limit = self.transport.limits.max_response_bytes
+        too_large = LimitExceeded(
+            f"an answer larger than {limit} bytes: refused (trainstack's limit)"
+        )
+        size = 0
+        kept: list[bytes] = []
+        for data in self.inner:
+            chunk = data
+            if self.decoder is not None:
+                try:
+                    chunk = self.decoder.decompress(data, limit - size + 1)
+                except zlib.error:
+                    raise LimitExceeded("an answer that is not valid gzip") from None
+                if self.decoder.unconsumed_tail:
+                    raise too_large
+            size += len(chunk)
+            if size > limit:
+                raise too_large
+            if self.transport.remaining() <= 0:
+                raise self.transport.past_deadline()
+            if self.whole:
+                kept.append(chunk)
+            else:
+                yield chunk
+        if self.whole:
+            data = b"".join(kept)
+            if raw_too_deep(data):
+                raise LimitExceeded(f"{TOO_DEEP}: refused (trainstack's limit)")
+            yield data
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
