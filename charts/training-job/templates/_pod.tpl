@@ -54,9 +54,6 @@ Parameters:
 {{- $_ := set $requests $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
-{{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
-{{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
-{{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
 {{- $command := .command | fromJson -}}
 {{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
@@ -87,46 +84,7 @@ spec:
   {{- with $v.security.serviceAccountName }}
   serviceAccountName: {{ toJson . }}
   {{- end }}
-  {{- with $v.scheduling.schedulerName }}
-  schedulerName: {{ toJson . }}
-  {{- end }}
-  {{- with $v.scheduling.priorityClassName }}
-  priorityClassName: {{ toJson . }}
-  {{- end }}
-  {{- with $nodeSelector }}
-  nodeSelector:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
-  {{- with $tolerations }}
-  tolerations:
-    {{- range . }}
-    - operator: {{ .operator | default "Equal" | toJson }}
-      {{- with .key }}
-      key: {{ toJson . }}
-      {{- end }}
-      {{- if kindIs "string" .value }}
-      value: {{ .value | toJson }}
-      {{- end }}
-      {{- with .effect }}
-      effect: {{ toJson . }}
-      {{- end }}
-      {{- if not (kindIs "invalid" .tolerationSeconds) }}
-      tolerationSeconds: {{ .tolerationSeconds | int64 }}
-      {{- end }}
-    {{- end }}
-  {{- end }}
-  {{- if and (eq .component "worker") (ne $v.scheduling.workerSpread "none") }}
-  {{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (dict "app.kubernetes.io/instance" $root.Release.Name "app.kubernetes.io/component" "worker")) }}
-  affinity:
-    podAntiAffinity:
-      {{- if eq $v.scheduling.workerSpread "required" }}
-      requiredDuringSchedulingIgnoredDuringExecution:
-        {{- list $term | toYaml | nindent 8 }}
-      {{- else }}
-      preferredDuringSchedulingIgnoredDuringExecution:
-        {{- list (dict "weight" 100 "podAffinityTerm" $term) | toYaml | nindent 8 }}
-      {{- end }}
-  {{- end }}
+  {{- include "training-job.scheduling.pod" (dict "root" $root "spec" $spec "component" .component) | nindent 2 }}
   {{- with $v.image.pullSecrets }}
   imagePullSecrets:
     {{- range . }}
