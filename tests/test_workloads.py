@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.conformance import crd_dir
+from tests.conftest import StackWriter
+from tests.stack_helpers import on_ack_arena
+from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
 
 
 def _job(plan: Plan, name: str) -> dict[str, Any]:
@@ -48,6 +53,22 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
             "-c",
             "sh /data/tensorflow-imagenet/launch_arena.sh",
         ]
+
+
+def test_imagenet_on_ack_arena_is_a_v1alpha1_mpijob_its_crd_accepts(
+    write_stack: StackWriter,
+) -> None:
+    crd_dir()  # skips, saying why, without the reference CRDs
+    for stack in ("aiacc", "baseline"):
+        # the plan checks every object against ack-arena's CRDs: a refusal fails it
+        plan = plan_stack(write_stack(on_ack_arena(stack)), "test", crd_dir=crd_dir_from(None))
+        job = _job(plan, "imagenet-tensorflow")
+        assert (job["apiVersion"], job["kind"]) == ("kubeflow.org/v1alpha1", "MPIJob")
+        assert job["spec"]["replicas"] == 4
+        assert job["spec"]["mountsOnLauncher"] is True
+        (container,) = job["spec"]["template"]["spec"]["containers"]
+        assert container["resources"]["limits"]["nvidia.com/gpu"] == 4
+        assert container["command"] == ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"]
 
 
 def _without_run_metadata(values: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
 from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
 from trainstack.metrics import job_duration
+from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.frameworks import framework
 
 
@@ -33,13 +34,14 @@ class StatusRow:
 
 def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
     """A row per job found and per configured run not found, sorted by experiment and run."""
-    groups: dict[tuple[str, str], set[str]] = defaultdict(set)
+    groups: dict[tuple[str, str, Dialect], set[str]] = defaultdict(set)
     for run in resolved.runs:
-        groups[(run.namespace, run.job.framework)].add(run.point_name)
+        groups[(run.namespace, run.job.framework, run.job.operator_api)].add(run.point_name)
     found: dict[str, LiveJob] = {}
-    for (namespace, name), experiments in sorted(groups.items()):
+    for (namespace, name, dialect), experiments in sorted(groups.items()):
         spec = framework(name)
-        for item in cluster.list_jobs(spec, namespace, {EXPERIMENT_LABEL: exists()}):
+        labels = {EXPERIMENT_LABEL: exists()}
+        for item in cluster.list_jobs(spec, namespace, labels, spec.api_version_in(dialect)):
             job = live_job(spec, item)
             if job.experiment in experiments:
                 found[job.name] = job

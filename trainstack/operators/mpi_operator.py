@@ -54,6 +54,8 @@ def _mpijob(queue_caveat: str | None = None) -> ServedApi:
             job="training.kubeflow.org/job-name", role="training.kubeflow.org/job-role"
         ),
         queue_caveat=queue_caveat,
+        # Workers run sshd, the launcher's mpirun reaches them over ssh (transports.py).
+        transport="ssh",
     )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from trainstack.training_job.dialects import Dialect
+from trainstack.training_job.transports import Transport
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,9 @@ class ServedApi:
     pod_labels: PodLabels
     queue_caveat: str | None = None
     """What goes wrong when Kueue queues such a job (a known defect of the release)."""
+    transport: Transport | None = None
+    """How an MPIJob's launcher starts its ranks on the workers (``ssh``, ``kubectl-exec``:
+    ``trainstack.training_job.transports``); ``None`` for the other kinds."""
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,11 @@ Parameters:
     {name, value} or {name, valueFrom} (default none).
   - port - String - Optional. The name of the operator's port; "" (the default): the role's
     port is not rendered.
+  - restartPolicy - String - Optional. The pod's own restartPolicy, for APIs that take it
+    from the template (MPIJob v1alpha1); "" (the default): not rendered.
+  - serviceAccountToken - Boolean - Optional. Mount the ServiceAccount's token whatever
+    security.automountServiceAccountToken says, when the operator's transport needs it
+    (MPIJob v1alpha1's kubectl exec) (default false).
 */}}
 {{- define "training-job.pod.template" -}}
 {{- $root := .root -}}
@@ -76,7 +81,10 @@ spec:
   {{- if $v.security.hostPID }}
   hostPID: true
   {{- end }}
-  automountServiceAccountToken: {{ $v.security.automountServiceAccountToken }}
+  automountServiceAccountToken: {{ or .serviceAccountToken $v.security.automountServiceAccountToken }}
+  {{- with .restartPolicy }}
+  restartPolicy: {{ toJson . }}
+  {{- end }}
   {{- if not (kindIs "invalid" $security.fsGroup) }}
   securityContext:
     fsGroup: {{ $security.fsGroup | int64 }}
