@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.conformance import crd_dir
 from tests.conftest import StackWriter
@@ -139,3 +144,77 @@ def test_scale_out_points_put_one_worker_per_node(example_plans: dict[str, Plan]
         assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == gpus
         anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
         assert anti[0]["topologyKey"] == "kubernetes.io/hostname"
+
+
+SCRIPTS_DIR_ENV = "TRAINSTACK_WORKLOAD1_SCRIPTS_DIR"
+"""Workload 1's published scripts (``../shared/reference/workload-1-scripts``): test data,
+read in place, never copied into the project."""
+MPIRUN_STUB = '#!/bin/sh\nprintf "%s\\n" "$@"\n'
+"""mpirun that prints each argument it was given on a line of its own."""
+
+
+def _scripts_dir() -> Path:
+    value = os.environ.get(SCRIPTS_DIR_ENV)
+    if not value:
+        pytest.skip(
+            f"{SCRIPTS_DIR_ENV} is not set: point it at ../shared/reference/workload-1-scripts "
+            "to run workload 1's launch_arena.sh against the rendered launcher"
+        )
+    directory = Path(value)
+    assert (directory / "launch_arena.sh").is_file(), f"{SCRIPTS_DIR_ENV}={value}"
+    return directory
+
+
+def _launcher(plan: Plan) -> dict[str, Any]:
+    job = _job(plan, "imagenet-tensorflow")
+    (container,) = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"]
+    assert isinstance(container, dict)
+    return container
+
+
+def _run_launcher(container: dict[str, Any], scripts: Path, tmp_path: Path) -> list[str]:
+    """Run the rendered launcher's command in a real shell, with its env and working dir:
+    the dataset at /data is a directory holding the published scripts, ``sh`` is bash (the
+    scripts' own interpreter: launch_arena.sh uses bash's ``let``), ``mpirun`` a stub."""
+    data = tmp_path / "data"
+    data.mkdir(parents=True)
+    (data / "tensorflow-imagenet").symlink_to(scripts)
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "mpirun").write_text(MPIRUN_STUB)
+    (stubs / "mpirun").chmod(0o755)
+    (stubs / "sh").symlink_to("/bin/bash")
+    env = {"PATH": f"{stubs}:/usr/bin:/bin"}
+    for item in container.get("env", []):
+        assert "value" in item, item  # every variable the script reads has a literal value
+        env[item["name"]] = item["value"]
+    command = [part.replace("/data/", f"{data}/") for part in container["command"]]
+    cwd = str(container.get("workingDir", "/")).replace("/data", str(data), 1)
+    ran = subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.splitlines()
+
+
+def test_launch_arena_sh_computes_16_ranks_4_per_node_on_both_clusters(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    scripts = _scripts_dir()
+    for stack in ("aiacc", "baseline"):
+        container = _launcher(example_plans[stack])
+        assert container["command"][:2] == ["sh", "-c"]
+        args = _run_launcher(container, scripts, tmp_path / stack)
+        assert args[:5] == ["--allow-run-as-root", "-np", "16", "-npernode", "4"], stack
+        assert args[-1] == "/data/tensorflow-imagenet/config_arena.sh"
+
+
+def test_without_arenas_env_the_script_gives_mpirun_no_count(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    """What the issue found: the job as it was rendered before arenaSubmit."""
+    scripts = _scripts_dir()
+    container = dict(_launcher(example_plans["aiacc"]))
+    container["env"] = [e for e in container["env"] if e["name"] not in ("workers", "gpus")]
+    args = _run_launcher(container, scripts, tmp_path)
+    assert args[:4] == ["--allow-run-as-root", "-np", "-npernode", "--bind-to"]

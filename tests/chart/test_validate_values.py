@@ -123,6 +123,20 @@ INCONSISTENT = {
         security={"seccompProfile": None},
         datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
     ),
+    "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
+    "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
+        "tensorflow",
+        arenaSubmit=True,
+        env={"workers": "2", "gpus": {"valueFrom": {"fieldRef": {"fieldPath": "x"}}}},
+        worker={"gpus": 1, "env": {"NVIDIA_VISIBLE_DEVICES": "0"}},
+        tensorflow={"ps": {"replicas": 1, "env": {"NVIDIA_VISIBLE_DEVICES": "void"}}},
+        labels={"app": "tfjob", "release": "job"},
+        annotations={"requestGPUsOfJobOwner": "2"},
+        podAnnotations={"requestGPUsOfJobOwner": "2"},
+    ),
+    "NVIDIA_VISIBLE_DEVICES by hand on a GPU-less arenaSubmit job": job_values(
+        "mpi", arenaSubmit=True, env={"NVIDIA_VISIBLE_DEVICES": "none"}
+    ),
     "a trainjob in Arena's dialect": job_values(
         "trainjob", operatorApi="arena", security={"seccompProfile": None}
     ),
@@ -219,6 +233,12 @@ CONSISTENT = {
     ),
     "ExitCode with pytorch": job_values("pytorch", runPolicy={"restartPolicy": "ExitCode"}),
     "Intel MPI on port 22": job_values("mpi", mpi={"implementation": "Intel"}),
+    "arenaSubmit with NVIDIA_VISIBLE_DEVICES where Arena leaves it": job_values(
+        "mpi", arenaSubmit=True, worker={"gpus": 1}, env={"NVIDIA_VISIBLE_DEVICES": "all"}
+    ),
+    "arenaSubmit on ack-arena's MPIJob": job_values(
+        "mpi", arenaSubmit=True, operatorApi="arena", security={"seccompProfile": None}
+    ),
     "mpi in Arena's dialect on the host network with port 22 (no sshd)": job_values(
         "mpi", operatorApi="arena", security={"seccompProfile": None}, network={"hostNetwork": True}
     ),

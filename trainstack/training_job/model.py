@@ -47,8 +47,10 @@ class Image(StrictModel):
         description="Full image reference, e.g. registry.example.com/team/train:v1 (or a "
         "placeholder <...> until it is known: the program refuses to deploy it).",
     )
-    pull_policy: Literal["Always", "IfNotPresent", "Never"] = Field(
-        default="IfNotPresent", description="When the kubelet pulls the image."
+    pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = Field(
+        default=None,
+        description="When the kubelet pulls the image; null: IfNotPresent (Always with "
+        "arenaSubmit, as arena submit).",
     )
     pull_secrets: list[DnsName] = Field(
         default_factory=list,
@@ -62,8 +64,18 @@ class TrainingJob(StrictModel):
 
     framework: Framework = Field(
         default="mpi",
-        description="mpi (Horovod/AIACC: MPIJob v2beta1), tensorflow (TFJob), pytorch "
-        "(PyTorchJob) or trainjob (Kubeflow Trainer v2 TrainJob).",
+        description="mpi (Horovod/AIACC: MPIJob v2beta1, ack-arena's v1alpha1), tensorflow "
+        "(TFJob), pytorch (PyTorchJob) or trainjob (Kubeflow Trainer v2 TrainJob).",
+    )
+    arena_submit: bool = Field(
+        default=False,
+        description="Run as `arena submit mpi|tf|pytorch` ran it (docs/arena-parity.md): env "
+        "workers and gpus on every container (NVIDIA_VISIBLE_DEVICES=void where Arena sets "
+        "it), Arena's labels (app, release, createdBy) and annotation "
+        "requestGPUsOfJobOwner, and Arena's defaults for what the job leaves null: "
+        "workingDir /root, image.pullPolicy Always, mpi.mountsOnLauncher false, "
+        "runPolicy.cleanPodPolicy (All for MPI), runPolicy.backoffLimit (0 for MPI and "
+        "PyTorch) and Arena's restart policies.",
     )
     image: Image = Field(description="The container image.")
     command: ShellCommand | ExecCommand | None = Field(
@@ -82,7 +94,9 @@ class TrainingJob(StrictModel):
         default="sh", min_length=1, pattern=r"^\S+$", description="Shell that runs the command."
     )
     working_dir: AbsolutePath | None = Field(
-        default=None, description="Working directory of the containers; null: the image's."
+        default=None,
+        description="Working directory of the containers; null: the image's (/root with "
+        "arenaSubmit, as arena submit).",
     )
     env: EnvMap = Field(
         default_factory=dict,
@@ -214,6 +228,7 @@ def _compact(item: Any, value: Any) -> Any:
 SECTIONS: dict[str, tuple[str, ...]] = {
     "Job": (
         "framework",
+        "arenaSubmit",
         "image",
         "command",
         "args",

@@ -32,19 +32,23 @@ Parameters:
 {{- end -}}
 
 {{/*
-training-job.container.env: the env of a container: the job's env with the role's over it,
-in name order, then the chart's own (list of {name, value}). A value is a string or
-{valueFrom: ...}; a null means unset.
+training-job.container.env: the env of a container: the job's env with the role's over it
+and Arena's over both (arenaSubmit), in name order, then the chart's own (list of {name,
+value}). A value is a string or {valueFrom: ...}; a null means unset.
 Usage: {{- include "training-job.container.env" (dict "root" $ "role" $spec.env "extra" list) | nindent 8 }}
 Parameters:
   - root - Context - Required. The chart's root context ($): the job's env.
   - role - Map - Optional. The role's env, over the job's (default none).
+  - arena - Map - Optional. What Arena sets (training-job.arena.env), over both (default none).
   - extra - List - Optional. The chart's own env: list of {name, value} or {name,
     valueFrom} (default none).
 */}}
 {{- define "training-job.container.env" -}}
 {{- $env := deepCopy (.root.Values.env | default dict) -}}
 {{- range $name, $value := .role | default dict -}}
+{{- $_ := set $env $name $value -}}
+{{- end -}}
+{{- range $name, $value := .arena | default dict -}}
 {{- $_ := set $env $name $value -}}
 {{- end -}}
 {{- /* range over a map visits keys in sorted order: the same env on every render */ -}}

@@ -61,10 +61,13 @@ Parameters:
 {{- end -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
 {{- $command := .command | fromJson -}}
-{{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
+{{- $annotations := merge (include "training-job.arena.annotations" $root | fromJson) (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
 metadata:
   labels:
     {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
+    {{- with include "training-job.arena.labels" $root | fromJson }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   {{- with $annotations }}
   annotations:
     {{- toYaml . | nindent 4 }}
@@ -106,14 +109,14 @@ spec:
   containers:
     - name: {{ .containerName | toJson }}
       image: {{ $spec.image | default $v.image.name | toJson }}
-      imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
+      imagePullPolicy: {{ include "training-job.defaults.pullPolicy" $root | toJson }}
       {{- with $command.command }}
       command: {{ toJson . }}
       {{- end }}
       {{- with $command.args }}
       args: {{ toJson . }}
       {{- end }}
-      {{- with $v.workingDir }}
+      {{- with include "training-job.defaults.workingDir" $root }}
       workingDir: {{ toJson . }}
       {{- end }}
       {{- with .port }}
@@ -123,7 +126,8 @@ spec:
           containerPort: {{ $spec.port | int64 }}
       {{- end }}
       {{- end }}
-      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "extra" .env) | trim }}
+      {{- $arena := include "training-job.arena.env" (dict "root" $root "component" .component "gpus" $gpus) | fromJson }}
+      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "arena" $arena "extra" .env) | trim }}
       {{- if $env }}
       env:
         {{- $env | nindent 8 }}

@@ -23,6 +23,7 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
+from trainstack.training_job.defaults import mounts_on_launcher
 from trainstack.training_job.frameworks.mpi_arena import KUBECTL_PATH, arena_rules
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
 from trainstack.training_job.frameworks.spec import (
@@ -63,10 +64,11 @@ class MpiSettings(StrictModel):
         le=INT32_MAX,
         description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
     )
-    mounts_on_launcher: bool = Field(
-        default=True,
+    mounts_on_launcher: bool | None = Field(
+        default=None,
         description="Mount the datasets, results and host paths on the launcher too: the "
-        "launcher runs the script that sits on the dataset.",
+        "launcher runs the script that sits on the dataset. null: true (false with "
+        "arenaSubmit, arena submit's --mounts-on-launcher default).",
     )
     ssh_port: int = Field(
         default=DEFAULT_SSH_PORT,
@@ -218,7 +220,7 @@ SPEC = FrameworkSpec(
     dialect_versions=(("arena", "v1alpha1"),),
     shared_template=_shared_template,
     rules=_rules,
-    command_has_data=lambda job: job.mpi.mounts_on_launcher,
+    command_has_data=mounts_on_launcher,
     warnings=_warnings,
     reserved_mounts=_reserved_mounts,
     injected_env=(
