@@ -93,3 +93,77 @@ Usage: {{ include "training-job.util.compact" $map | fromJson }}
 {{- end -}}
 {{- toJson $out -}}
 {{- end -}}
+
+{{/*
+training-job.container.main: a role's training container (YAML mapping): image, command,
+working dir, port, env (the job's, the role's, Arena's, the chart's), envFrom, resources
+(GPUs and RDMA devices included), probes, security context and mounts.
+Usage: {{ include "training-job.container.main" (dict "root" $ "spec" $spec "containerName" "worker" "command" $command "component" "worker" "gpus" 4 "requests" $requests "limits" $limits "security" $security "env" list "port" "" "mountsData" true "trainingDevices" true) }}
+Parameters: those of training-job.pod.template, and requests, limits (the container's
+resources, GPUs included) and security (training-job.security.role of the role).
+*/}}
+{{- define "training-job.container.main" -}}
+{{- $root := .root -}}
+{{- $v := $root.Values -}}
+{{- $spec := .spec -}}
+{{- $command := .command | fromJson -}}
+{{- $requests := .requests -}}
+{{- $limits := .limits -}}
+{{- $security := .security -}}
+{{- $gpus := .gpus | int64 -}}
+name: {{ .containerName | toJson }}
+image: {{ $spec.image | default $v.image.name | toJson }}
+imagePullPolicy: {{ include "training-job.defaults.pullPolicy" $root | toJson }}
+{{- with $command.command }}
+command: {{ toJson . }}
+{{- end }}
+{{- with $command.args }}
+args: {{ toJson . }}
+{{- end }}
+{{- with include "training-job.defaults.workingDir" $root }}
+workingDir: {{ toJson . }}
+{{- end }}
+{{- with .port }}
+{{- if not (kindIs "invalid" $spec.port) }}
+ports:
+  - name: {{ toJson . }}
+    containerPort: {{ $spec.port | int64 }}
+{{- end }}
+{{- end }}
+{{- $arena := include "training-job.arena.env" (dict "root" $root "component" .component "gpus" $gpus) | fromJson }}
+{{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "arena" $arena "extra" .env) | trim }}
+{{- if $env }}
+env:
+  {{- $env | nindent 2 }}
+{{- end }}
+{{- with $v.envFrom }}
+envFrom:
+  {{- range . }}
+  - {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 4 }}
+  {{- end }}
+{{- end }}
+{{- if or $requests $limits }}
+resources:
+  {{- with $requests }}
+  requests:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with $limits }}
+  limits:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end }}
+{{- range $probe := list "readinessProbe" "livenessProbe" }}
+{{- with get $spec $probe }}
+{{ $probe }}:
+  {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 2 }}
+{{- end }}
+{{- end }}
+securityContext:
+  {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 2 }}
+{{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
+{{- if $mounts }}
+volumeMounts:
+  {{- $mounts | nindent 2 }}
+{{- end }}
+{{- end -}}

@@ -60,7 +60,6 @@ Parameters:
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
-{{- $command := .command | fromJson -}}
 {{- $annotations := merge (include "training-job.arena.annotations" $root | fromJson) (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
 metadata:
   labels:
@@ -102,66 +101,17 @@ spec:
     - name: {{ toJson . }}
     {{- end }}
   {{- end }}
+  {{- $container := include "training-job.container.main" (dict
+    "root" $root "spec" $spec "containerName" .containerName "command" .command
+    "component" .component "gpus" $gpus "requests" $requests "limits" $limits
+    "security" $security "env" .env "port" .port "mountsData" .mountsData
+    "trainingDevices" .trainingDevices) }}
   {{- if include "training-job.codeSync.enabled" $root }}
   initContainers:
     {{- include "training-job.codeSync.container" (dict "root" $root "security" $security) | nindent 4 }}
   {{- end }}
   containers:
-    - name: {{ .containerName | toJson }}
-      image: {{ $spec.image | default $v.image.name | toJson }}
-      imagePullPolicy: {{ include "training-job.defaults.pullPolicy" $root | toJson }}
-      {{- with $command.command }}
-      command: {{ toJson . }}
-      {{- end }}
-      {{- with $command.args }}
-      args: {{ toJson . }}
-      {{- end }}
-      {{- with include "training-job.defaults.workingDir" $root }}
-      workingDir: {{ toJson . }}
-      {{- end }}
-      {{- with .port }}
-      {{- if not (kindIs "invalid" $spec.port) }}
-      ports:
-        - name: {{ toJson . }}
-          containerPort: {{ $spec.port | int64 }}
-      {{- end }}
-      {{- end }}
-      {{- $arena := include "training-job.arena.env" (dict "root" $root "component" .component "gpus" $gpus) | fromJson }}
-      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "arena" $arena "extra" .env) | trim }}
-      {{- if $env }}
-      env:
-        {{- $env | nindent 8 }}
-      {{- end }}
-      {{- with $v.envFrom }}
-      envFrom:
-        {{- range . }}
-        - {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 10 }}
-        {{- end }}
-      {{- end }}
-      {{- if or $requests $limits }}
-      resources:
-        {{- with $requests }}
-        requests:
-          {{- toYaml . | nindent 10 }}
-        {{- end }}
-        {{- with $limits }}
-        limits:
-          {{- toYaml . | nindent 10 }}
-        {{- end }}
-      {{- end }}
-      {{- range $probe := list "readinessProbe" "livenessProbe" }}
-      {{- with get $spec $probe }}
-      {{ $probe }}:
-        {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 8 }}
-      {{- end }}
-      {{- end }}
-      securityContext:
-        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 8 }}
-      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
-      {{- if $mounts }}
-      volumeMounts:
-        {{- $mounts | nindent 8 }}
-      {{- end }}
+    - {{- $container | nindent 6 }}
   {{- $volumes := include "training-job.volumes.list" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
   {{- if $volumes }}
   volumes:
