@@ -58,6 +58,12 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
             "-c",
             "sh /data/tensorflow-imagenet/launch_arena.sh",
         ]
+        # each pod checks first what launch_arena.sh reads (docs/preflight.md)
+        for spec in (worker, launcher):
+            (preflight,) = spec["template"]["spec"]["initContainers"]
+            env = {e["name"]: e.get("value") for e in preflight["env"]}
+            assert env["TRAINSTACK_PREFLIGHT_ENV"] == "workers gpus"
+            assert (env["workers"], env["gpus"]) == ("4", "4")
 
 
 def test_imagenet_on_ack_arena_is_a_v1alpha1_mpijob_its_crd_accepts(

@@ -61,7 +61,8 @@ def test_nothing_of_sshd_and_the_launchers_token_for_kubectl_exec() -> None:
     # kubectl exec runs as the launcher's ServiceAccount: its token must be mounted
     assert pod["automountServiceAccountToken"] is True
     assert "sshAuthMountPath" not in render_job(IMAGENET)["spec"]
-    assert "/usr/sbin/sshd" not in str(pod)
+    assert "/usr/sbin/sshd" not in str(pod["containers"])
+    assert "SSHD" not in str(pod["initContainers"][0].get("env"))
     # the launcher Job keeps Never, anything else becomes OnFailure (the fork)
     assert pod["restartPolicy"] == "OnFailure"
     never = job_values("mpi", **ARENA, mpi={"launcher": {"restartPolicy": "Never"}})

@@ -124,6 +124,7 @@ INCONSISTENT = {
         datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
     ),
     "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
+    "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
     "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
         "tensorflow",
         arenaSubmit=True,
@@ -233,6 +234,9 @@ CONSISTENT = {
     ),
     "ExitCode with pytorch": job_values("pytorch", runPolicy={"restartPolicy": "ExitCode"}),
     "Intel MPI on port 22": job_values("mpi", mpi={"implementation": "Intel"}),
+    "a trainjob without a command and without preflight": job_values(
+        "trainjob", command=None, preflight={"enabled": False}
+    ),
     "arenaSubmit with NVIDIA_VISIBLE_DEVICES where Arena leaves it": job_values(
         "mpi", arenaSubmit=True, worker={"gpus": 1}, env={"NVIDIA_VISIBLE_DEVICES": "all"}
     ),

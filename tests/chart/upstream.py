@@ -170,6 +170,13 @@ def _pod_template(template: dict[str, Any], kind: str) -> None:
     if not metadata:
         del template["metadata"]
     pod = template["spec"]
+    # trainstack's preflight aside (docs/preflight.md): an init container that checks the
+    # pod and exits, before anything the upstream job runs
+    init = [c for c in pod.get("initContainers", []) if c.get("name") != "preflight"]
+    if init:
+        pod["initContainers"] = init
+    else:
+        pod.pop("initContainers", None)
     # trainstack's hardening aside: no API token
     if pod.get("automountServiceAccountToken") is False:
         del pod["automountServiceAccountToken"]

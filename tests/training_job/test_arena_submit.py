@@ -60,7 +60,10 @@ def test_a_copy_by_hand_is_refused_with_arenas_value() -> None:
 
 def test_arena_has_no_trainjob() -> None:
     with pytest.raises(ValuesError, match="arenaSubmit: found true") as caught:
-        validate_values({"image": IMAGE, "framework": "trainjob", "arenaSubmit": True}, "x")
+        validate_values(
+            {"image": IMAGE, "framework": "trainjob", "command": "train", "arenaSubmit": True},
+            "x",
+        )
     (problem,) = caught.value.problems
     assert problem.allowed == (
         "false with framework trainjob (arena submit has no such job: mpi, tensorflow, pytorch)"

@@ -22,6 +22,7 @@ from trainstack.training_job.frameworks.mpi import MpiSettings
 from trainstack.training_job.frameworks.pytorch import PyTorchSettings
 from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
 from trainstack.training_job.frameworks.trainjob import TrainJobSettings
+from trainstack.training_job.preflight import Preflight
 from trainstack.training_job.roles import Worker
 from trainstack.training_job.rules import violations
 from trainstack.training_job.run_policy import RunPolicy
@@ -159,6 +160,9 @@ class TrainingJob(StrictModel):
         examples=[[{"path": "/mnt/cache", "mountPath": "/cache", "readOnly": True}]],
     )
     code_sync: CodeSync = Field(default_factory=CodeSync, description="Code sync.")
+    preflight: Preflight = Field(
+        default_factory=Preflight, description="Checks every training pod runs first."
+    )
     tensorboard: TensorBoard = Field(default_factory=TensorBoard, description="TensorBoard.")
     network: Network = Field(default_factory=Network, description="Networking.")
     security: Security = Field(default_factory=Security, description="Privileges.")
@@ -244,6 +248,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     **{f"{spec.section_title} (framework: {spec.name})": (spec.name,) for spec in FRAMEWORKS},
     "Storage": ("datasets", "results", "shm", "hostPaths"),
     "Code sync and TensorBoard": ("codeSync", "tensorboard"),
+    "Preflight": ("preflight",),
     "Networking and security": ("network", "security"),
     "Scheduling": ("scheduling",),
     "Run policy": ("runPolicy",),

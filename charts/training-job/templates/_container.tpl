@@ -97,7 +97,8 @@ Usage: {{ include "training-job.util.compact" $map | fromJson }}
 {{/*
 training-job.container.main: a role's training container (YAML mapping): image, command,
 working dir, port, env (the job's, the role's, Arena's, the chart's), envFrom, resources
-(GPUs and RDMA devices included), probes, security context and mounts.
+(GPUs and RDMA devices included), probes, security context and mounts. The preflight init
+container is made from it (training-job.preflight.container).
 Usage: {{ include "training-job.container.main" (dict "root" $ "spec" $spec "containerName" "worker" "command" $command "component" "worker" "gpus" 4 "requests" $requests "limits" $limits "security" $security "env" list "port" "" "mountsData" true "trainingDevices" true) }}
 Parameters: those of training-job.pod.template, and requests, limits (the container's
 resources, GPUs included) and security (training-job.security.role of the role).

@@ -17,7 +17,7 @@ framework's branch.
 
 {{/*
 training-job.pod.template: the pod template of one role: its metadata, and a spec with one
-container and the role's volumes.
+container, its preflight init container (and code sync's) and the role's volumes.
 Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" "containerName" "pytorch" "spec" $v.worker "gpus" $v.worker.gpus "command" $command "mountsData" true "trainingDevices" true "env" list "port" "pytorchjob-port") | nindent 8 }}
 Parameters:
   - root - Context - Required. The chart's root context ($).
@@ -42,6 +42,9 @@ Parameters:
   - serviceAccountToken - Boolean - Optional. Mount the ServiceAccount's token whatever
     security.automountServiceAccountToken says, when the operator's transport needs it
     (MPIJob v1alpha1's kubectl exec) (default false).
+  - preflight - Map - Optional. What the kind template adds to the preflight's checks (the
+    checks parameter of training-job.preflight.container: sshd, ssh, hosts, noGpus, noData,
+    resources) (default none: GPUs, mounts and preflight.requiredEnv only).
 */}}
 {{- define "training-job.pod.template" -}}
 {{- $root := .root -}}
@@ -106,9 +109,17 @@ spec:
     "component" .component "gpus" $gpus "requests" $requests "limits" $limits
     "security" $security "env" .env "port" .port "mountsData" .mountsData
     "trainingDevices" .trainingDevices) }}
-  {{- if include "training-job.codeSync.enabled" $root }}
+  {{- $preflight := include "training-job.preflight.container" (dict
+    "root" $root "container" ($container | fromYaml) "gpus" $gpus "mountsData" .mountsData
+    "checks" (.preflight | default dict)) | trim }}
+  {{- if or $preflight (include "training-job.codeSync.enabled" $root) }}
   initContainers:
+    {{- with $preflight }}
+    - {{- . | nindent 6 }}
+    {{- end }}
+    {{- if include "training-job.codeSync.enabled" $root }}
     {{- include "training-job.codeSync.container" (dict "root" $root "security" $security) | nindent 4 }}
+    {{- end }}
   {{- end }}
   containers:
     - {{- $container | nindent 6 }}

@@ -27,6 +27,13 @@ class Unsupported(NamedTuple):
 WHY = "with framework trainjob"
 UNSUPPORTED: tuple[Unsupported, ...] = (
     Unsupported(
+        "preflight.enabled",
+        lambda job: job.preflight.enabled and job.command is None,
+        lambda job: job.preflight.enabled,
+        f"false {WHY} and no command (a TrainJob cannot add the preflight's init container: "
+        "the checks run before the trainer's command, and there is none)",
+    ),
+    Unsupported(
         "workingDir",
         lambda job: job.working_dir is not None,
         lambda job: job.working_dir,
