@@ -81,6 +81,7 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
                     list(teams.values()),
                     cluster,
                     config.operators,
+                    {pool.name: config.allocatable(pool) for pool in config.node_pools},
                 ),
             )
         ]

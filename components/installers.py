@@ -19,7 +19,8 @@ from pulumi.output import UNKNOWN
 from components.clusters.registry import install_addon
 from trainstack.config.charts import ChartRef
 from trainstack.config.clusters.registry import Cluster
-from trainstack.config.operators import EnabledOperator
+from trainstack.config.operators import EnabledOperator, OperatorSettings
+from trainstack.core.images import with_images
 from trainstack.core.values import merged
 from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
 from trainstack.operators.fetch import fetch_manifest
@@ -64,7 +65,11 @@ def install_manifest(
     group = k8s.yaml.v2.ConfigGroup(
         name,
         yaml=text,
-        opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
+        opts=pulumi.ResourceOptions(
+            parent=parent,
+            provider=context.kubernetes,
+            transforms=mirror_transforms(operator.settings),
+        ),
     )
     return group.resources
 
@@ -77,8 +82,12 @@ def install_kustomize(
     assert isinstance(install, KustomizeInstall)
     directory = k8s.kustomize.v2.Directory(
         name,
-        directory=install.directory,
-        opts=pulumi.ResourceOptions(parent=parent, provider=context.kubernetes),
+        directory=operator.settings.kustomization or install.directory,
+        opts=pulumi.ResourceOptions(
+            parent=parent,
+            provider=context.kubernetes,
+            transforms=mirror_transforms(operator.settings),
+        ),
     )
     return directory.resources
 
@@ -89,10 +98,11 @@ def install_chart(
     """The project's chart at the pinned version, with the catalog's values under the stack's."""
     install = operator.release.install
     assert isinstance(install, ChartInstall)
+    repo = operator.settings.chart_repo or install.repo
     release = helm_release(
         name,
         chart=ChartRef.model_validate(
-            {"repo": install.repo, "name": install.name, "version": install.version}
+            {"repo": repo, "name": install.name, "version": install.version}
         ),
         namespace=install.namespace,
         values=merged(install.values, operator.settings.values),
@@ -117,6 +127,19 @@ def install_ack_addon(
         opts=pulumi.ResourceOptions(parent=parent),
     )
     return addon.id
+
+
+def mirror_transforms(settings: OperatorSettings) -> list[pulumi.ResourceTransform]:
+    """The stack's image mirrors (``images``) applied to every object the install creates
+    (the children of a ConfigGroup or a kustomize Directory); none without mirrors."""
+    if not settings.images:
+        return []
+
+    def mirror(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
+        props = with_images(dict(args.props), settings.mirrored)
+        return pulumi.ResourceTransformResult(props=props, opts=args.opts)
+
+    return [mirror]
 
 
 INSTALLERS: dict[str, Installer] = {

@@ -8,13 +8,15 @@ start in time is suspended and requeued instead of holding part of the GPUs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components.installers import helm_release
+from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
@@ -25,7 +27,9 @@ from trainstack.core.yaml.io import dump_yaml
 from trainstack.training_job.frameworks import frameworks
 
 KUEUE_API = "kueue.x-k8s.io/v1beta2"
-"""Kueue's current API (0.15 and later); v1beta1 is deprecated there and removed in 0.17."""
+"""Kueue's current API: served from 0.15.0 (kubernetes-sigs/kueue#7304), storage from 0.16;
+v1beta1 is deprecated but still served by every release through 0.19.2
+(config/components/crd/bases at each tag; its removal, #13957/#14558, is unreleased)."""
 
 # Only the kinds the training-job chart renders: each enabled integration makes Kueue
 # watch (and webhook) that kind, and the `pod` integration would gate the jobs' own pods.
@@ -60,6 +64,9 @@ class JobQueueingArgs:
     kubernetes: k8s.Provider
     operators: Operators | None = None
     """The stack's operators: Kueue integrates the kinds they serve and can suspend."""
+    allocatable: Mapping[str, NodeAllocatable] = field(default_factory=dict)
+    """Per pool name, what pods can request on one of its nodes: a flavor's nominal CPU and
+    memory are never more than its nodes have together."""
 
 
 class JobQueueing(pulumi.ComponentResource):
@@ -118,7 +125,7 @@ class JobQueueing(pulumi.ComponentResource):
                 api_version=KUEUE_API,
                 kind="ClusterQueue",
                 metadata=k8s.meta.v1.ObjectMetaArgs(name=team.name, labels=_labels(team)),
-                spec=cluster_queue_spec(team, args.pools, queueing),
+                spec=cluster_queue_spec(team, args.pools, queueing, args.allocatable),
                 opts=pulumi.ResourceOptions.merge(
                     after_release, pulumi.ResourceOptions(depends_on=flavors)
                 ),
@@ -170,14 +177,30 @@ def flavor_spec(pool: NodePool) -> dict[str, Any]:
     return spec
 
 
-def cluster_queue_spec(team: Team, pools: Sequence[NodePool], queueing: Queueing) -> dict[str, Any]:
-    """The team's ClusterQueue: its quota on each pool's flavor, its namespace only."""
+def cluster_queue_spec(
+    team: Team,
+    pools: Sequence[NodePool],
+    queueing: Queueing,
+    allocatable: Mapping[str, NodeAllocatable] | None = None,
+) -> dict[str, Any]:
+    """The team's ClusterQueue: its quota on each pool's flavor, its namespace only.
+
+    On a flavor, the team's CPU and memory are capped at what the pool's nodes let pods
+    request together (their allocatable, when known): Kueue never admits pods onto a
+    flavor for CPU or memory its nodes do not have.
+    """
     share = nominal(team, [])
     limit = team.borrowing_limit if queueing.cohort else None
     flavors = []
     for pool in pools:
         gpus = model_share(team, pool.gpu_model) if pool.gpu_model else 0
-        on_pool = Amounts(gpus, share.cpu, share.memory, share.pods)
+        node = (allocatable or {}).get(pool.name)
+        cpu, memory = share.cpu, share.memory
+        if node is not None and node.cpu is not None:
+            cpu = min(cpu, node.cpu.allocatable * pool.max_nodes)
+        if node is not None and node.memory is not None:
+            memory = min(memory, node.memory.allocatable * pool.max_nodes)
+        on_pool = Amounts(gpus, Decimal(cpu), Decimal(memory), share.pods)
         flavors.append({"name": pool.name, "resources": _quotas(on_pool, limit)})
     spec: dict[str, Any] = {
         "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": team.namespace_name}},

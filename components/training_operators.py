@@ -10,7 +10,7 @@ import pulumi
 
 from components.installers import INSTALLERS, InstallContext
 from trainstack.config.operators import EnabledOperator, Operators
-from trainstack.operators import ManifestInstall
+from trainstack.operators import ChartInstall, KustomizeInstall, ManifestInstall
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,14 @@ def provenance(operator: EnabledOperator) -> dict[str, Any]:
         "namespace": install.namespace,
         **install.provenance(),
     }
+    settings = operator.settings
     if isinstance(install, ManifestInstall):  # the stack may pin the digest or a mirror
-        record["url"] = operator.settings.manifest_url or install.url
-        record["sha256"] = operator.settings.pinned_sha256(install)
+        record["url"] = settings.manifest_url or install.url
+        record["sha256"] = settings.pinned_sha256(install)
+    if isinstance(install, ChartInstall) and settings.chart_repo:
+        record["chart"] = f"{settings.chart_repo}/{install.name}"
+    if isinstance(install, KustomizeInstall) and settings.kustomization:
+        record["kustomization"] = settings.kustomization
+    if settings.images:
+        record["images"] = dict(sorted(settings.images.items()))
     return record

@@ -86,11 +86,14 @@ def with_gpu_pool(**changes: Any) -> dict[str, Any]:
 
 def existing_cluster_config() -> dict[str, Any]:
     """The ``baseline`` stack on an existing cluster: one GPU pool without what creates
-    nodes (instance types, disk, login), an NFS dataset."""
+    nodes (instance types, disk, login, max pods) and with its allocatable declared, an NFS
+    dataset."""
     config = example_config("baseline")
     config["trainstack:cluster"] = {"provider": "existing", "context": "onprem"}
     pool = config["trainstack:nodePools"][0]
-    del pool["instanceTypes"], pool["systemDisk"], pool["login"]
+    del pool["instanceTypes"], pool["systemDisk"], pool["login"], pool["maxPods"]
+    # nothing derives an existing cluster's allocatable: it is declared (kubectl describe node)
+    pool["allocatable"] = {"cpu": "47800m", "memory": "364Gi"}
     config["trainstack:nodePools"] = [pool]
     config["trainstack:datasets"][0]["source"] = {
         "type": "nfs",

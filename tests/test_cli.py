@@ -77,13 +77,15 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (7): trainstack:cluster.clusterId: <ACK cluster ID of the "
+        "set before deploying (8): trainstack:cluster.clusterId: <ACK cluster ID of the "
         "baseline cluster>"
     ) in words
     assert words.endswith(
         "experiments/keras-lstm-scaling.yaml: job.image.name: <image with "
-        f"/opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1> plan written to "
-        f"{tmp_path}/baseline"
+        "/opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1> "
+        "experiments/tf-multiworker-mnist.yaml: job.image.name: <image built from "
+        "images/tf-multiworker-mnist/Dockerfile (FROM tensorflow/tensorflow:2.11.0-gpu)> "
+        f"plan written to {tmp_path}/baseline"
     )
 
 

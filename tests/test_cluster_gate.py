@@ -63,6 +63,8 @@ def _run(tmp_path: Path, url: str) -> list[str]:
     )
     for pool in config["trainstack:nodePools"]:
         pool["login"] = {"keyName": "ops"}
+    # the AI Acceleration component's name and version are placeholders in the example
+    del config["trainstack:acceleration"]["component"]
     # The MNIST job mounts its results claim only (here from an NFS export: no data stack).
     config["trainstack:datasets"] = [
         {
@@ -74,7 +76,13 @@ def _run(tmp_path: Path, url: str) -> list[str]:
         }
     ]
     config["trainstack:operators"] = {"trainingOperator": {"version": "1.9.4"}}
-    config["trainstack:experiments"] = {"select": ["tf-multiworker-mnist"]}
+    config["trainstack:experiments"] = {
+        "select": ["tf-multiworker-mnist"],
+        # the image the experiment says to build, as if built and pushed
+        "overrides": {
+            "tf-multiworker-mnist": {"image": {"name": "registry.example.com/nlp/tf-mwms:1"}}
+        },
+    }
     config["trainstack:kubeconfig"] = {"secure": "v1:unused"}
     raw, secret_keys = pulumi_config_map({"config": config}, "stacks/Pulumi.test.yaml")
     raw["trainstack:kubeconfig"] = kubeconfig(tmp_path / "kubeconfig", url).read_text()

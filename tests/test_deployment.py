@@ -14,6 +14,11 @@ from trainstack.plan.model import Plan
 
 KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
 AIACC_PLACEHOLDERS = [
+    (
+        "trainstack:acceleration.component.name",
+        "<name of the AI Acceleration component as ACK lists it on this cluster>",
+    ),
+    ("trainstack:acceleration.component.version", "<its exact version on this cluster>"),
     ("trainstack:cluster.clusterId", "<ACK cluster ID of the accelerated cluster>"),
     ("trainstack:cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
     ("trainstack:cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
@@ -21,7 +26,7 @@ AIACC_PLACEHOLDERS = [
     ("trainstack:nodePools[1].login.keyName", KEY_PAIR),
     (
         "trainstack:operators.mpiOperator.manifestSha256",
-        "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+        "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
     ),
 ]
 
@@ -30,6 +35,12 @@ AIACC_PLACEHOLDERS = [
 KERAS_IMAGE = (
     "experiments/keras-lstm-scaling.yaml: job.image.name",
     "<image with /opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1>",
+)
+# The MNIST example's published image has no CUDA: its CUDA-enabled image is built here.
+MNIST_IMAGE = (
+    "experiments/tf-multiworker-mnist.yaml: job.image.name",
+    "<image built from images/tf-multiworker-mnist/Dockerfile (FROM "
+    "tensorflow/tensorflow:2.11.0-gpu)>",
 )
 
 
@@ -41,7 +52,10 @@ def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan])
         "trainstack:dataStore.vpcId",
     ]
     # once per file, though the matrix has five points
-    assert experiment_placeholders(example_plans["aiacc"].experiments) == [KERAS_IMAGE]
+    assert experiment_placeholders(example_plans["aiacc"].experiments) == [
+        KERAS_IMAGE,
+        MNIST_IMAGE,
+    ]
     onprem = dict(example_plans["onprem"].stack.placeholders())
     assert sorted(onprem) == [
         "trainstack:datasets[0].source.server",
@@ -61,9 +75,10 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 7 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 10 placeholder(s); set before deploying:"
     )
-    assert lines[1:] == [f"  - {key}: {value}" for key, value in [*AIACC_PLACEHOLDERS, KERAS_IMAGE]]
+    placeholders = [*AIACC_PLACEHOLDERS, KERAS_IMAGE, MNIST_IMAGE]
+    assert lines[1:] == [f"  - {key}: {value}" for key, value in placeholders]
 
 
 def test_the_plan_hands_its_deployment_to_the_program_for_one_run_only(

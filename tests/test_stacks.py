@@ -25,7 +25,12 @@ def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
     assert differing == {
         "trainstack:cluster.clusterId",
         "trainstack:acceleration.enabled",
+        # the seed's cluster-side AI Acceleration component, on the accelerated cluster only
+        "trainstack:acceleration.component.kind",
+        "trainstack:acceleration.component.name",
+        "trainstack:acceleration.component.version",
         "trainstack:acceleration.experimentOverrides.env.PERSEUS_ALLREDUCE_DTYPE",
+        "trainstack:acceleration.sources.env.PERSEUS_ALLREDUCE_DTYPE",
     }
 
 
@@ -51,7 +56,7 @@ def test_workload_one_is_reproduced(example_plans: dict[str, Plan]) -> None:
             "training-results",
         )
         operators = [(op.key, op.release.version) for op in config.operators.enabled()]
-        assert operators == [("mpiOperator", "0.8.1"), ("trainingOperator", "1.9.4")]
+        assert operators == [("mpiOperator", "0.8.2"), ("trainingOperator", "1.9.4")]
     assert example_plans["aiacc"].stack.config.acceleration.enabled
     assert not example_plans["baseline"].stack.config.acceleration.enabled
 

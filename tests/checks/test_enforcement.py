@@ -47,7 +47,7 @@ def test_a_job_kueue_cannot_hold_keeps_the_quota_at_the_share(deploy: Deployer) 
     # vision has no job outside Kueue: its quota may hold what it borrows from nlp.
     vision = deployment.enforcement["vision"]
     assert (vision.by, vision.ceiling.gpu, vision.share.gpu) == ("Kueue", 16, 10)
-    assert vision.ceiling.cpu == Decimal(192)
+    assert vision.ceiling.cpu == Decimal(190)
 
 
 def test_when_every_job_is_queued_kueue_enforces_the_share(deploy: Deployer) -> None:

@@ -34,12 +34,12 @@ def test_an_mpi_job_without_an_mpi_operator_names_the_catalog_release(deploy: De
         "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 or kubeflow.org/v1alpha1 "
         "objects, but no enabled operator of trainstack:operators in "
         "stacks/Pulumi.test.yaml installs mpijobs.kubeflow.org; serve mpijobs.kubeflow.org "
-        "with operators.arena (version 0.14.2) or operators.mpiOperator (version 0.8.1)",
+        "with operators.arena (version 0.14.2) or operators.mpiOperator (version 0.8.2)",
     )
 
 
 def test_following_that_fix_plans(deploy: Deployer) -> None:
-    operators = {"mpiOperator": {"version": "0.8.1", "manifestSha256": "<sha256 of the manifest>"}}
+    operators = {"mpiOperator": {"version": "0.8.2", "manifestSha256": "<sha256 of the manifest>"}}
     (experiment,) = deploy(job(), config=stack_config(operators=operators)).experiments
     assert experiment.job.framework == "mpi"
 
@@ -52,7 +52,7 @@ def test_arena_serves_mpijobs_as_v1alpha1_without_seccomp_profiles(deploy: Deplo
         'job.security.seccompProfile: found "RuntimeDefault"; allowed: nothing with '
         "operators.arena (ACK ack-arena 0.14.2): its MPIJob kubeflow.org/v1alpha1 has no "
         "seccompProfile in pod templates, so the API server would drop it without an error; "
-        "serve mpijobs.kubeflow.org with operators.mpiOperator (version 0.8.1) instead of "
+        "serve mpijobs.kubeflow.org with operators.mpiOperator (version 0.8.2) instead of "
         "operators.arena, or set security.seccompProfile: null"
     )
 

@@ -37,22 +37,6 @@ def test_a_job_kueue_cannot_hold(deploy: Deployer) -> None:
     assert own_warnings(deployment) == []
 
 
-def test_a_known_defect_of_the_serving_operator_under_kueue_is_a_warning(
-    deploy: Deployer,
-) -> None:
-    config = team_config(queueing={"enabled": True})
-    config["trainstack:operators"]["mpiOperator"]["version"] = "0.6.0"
-    deployment = deploy(team_experiment("resnet", worker=workers(2, 1)), config=config)
-    assert deployment.experiments[0].queued
-    assert own_warnings(deployment) == [
-        "experiments/00-resnet.yaml: experiment resnet: job.framework: queued with "
-        "operators.mpiOperator (Kubeflow mpi-operator 0.6.0): mpi-operator before 0.8.0 does "
-        "not pass the node selectors and annotations Kueue assigns at admission to the "
-        "launcher's Job and pod (kubernetes-sigs/kueue#9330): the launcher may land outside "
-        "the admitted flavor; use mpiOperator 0.8.1 [queueCaveat]",
-    ]
-
-
 def test_rdma_is_not_covered_by_the_queue(deploy: Deployer) -> None:
     experiment = team_experiment(
         "rdma",

@@ -1,9 +1,10 @@
 """One component built from minimal arguments under the SDK's mocks, pulumi-eks style.
 
 A test says what the engine would answer (invokes by token, the outputs of the stacks a
-StackReference reads), builds one component with :func:`build`, and asserts on what it
-registered. No stack file, example stack or plan is involved, so editing an example
-stack never breaks these tests.
+StackReference reads, the stack's Pulumi config and which of its keys are secret), builds
+one component with :func:`build`, and asserts on what it registered, which invokes it made
+and the values of its outputs (:func:`value`). No stack file, example stack or plan is
+involved, so editing an example stack never breaks these tests.
 """
 
 from __future__ import annotations
@@ -18,6 +19,16 @@ from pulumi.runtime.mocks import MockMonitor
 
 T = TypeVar("T")
 STACK_REFERENCE = "pulumi:pulumi:StackReference"
+# How the engine's wire format marks a secret value: a signature key and the secret's
+# signature, the same constants in every Pulumi SDK and provider (the property-value
+# protocol), so they are written here rather than read from the SDK's private names.
+_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d"
+_SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270"
+
+
+def secret(value: Any) -> dict[str, Any]:
+    """An input as a registration carries a secret (it stays one on its way to the engine)."""
+    return {_SIGNATURE_KEY: _SECRET_SIGNATURE, "value": value}
 
 
 @dataclass(frozen=True)
@@ -41,9 +52,11 @@ class Registration:
 
 @dataclass
 class Registered:
-    """Everything one :func:`build` registered, in order."""
+    """Everything one :func:`build` registered, in order, and the invokes it made."""
 
     resources: list[Registration] = field(default_factory=list)
+    calls: list[str] = field(default_factory=list)
+    """The token of each invoke made, in order (answered or not)."""
 
     def of_type(self, type_token: str) -> list[Registration]:
         """The resources of one type, in the order they were registered."""
@@ -69,11 +82,15 @@ class _Mocks(pulumi.runtime.Mocks):
     answered from what the test gave, and anything else asked of the engine fails loudly."""
 
     def __init__(
-        self, invokes: Mapping[str, dict[str, Any]], stack_outputs: Mapping[str, dict[str, Any]]
+        self,
+        invokes: Mapping[str, Mapping[str, Any]],
+        stack_outputs: Mapping[str, dict[str, Any]],
+        registered: Registered,
     ) -> None:
         super().__init__()
         self._invokes = invokes
         self._stack_outputs = stack_outputs
+        self._registered = registered
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
         if args.typ == STACK_REFERENCE:
@@ -85,6 +102,7 @@ class _Mocks(pulumi.runtime.Mocks):
         return f"{args.name}-id", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
+        self._registered.calls.append(args.token)
         if args.token not in self._invokes:
             raise AssertionError(f"the test gave no answer for invoke {args.token}")
         return dict(self._invokes[args.token]), []
@@ -119,14 +137,20 @@ class _RecordingMonitor(MockMonitor):
 
 def build(
     make: Callable[[], T],
-    invokes: Mapping[str, dict[str, Any]] | None = None,
+    invokes: Mapping[str, Mapping[str, Any]] | None = None,
     stack_outputs: Mapping[str, dict[str, Any]] | None = None,
     preview: bool = True,
+    config: Mapping[str, str] | None = None,
+    secret_keys: tuple[str, ...] = (),
 ) -> tuple[T, Registered]:
-    """Run ``make`` (which creates one component) under fresh mocks; wait for every
-    registration; return what ``make`` returned and what was registered."""
+    """Run ``make`` (which creates one component) under fresh mocks, with ``config`` as the
+    stack's Pulumi config (``namespace:key`` to its value; the ``secret_keys`` among them read
+    as secrets); wait for every registration; return what ``make`` returned and what was
+    registered."""
     registered = Registered()
-    mocks = _Mocks(invokes or {}, stack_outputs or {})
+    mocks = _Mocks(invokes or {}, stack_outputs or {}, registered)
+    # Every build starts from this config alone: none of an earlier test's is left.
+    pulumi.runtime.set_all_config(dict(config or {}), list(secret_keys))
     monitor = _RecordingMonitor(mocks, registered)
     pulumi.runtime.set_mocks(mocks, project="test", stack="test", preview=preview, monitor=monitor)
     made: list[T] = []

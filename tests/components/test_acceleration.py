@@ -1,9 +1,18 @@
-"""Acceleration: job overrides on the accelerated stack; a cluster component only when named."""
+"""Acceleration: from minimal arguments, the named component as an add-on or a chart; in the
+example program, job overrides on the accelerated stack and a cluster component only when named."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from components.acceleration import Acceleration, AccelerationArgs
+from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER
+from tests.components.mock_engine import Registered, build, provider, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config, only
+from trainstack.config.acceleration import AccelerationComponent
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 
@@ -11,11 +20,57 @@ ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
 COMPONENT = "trainstack:acceleration:Acceleration"
 
 
-def test_the_example_installs_no_invented_add_on(example_plans: dict[str, Plan]) -> None:
-    for stack in ("aiacc", "baseline"):
-        assert example_plans[stack].of_type(ADDON) == []
-        assert example_plans[stack].of_type(COMPONENT) == []
-    # AIACC-Training ships in the image: the accelerated stack differs by its overrides.
+def _build(component: dict[str, Any], cluster: Any) -> tuple[Acceleration, Registered]:
+    spec = TypeAdapter(AccelerationComponent).validate_python(component)
+    return build(lambda: Acceleration("acceleration", AccelerationArgs(spec, cluster, provider())))
+
+
+def test_an_ack_add_on_at_its_exact_version_with_its_configuration() -> None:
+    addon = {"kind": "ack-addon", "name": "aiacc", "version": "1.2.3", "config": {"b": 1, "a": 2}}
+    made, registered = _build(addon, ACK_CLUSTER)
+    (installed,) = registered.children(registered.one("trainstack:acceleration:Acceleration"))
+    assert (installed.type, installed.name) == (
+        "alicloud:cs/kubernetesAddon:KubernetesAddon",
+        "acceleration-addon",
+    )
+    assert installed.inputs == {
+        "clusterId": "c0123456789",
+        "name": "aiacc",
+        "version": "1.2.3",
+        "config": '{"a": 2, "b": 1}',
+    }
+    assert value(made.component_name) == "aiacc 1.2.3"
+
+
+def test_a_chart_on_any_cluster_through_its_provider() -> None:
+    chart = {"repo": "https://charts.example.com", "name": "accel", "version": "0.3.0"}
+    helm = {"kind": "helm", "chart": chart, "namespace": "accel", "values": {"a": "b"}}
+    made, registered = _build(helm, EXISTING_CLUSTER)
+    release = registered.one("kubernetes:helm.sh/v3:Release")
+    assert release.name == "acceleration-release"
+    assert (release.inputs["name"], release.inputs["namespace"], release.inputs["values"]) == (
+        "accel",
+        "accel",
+        {"a": "b"},
+    )
+    assert release.inputs["repositoryOpts"] == {"repo": "https://charts.example.com"}
+    assert release.provider.startswith(registered.named("cluster").urn)
+    assert value(made.component_name) == "accel 0.3.0"
+
+
+def test_the_seeds_component_is_a_placeholder_on_the_accelerated_cluster_only(
+    example_plans: dict[str, Plan],
+) -> None:
+    assert example_plans["baseline"].of_type(ADDON) == []
+    assert example_plans["baseline"].of_type(COMPONENT) == []
+    # its name and version are not documented: placeholders, never invented
+    addon = only(example_plans["aiacc"], ADDON)
+    assert addon.inputs["name"].startswith("<name of the AI Acceleration component")
+    assert addon.inputs["version"] == "<its exact version on this cluster>"
+    placeholders = dict(example_plans["aiacc"].stack.placeholders())
+    assert "trainstack:acceleration.component.name" in placeholders
+    assert "trainstack:acceleration.component.version" in placeholders
+    # AIACC-Training ships in the image: the jobs differ by the overrides.
     (imagenet,) = [
         e for e in example_plans["aiacc"].experiments if e.release_name == "imagenet-tensorflow"
     ]

@@ -1,10 +1,90 @@
-"""ExperimentReleases: each experiment is a release of the project's own chart."""
+"""ExperimentReleases: from minimal arguments and in the example program, each experiment is a
+release of the project's own chart."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pulumi
+
+from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
+from tests.components.mock_engine import Registered, build, provider, value
+from trainstack.experiments import Experiment
 from trainstack.plan.model import Plan
+from trainstack.training_job import TrainingJob
 
 RELEASE = "kubernetes:helm.sh/v3:Release"
+JOB = TrainingJob.model_validate(
+    {
+        "framework": "mpi",
+        "image": {"name": "registry.example.com/resnet:1"},
+        "worker": {"replicas": 2, "gpus": 4},
+    }
+)
+
+
+def _experiment(name: str, **changes: Any) -> Experiment:
+    return Experiment(
+        release_name=name,
+        point_name=name,
+        file_experiment=name,
+        source=f"experiments/{name}.yaml",
+        namespace="default",
+        job=JOB,
+        base_values={},
+        **changes,
+    )
+
+
+def _build(*experiments: Experiment, gate: bool = False) -> tuple[ExperimentReleases, Registered]:
+    def make() -> ExperimentReleases:
+        operators = pulumi.CustomResource("test:index:Operators", "operators")
+        team = pulumi.CustomResource("test:index:Team", "vision")
+        queue = pulumi.CustomResource("test:index:Queue", "queueing")
+        args = ExperimentReleasesArgs(
+            list(experiments),
+            "./charts/training-job",
+            provider(),
+            [operators],
+            {"vision": team},
+            [queue],
+            gate=pulumi.Output.from_input(True) if gate else None,
+        )
+        return ExperimentReleases("experiments", args)
+
+    return build(make)
+
+
+def test_each_experiment_is_a_release_of_the_projects_chart_named_after_it() -> None:
+    made, registered = _build(_experiment("resnet"), _experiment("bert"))
+    release = registered.named("resnet-release")
+    assert {
+        key: release.inputs[key]
+        for key in ("name", "chart", "namespace", "description", "skipAwait", "allowNullValues")
+    } == {
+        "name": "resnet",
+        "chart": "./charts/training-job",
+        "namespace": "default",
+        "description": "trainstack experiment from experiments/resnet.yaml",
+        "skipAwait": True,
+        "allowNullValues": True,
+    }
+    assert release.inputs["values"]["worker"]["replicas"] == 2
+    assert value(made.release_names) == ["resnet", "bert"]
+
+
+def test_a_job_waits_for_the_operators_and_for_its_team_and_queue_when_queued() -> None:
+    _, registered = _build(_experiment("free"), _experiment("queued", team="vision", queued=True))
+    operators, team, queue = (
+        registered.named(name).urn for name in ("operators", "vision", "queueing")
+    )
+    assert set(registered.named("free-release").depends_on) == {operators}
+    assert set(registered.named("queued-release").depends_on) == {operators, team, queue}
+
+
+def test_behind_a_gate_the_values_are_the_same_once_it_opens() -> None:
+    _, registered = _build(_experiment("resnet"), gate=True)
+    assert registered.one(RELEASE).inputs["values"] == _experiment("resnet").values
 
 
 def _experiment_releases(plan: Plan) -> dict[str, dict]:

@@ -1,24 +1,82 @@
-"""TrainingOperators: each enabled catalog release, installed from what its project publishes."""
+"""TrainingOperators: from minimal arguments, each enabled operator and where it is from; in the
+example program, each enabled catalog release, installed from what its project publishes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from components.installers import InstallContext
+from components.training_operators import TrainingOperators, TrainingOperatorsArgs
+from tests.components.minimal import EXISTING_CLUSTER
+from tests.components.mock_engine import Registered, build, provider, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config, only
+from trainstack.config.operators import Operators
 from trainstack.plan.masking import COMPUTED
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.runner import plan_stack
 
+COMPONENT = "trainstack:operators:TrainingOperators"
+MPI = {"version": "0.8.2", "manifestSha256": "ab" * 32}
+MPI_MANIFEST = (
+    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/deploy/v2beta1/"
+    "mpi-operator.yaml"
+)
 CONFIG_GROUP = "kubernetes:yaml/v2:ConfigGroup"
 KUSTOMIZE = "kubernetes:kustomize/v2:Directory"
 ADDON = "alicloud:cs/kubernetesAddon:KubernetesAddon"
 RELEASE = "kubernetes:helm.sh/v3:Release"
-COMPONENT = "trainstack:operators:TrainingOperators"
-MPI_MANIFEST = (
-    "https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/deploy/v2beta1/"
-    "mpi-operator.yaml"
-)
+
+
+def _build(operators: dict[str, Any]) -> tuple[TrainingOperators, Registered]:
+    settings = Operators.model_validate(operators)
+
+    def make() -> TrainingOperators:
+        context = InstallContext(
+            EXISTING_CLUSTER, provider(), "stacks/Pulumi.test.yaml", offline=True
+        )
+        return TrainingOperators("operators", TrainingOperatorsArgs(settings, context))
+
+    return build(make)
+
+
+def test_the_component_records_where_each_operator_comes_from() -> None:
+    made, registered = _build({"mpiOperator": MPI, "trainingOperator": {"version": "1.9.4"}})
+    assert registered.one(COMPONENT).inputs == {
+        "mpiOperator": {
+            "install": "manifest",
+            "namespace": "mpi-operator",
+            "sha256": "ab" * 32,
+            "url": MPI_MANIFEST,
+            "version": "0.8.2",
+        },
+        "trainingOperator": {
+            "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",
+            "install": "kustomize",
+            "kustomization": "./operators/training-operator/1.9.4",
+            "namespace": "kubeflow",
+            "version": "1.9.4",
+        },
+    }
+    assert value(made.installed) == ["mpiOperator 0.8.2", "trainingOperator 1.9.4"]
+
+
+def test_each_enabled_operator_is_one_child_named_after_its_key() -> None:
+    operators = {"mpiOperator": MPI, "trainingOperator": {"version": "1.9.4", "enabled": False}}
+    _, registered = _build(operators)
+    children = registered.children(registered.one(COMPONENT))
+    assert [(r.type, r.name) for r in children] == [
+        ("kubernetes:yaml/v2:ConfigGroup", "operators-mpiOperator")
+    ]
+
+
+def test_a_mirror_is_what_is_recorded_and_installed_from() -> None:
+    mirror = {**MPI, "manifestUrl": "https://oss.example.com/mpi-operator.yaml"}
+    _, registered = _build({"mpiOperator": mirror})
+    recorded = registered.one(COMPONENT).inputs["mpiOperator"]
+    assert recorded["url"] == "https://oss.example.com/mpi-operator.yaml"
 
 
 def _children(plan: Plan, type_token: str) -> list[PlannedResource]:
@@ -39,7 +97,7 @@ def test_the_ack_stacks_install_upstream_operators_from_their_release_artifacts(
     assert not [r for r in plan.of_type("kubernetes:helm.sh/v3:Release") if "operators" in r.parent]
 
 
-def test_the_component_records_where_each_operator_comes_from(
+def test_the_aiacc_stack_records_where_each_operator_comes_from(
     example_plans: dict[str, Plan],
 ) -> None:
     component = only(example_plans["aiacc"], COMPONENT).inputs
@@ -47,9 +105,9 @@ def test_the_component_records_where_each_operator_comes_from(
         "mpiOperator": {
             "install": "manifest",
             "namespace": "mpi-operator",
-            "sha256": "<sha256 of mpi-operator v0.8.1 deploy/v2beta1/mpi-operator.yaml>",
+            "sha256": "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
             "url": MPI_MANIFEST,
-            "version": "0.8.1",
+            "version": "0.8.2",
         },
         "trainingOperator": {
             "base": "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4",

@@ -20,9 +20,26 @@ def test_acceleration_defaults_to_off(load: Loader) -> None:
 
 
 def test_enabled_without_component_installs_nothing(load: Loader) -> None:
-    # AIACC-Training ships in the image: an accelerated stack needs no cluster component.
-    acceleration = load(example_config("aiacc")).config.acceleration
+    config = example_config("aiacc")
+    del config["trainstack:acceleration"]["component"]
+    acceleration = load(config).config.acceleration
     assert acceleration.enabled is True and acceleration.component is None
+
+
+def test_a_source_names_a_value_of_the_overrides(load: Loader) -> None:
+    config = example_config("aiacc")
+    config["trainstack:acceleration"]["sources"]["env.PERSEUS_ALLREDUCE_MODE"] = "a page"
+    with pytest.raises(ConfigError, match="sources") as caught:
+        load(config)
+    (problem,) = caught.value.problems
+    assert (problem.path, problem.found) == (
+        "trainstack:acceleration.sources",
+        '"env.PERSEUS_ALLREDUCE_MODE"',
+    )
+    assert problem.allowed == (
+        "a source for a value of experimentOverrides, by its dotted key: "
+        "env.PERSEUS_ALLREDUCE_DTYPE"
+    )
 
 
 def test_an_add_on_needs_an_exact_version(load: Loader) -> None:

@@ -11,6 +11,11 @@ from tests.stack_helpers import example_config
 from trainstack.core.errors import ConfigError
 
 CREATE = "trainstack:datasets[0].source.create"
+# The provider's documented rule for a NAS description (no spaces, no `.`).
+WORDS = (
+    "2 to 128 letters (or Chinese characters), digits, `:`, `_` and `-`, a letter first "
+    "(no spaces, no `.`: the provider's documented rule)"
+)
 
 
 def _create(**spec: Any) -> dict[str, Any]:
@@ -98,13 +103,25 @@ def test_a_created_file_system_loads_with_secure_defaults(load: Loader) -> None:
             {"description": "1 imagenet"},
             f"{CREATE}.description",
             '"1 imagenet"',
-            "a string matching ^[A-Za-z\\u4e00-\\u9fff][A-Za-z0-9\\u4e00-\\u9fff:_\\- .]{1,127}$",
+            WORDS,
+        ),
+        (
+            {"description": "ImageNet TFRecords"},
+            f"{CREATE}.description",
+            '"ImageNet TFRecords"',
+            WORDS,
+        ),
+        (
+            {"description": "imagenet.v2"},
+            f"{CREATE}.description",
+            '"imagenet.v2"',
+            WORDS,
         ),
         (
             {"description": "https://nas"},
             f"{CREATE}.description",
             '"https://nas"',
-            "a string matching ^[A-Za-z\\u4e00-\\u9fff][A-Za-z0-9\\u4e00-\\u9fff:_\\- .]{1,127}$",
+            WORDS,
         ),
     ],
 )

@@ -33,7 +33,7 @@ def _problem(load: Loader, config: dict[str, Any], match: str) -> Any:
 def test_the_example_operators_are_catalog_releases(load: Loader) -> None:
     enabled = load(example_config("aiacc")).config.operators.enabled()
     assert [(op.key, op.release.version, op.release.install.kind) for op in enabled] == [
-        ("mpiOperator", "0.8.1", "manifest"),
+        ("mpiOperator", "0.8.2", "manifest"),
         ("trainingOperator", "1.9.4", "kustomize"),
     ]
 
@@ -66,7 +66,7 @@ def test_a_manifest_install_needs_a_pinned_digest(load: Loader) -> None:
     problem = _problem(load, config, "manifestSha256")
     assert problem.path == "trainstack:operators.mpiOperator.manifestSha256"
     assert problem.allowed.startswith(
-        "the sha256 of https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.1/"
+        "the sha256 of https://raw.githubusercontent.com/kubeflow/mpi-operator/v0.8.2/"
         "deploy/v2beta1/mpi-operator.yaml"
     )
 
@@ -151,7 +151,7 @@ def test_a_digest_other_than_the_catalogs_is_refused(
     load: Loader, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """When the catalog knows a manifest's digest, a different pin is an error at its key."""
-    known = release("mpiOperator", "0.8.1")
+    known = release("mpiOperator", "0.8.2")
     assert known is not None and isinstance(known.install, ManifestInstall)
     pinned = dataclasses.replace(known, install=dataclasses.replace(known.install, sha256="a" * 64))
     monkeypatch.setattr(
@@ -165,5 +165,34 @@ def test_a_digest_other_than_the_catalogs_is_refused(
     assert problem.path == "trainstack:operators.mpiOperator.manifestSha256"
     assert problem.allowed == (
         f"{'a' * 64}, the digest of https://raw.githubusercontent.com/kubeflow/mpi-operator/"
-        "v0.8.1/deploy/v2beta1/mpi-operator.yaml (or leave it unset)"
+        "v0.8.2/deploy/v2beta1/mpi-operator.yaml (or leave it unset)"
     )
+
+
+@pytest.mark.parametrize(
+    ("operator", "key", "value", "kinds"),
+    [
+        ("trainer", "images", {"alpine:3.21": "acr.example/alpine:3.21"}, "manifest and kustomize"),
+        ("mpiOperator", "chartRepo", "oci://acr.example.com/charts", "chart"),
+        ("mpiOperator", "kustomization", "./mirrors/mpi", "kustomize"),
+    ],
+)
+def test_a_mirror_key_for_another_kind_of_install_is_refused(
+    load: Loader, operator: str, key: str, value: Any, kinds: str
+) -> None:
+    settings = {"trainer": {"version": "2.3.0"}} if operator == "trainer" else {}
+    config = _operators(**settings)
+    config["trainstack:operators"][operator][key] = value
+    problem = _problem(load, config, key)
+    assert problem.path == f"trainstack:operators.{operator}.{key}"
+    assert problem.allowed.endswith(f"and {key} is for {kinds} installs")
+
+
+@pytest.mark.parametrize("directory", ["/etc", "../outside", "./a/../../b", "my mirrors"])
+def test_a_kustomization_of_your_own_is_a_directory_of_the_project(
+    load: Loader, directory: str
+) -> None:
+    config = example_config("aiacc")
+    config["trainstack:operators"]["trainingOperator"]["kustomization"] = directory
+    problem = _problem(load, config, "kustomization")
+    assert problem.path == "trainstack:operators.trainingOperator.kustomization"

@@ -111,7 +111,7 @@ def _no_queueing(change: Change) -> Change:
             _set("containerDefaults.limits.memory", "1Ti"),
             "trainstack:teams[0].containerDefaults.limits.memory",
             '"1Ti"',
-            "at most quota.memory (920Gi): one container could use the whole share",
+            "at most quota.memory (900Gi): one container could use the whole share",
         ),
         (
             _set("podSecurity", "restricted"),
@@ -246,16 +246,16 @@ def test_namespace_defaults_to_the_team_name(load: Loader) -> None:
 def test_borrowing_ceiling_is_the_quota_without_a_cohort(load: Loader) -> None:
     stack = load(without_queueing(example_config("aiacc"))).config
     vision = stack.teams[0]
-    assert stack.share(vision) == Amounts(10, parse_quantity("120"), parse_quantity("920Gi"), 40)
+    assert stack.share(vision) == Amounts(10, parse_quantity("118"), parse_quantity("900Gi"), 40)
     assert stack.borrowing_ceiling(vision) == stack.share(vision)
 
 
 def test_borrowing_ceiling_adds_what_a_team_may_borrow_in_a_cohort(load: Loader) -> None:
     config = example_config("aiacc")
     stack = load(config).config
-    # vision 10 GPUs + nlp's 6; 120 + 72 cores; 920Gi + 552Gi
+    # vision 10 GPUs + nlp's 6; 118 + 72 cores; 900Gi + 552Gi
     assert stack.borrowing_ceiling(stack.teams[0]) == Amounts(
-        16, parse_quantity("192"), parse_quantity("1472Gi"), 40
+        16, parse_quantity("190"), parse_quantity("1452Gi"), 40
     )
     config["trainstack:teams"] = [team("vision", borrowingLimit={"gpu": 2}), team("nlp")]
     limited = load(config).config

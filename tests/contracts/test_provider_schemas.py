@@ -454,7 +454,7 @@ def _nas_variants(config: dict[str, Any]) -> None:
             "storageType": "Capacity",
             "zoneId": "cn-beijing-h",
             "vswitchId": "vsw-2ze0trainstackgpu02",
-            "description": "capacity NAS",
+            "description": "capacity-NAS",
         },
     }
     premium = copy.deepcopy(created) | {"name": "premium-data", "sharedWith": []}

@@ -64,3 +64,13 @@ def test_an_error_formats_the_locations_it_is_given_and_reads_no_file(tmp_path: 
         several.lines(lambda source, _: f"{source}:7")
         == ["invalid stack configuration in stack.yaml:7: trainstack:a: found 1; allowed: text"] * 2
     )
+
+
+def test_a_problem_about_two_keys_locates_both() -> None:
+    problem = Problem("trainstack:b.version", '"1"', "text", ("trainstack:a.version",))
+    error = ConfigError("stack.yaml", [problem])
+    lines = {"trainstack:b.version": 9, "trainstack:a.version": 4}
+    assert error.lines(lambda source, key: f"{source}:{lines[key]}") == [
+        "invalid stack configuration in stack.yaml:9 and stack.yaml:4 (trainstack:a.version): "
+        'trainstack:b.version: found "1"; allowed: text'
+    ]

@@ -21,7 +21,8 @@ from trainstack.operators import (
     latest,
     release,
 )
-from trainstack.operators.registry import OPERATORS, index
+from trainstack.operators.compatibility import ANY, REQUIREMENTS, Requirement, Versions
+from trainstack.operators.registry import OPERATORS, family, index
 from trainstack.training_job.frameworks import by_crd, framework
 from trainstack.training_job.settings import SETTINGS
 
@@ -112,7 +113,7 @@ def test_the_trainjob_crd_really_lacks_the_run_policy() -> None:
 
 
 def test_lookups_name_what_the_catalog_knows() -> None:
-    assert known_versions("mpiOperator") == ["0.6.0", "0.8.1"]
+    assert known_versions("mpiOperator") == ["0.6.0", "0.8.2"]
     assert latest("trainingOperator").version == "1.9.4"
     assert release("arena", "0.15.3") is None
     with pytest.raises(KeyError, match=r"unknown operator 'volcano' \(known: arena, kueue"):
@@ -172,3 +173,80 @@ def test_arena_crds_really_lack_what_the_catalog_says_they_drop(kind: str) -> No
     paths = {v.path for v in object_violations(job, schemas, arena.schemas)}
     assert "spec" in paths  # runPolicy: an unknown property of spec
     assert any(path.endswith("securityContext") for path in paths)  # seccompProfile
+
+
+PUBLISHED = {
+    "mpiOperator": "https://github.com/kubeflow/mpi-operator/releases/tag/v{version}",
+    "kueue": "https://github.com/kubernetes-sigs/kueue/releases/tag/v{version}",
+    "trainer": "https://github.com/kubeflow/trainer/releases/tag/v{version}",
+    "trainingOperator": "https://github.com/kubeflow/trainer/releases/tag/v{version}",
+}
+
+
+@pytest.mark.parametrize("found", RELEASES, ids=_id)
+def test_every_pinned_version_is_a_published_release(found: OperatorRelease) -> None:
+    if found.family == "arena":  # an ACK add-on: its versions are ACK's change log's
+        assert found.published is None and "change log" in found.source
+        return
+    assert found.published == PUBLISHED[found.family].format(version=found.version)
+
+
+def test_a_version_that_never_shipped_is_not_a_release_and_names_one_that_is() -> None:
+    for listed in families():
+        for version, why in listed.withdrawn.items():
+            assert version not in listed.releases
+            use = why.rpartition("; use ")[2]
+            assert use in listed.releases, (listed.key, version)
+    assert "0.8.1" in family("mpiOperator").withdrawn
+
+
+def test_kueue_has_releases_that_write_runtime_patches() -> None:
+    assert known_versions("kueue") == ["0.16.1", "0.18.6", "0.19.2"]
+    assert latest("kueue").version == "0.19.2"
+
+
+@pytest.mark.parametrize("rule", REQUIREMENTS, ids=lambda r: f"{r.family}-{r.needs}")
+def test_every_rule_names_catalog_families_and_leaves_a_way_out(rule: Requirement) -> None:
+    for key in (rule.family, rule.needs):
+        assert family(key).releases
+    # for each release the rule holds for, the catalog has a release of the other family
+    # that works with it (no stack is stuck), unless none of its releases is in range
+    working = [v for v in known_versions(rule.needs) if v in rule.needs_versions]
+    if any(v in rule.versions for v in known_versions(rule.family)):
+        assert working, rule
+    assert rule.reason and ("#" in rule.reason)
+
+
+def test_version_ranges() -> None:
+    assert "0.17.0" in Versions(at_least="0.17.0")
+    assert "0.16.9" not in Versions(at_least="0.17.0")
+    assert "2.1.0" in Versions(below="2.2.0") and "2.2.0" not in Versions(below="2.2.0")
+    assert "0.0.1" in ANY
+    assert str(Versions(at_least="0.8.0")) == ">= 0.8.0"
+    assert str(ANY) == "any version"
+
+
+def test_trainer_2_3_and_kueue_0_16_are_the_pair_that_does_not_work() -> None:
+    (rule,) = [r for r in REQUIREMENTS if r.family == "trainer" and "2.3.0" in r.versions]
+    assert rule.needs == "kueue"
+    assert [v for v in known_versions("kueue") if v not in rule.needs_versions] == ["0.16.1"]
+
+
+def test_training_operator_1_8_1_keeps_mxjobs_served() -> None:
+    old = release("trainingOperator", "1.8.1")
+    new = release("trainingOperator", "1.9.4")
+    assert old is not None and new is not None
+    assert "mxjobs.kubeflow.org" in old.crds  # manifests/base/crds at v1.8.1
+    assert "mxjobs.kubeflow.org" not in new.crds
+    # beside mpi-operator, by data: no training-operator release installs mpijobs
+    assert all(
+        "mpijobs.kubeflow.org" not in r.crds for r in family("trainingOperator").releases.values()
+    )
+
+
+def test_the_trainer_runtime_installer_pulls_alpine_and_runs_apk() -> None:
+    trainer = release("trainer", "2.3.0")
+    assert trainer is not None
+    hook = next(p for p in trainer.pulls if p.reference == "docker.io/alpine:3.21")
+    assert "apk add --no-cache kubectl" in hook.what
+    assert hook.mirror == "values.runtimes.installer.image"

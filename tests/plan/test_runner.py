@@ -67,8 +67,14 @@ def test_plans_do_not_leak_between_stacks(project: Project) -> None:
     first = plan_stack(project, "aiacc")
     second = plan_stack(project, "baseline")
     assert not any(":aiacc::" in r.urn for r in second.resources)
-    # The same resources: AIACC changes the jobs' values only.
-    assert len(first.resources) == len(second.resources)
+    # The same resources but the accelerated cluster's AI Acceleration component (the
+    # component and its add-on): otherwise AIACC changes the jobs' values only.
+    added = {r.type for r in first.resources} - {r.type for r in second.resources}
+    assert added == {
+        "trainstack:acceleration:Acceleration",
+        "alicloud:cs/kubernetesAddon:KubernetesAddon",
+    }
+    assert len(first.resources) == len(second.resources) + 2
     assert REPO == project.root
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from rich.console import Console
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import on_ack_arena
+from tests.experiment_helpers import load
+from tests.stack_helpers import example_config, on_ack_arena
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
+from trainstack.plan.summary_cluster import acceleration_lines
 
 
 def _raw_summary(plan: Plan) -> list[str]:
@@ -53,7 +55,7 @@ def test_each_mpi_experiment_states_its_operator_transport_and_image_needs(
         lines = _transport(_raw_summary(example_plans[stack]))
         assert lines[:3] == [
             "MPI transport: ranks over ssh, MPIJob kubeflow.org/v2beta1 served by "
-            "operators.mpiOperator (Kubeflow mpi-operator 0.8.1)",
+            "operators.mpiOperator (Kubeflow mpi-operator 0.8.2)",
             "how: the launcher's mpirun reaches each worker's sshd over ssh",
             "the image must contain: sshd in the workers (mpi.workerCommand, default "
             "/usr/sbin/sshd -De) and an ssh client in the launcher",
@@ -78,3 +80,64 @@ def test_on_ack_arena_the_transport_is_kubectl_exec_and_needs_no_sshd(
         "in the workers",
         "imagenet-tensorflow: image cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0",
     ]
+
+
+def test_the_acceleration_says_what_is_unknown_and_where_each_value_is_documented(
+    example_plans: dict[str, Plan],
+) -> None:
+    lines = acceleration_lines(example_plans["aiacc"].stack.config)
+    assert lines[:2] == [
+        "acceleration: on",
+        "  cluster component: ack-addon <name of the AI Acceleration component as ACK lists "
+        "it on this cluster> <its exact version on this cluster> (set before deploying)",
+    ]
+    assert lines[2].startswith(
+        '  job setting env.PERSEUS_ALLREDUCE_DTYPE = "0": documented by '
+        "https://www.alibabacloud.com/help/en/egs/startup-commands-and-environment-variables"
+    )
+    assert acceleration_lines(example_plans["baseline"].stack.config) == ["acceleration: off"]
+
+
+def test_a_job_setting_without_a_source_is_marked_unverified() -> None:
+    config = example_config("aiacc")
+    acceleration = config["trainstack:acceleration"]
+    acceleration["experimentOverrides"]["env"]["PERSEUS_ALLREDUCE_NANCHECK"] = "1"
+    del acceleration["component"]
+    lines = acceleration_lines(load(config).config)
+    assert lines[1] == "  cluster component: none"
+    assert lines[3] == (
+        '  job setting env.PERSEUS_ALLREDUCE_NANCHECK = "1": unverified: no source in '
+        "trainstack:acceleration.sources"
+    )
+
+
+def test_what_deploy_fetches_from_outside_has_a_heading_of_its_own(
+    example_plans: dict[str, Plan],
+) -> None:
+    lines = _summary(example_plans["aiacc"])
+    start = lines.index(
+        "pulled from outside region cn-beijing at deploy time (7); each key points it at a mirror:"
+    )
+    # (long lines wrap at the console's width: each entry starts on a line of its own)
+    assert lines[start + 1].startswith(
+        "https://github.com/kubeflow/trainer//manifests/overlays/standalone?ref=v1.9.4: "
+    )
+    assert _summary(example_plans["aiacc"]) == lines  # the same plan, the same summary
+
+
+def test_the_summary_shows_capacity_allocatable_and_image_facts(
+    example_plans: dict[str, Plan],
+) -> None:
+    lines = _summary(example_plans["aiacc"])
+    assert any(
+        line.startswith(
+            "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs; per node: capacity 48 "
+            "CPU, 368Gi; allocatable 47.81 CPU, 364.708Gi"
+        )
+        for line in lines
+    )
+    assert any(
+        line.startswith("image of tf-multiworker-mnist (experiments/tf-multiworker-mnist.yaml): ")
+        and "CUDA yes" in line
+        for line in lines
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import RolePods
@@ -87,25 +88,29 @@ def _gpus_per_node(placed: _Placed) -> list[Finding]:
 
 
 def _requests_per_node(placed: _Placed) -> list[Finding]:
-    """A pod requesting more CPU or memory than a node of its pool has."""
+    """A pod requesting more CPU or memory than pods can request on a node of its pool (the
+    node's allocatable, not its capacity: the kubelet keeps the rest)."""
     findings = []
     for role, pool in placed.roles:
         if pool is None:
             continue
-        for resource, request, capacity, field, binary in (
-            ("cpu", role.cpu_request, pool.cpu_capacity, ".cpuPerNode", False),
-            ("memory", role.memory_request, pool.memory_capacity, ".memoryPerNode", True),
+        allocatable = placed.config.allocatable(pool)
+        for resource, request, node, binary in (
+            ("cpu", role.cpu_request, allocatable.cpu, False),
+            ("memory", role.memory_request, allocatable.memory, True),
         ):
-            if request is not None and capacity is not None and request > capacity:
-                findings.append(
-                    placed.error(
-                        f"{role.key}.resources.requests.{resource}",
-                        f"{role.role} pods request {format_quantity(request, binary)} "
-                        f"{resource}, but a node of pool {pool.name} has "
-                        f"{format_quantity(capacity, binary)} ({placed.where(pool, field)}): "
-                        "the pod can never be scheduled",
-                    )
+            if request is None or node is None or request <= node.allocatable:
+                continue
+            findings.append(
+                placed.error(
+                    f"{role.key}.resources.requests.{resource}",
+                    f"{role.role} pods request {format_quantity(request, binary)} {resource}, "
+                    f"but pods can request {node.show(binary)} on a node of pool {pool.name} "
+                    f"(its allocatable: {allocatable.why(node, binary)}; "
+                    f"trainstack:{node.key} in {placed.source}): the pod can never be "
+                    f"scheduled; request at most {node.show(binary)} {resource} per pod",
                 )
+            )
     return findings
 
 
@@ -128,6 +133,44 @@ def _worker_spread(placed: _Placed) -> list[Finding]:
 
 
 def _pool_totals(placed: _Placed) -> list[Finding]:
+    """The job's pods on each pool, together: GPUs packed onto its nodes, CPU and memory
+    within the pool's allocatable."""
+    return [*_pool_gpus(placed), *_pool_requests(placed)]
+
+
+def _pool_requests(placed: _Placed) -> list[Finding]:
+    """The CPU and memory the job's pods request on each pool, against all its nodes."""
+    findings = []
+    for pool in {pool.name: pool for _, pool in placed.roles if pool is not None}.values():
+        roles = [role for role, on in placed.roles if on is pool]
+        allocatable = placed.config.allocatable(pool)
+        for resource, node, binary in (
+            ("cpu", allocatable.cpu, False),
+            ("memory", allocatable.memory, True),
+        ):
+            requests = [
+                (role, role.cpu_request if resource == "cpu" else role.memory_request)
+                for role in roles
+            ]
+            total = sum((r.replicas * amount for r, amount in requests if amount), Decimal(0))
+            if node is None or total <= node.allocatable * pool.max_nodes:
+                continue
+            most = node.allocatable * pool.max_nodes
+            findings.append(
+                placed.error(
+                    f"{roles[0].key}.resources.requests.{resource}",
+                    f"the job's pods request {format_quantity(total, binary)} {resource} on "
+                    f"pool {pool.name} together, but its {pool.max_nodes} nodes let pods "
+                    f"request {format_quantity(most, binary)} ({node.show(binary)} each, "
+                    f"{allocatable.why(node, binary)}; trainstack:{node.key} in "
+                    f"{placed.source}): some pods never schedule; request less per pod or "
+                    "add nodes to the pool",
+                )
+            )
+    return findings
+
+
+def _pool_gpus(placed: _Placed) -> list[Finding]:
     """The job's GPU pods on each pool, together."""
     by_pool: dict[str, list[RolePods]] = defaultdict(list)
     pools = {}

@@ -1,9 +1,9 @@
 """What Kueue cannot do for a team's job on a stack with queueing.
 
 A job is queued when its team has a queue and the operator serving its kind can suspend
-it; otherwise it starts at ``pulumi up``, outside the queue. A queued job can still meet
-a known defect of its operator under Kueue, or ask for a resource its ClusterQueue does
-not cover.
+it; otherwise it starts at ``pulumi up``, outside the queue. A queued job can still ask
+for a resource its ClusterQueue does not cover. (Releases that do not work with the
+stack's Kueue are refused with the stack: ``trainstack/operators/compatibility.py``.)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from trainstack.training_job.frameworks import framework
 def queueing_findings(
     experiments: Sequence[Experiment], config: StackConfig, source: str
 ) -> list[Finding]:
-    """Warnings for jobs Kueue cannot hold or has trouble with; errors for jobs it never admits."""
+    """Warnings for jobs Kueue cannot hold; errors for jobs it never admits."""
     if not config.queueing.enabled:
         return []
     return [
@@ -50,9 +50,6 @@ def _queueing(team_job: TeamJob, config: StackConfig) -> list[Finding]:
                 "notQueued",
             )
         ]
-    caveat = _queue_caveat(team_job, config)
-    if caveat:
-        return [team_job.finding("job.framework", caveat, "warning", "queueCaveat")]
     if job.network.rdma.enabled:
         return [
             team_job.finding(
@@ -63,11 +60,3 @@ def _queueing(team_job: TeamJob, config: StackConfig) -> list[Finding]:
             )
         ]
     return []
-
-
-def _queue_caveat(team_job: TeamJob, config: StackConfig) -> str | None:
-    """A known defect of the serving operator under Kueue, for a queued job."""
-    serving = config.operators.serving(framework(team_job.experiment.job.framework).crd)
-    if serving is None or serving[1].queue_caveat is None:
-        return None
-    return f"queued with {serving[0].label}: {serving[1].queue_caveat}"

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from trainstack.checks.capacity import capacity_findings
 from trainstack.checks.claims import claim_findings
 from trainstack.checks.findings import Finding
+from trainstack.checks.images import image_findings
 from trainstack.checks.launcher import launcher_findings
 from trainstack.checks.names import name_findings
 from trainstack.checks.namespaces import namespace_findings
@@ -35,6 +36,7 @@ CHECKS: tuple[Check, ...] = (
     quota_findings,
     operator_findings,
     capacity_findings,
+    image_findings,
     claim_findings,
     launcher_findings,
     namespace_findings,

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import AfterValidator, Field, StringConstraints
+from pydantic import Field
 
-from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel
+from trainstack.core.names import RelativeDirectory
 
-
-def _inside_project(path: str) -> str:
-    if ".." in path.split("/"):
-        raise constraint("", path, "a directory inside the project (no `..`)")
-    return path
-
-
-RelativeDirectory = Annotated[
-    str,
-    StringConstraints(pattern=r"^[^/\s][^\s]*$", max_length=1024),
-    AfterValidator(_inside_project),
-]
 MAX_RUNS = 100
 
 

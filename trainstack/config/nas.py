@@ -13,13 +13,16 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config.clusters import alicloud_rules as rules
-from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.base_model import StrictModel, constraint, pattern
 from trainstack.core.names import PLACEHOLDER_PATTERN
 
 ZoneId = Annotated[
     str, StringConstraints(pattern=rf"^([a-z]{{2}}-[a-z0-9-]+-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")
 ]
-NasDescription = Annotated[str, StringConstraints(pattern=rules.DESCRIPTION_PATTERN)]
+NasDescription = Annotated[
+    str,
+    StringConstraints(pattern=pattern(rules.DESCRIPTION_PATTERN, rules.DESCRIPTION_WORDS)),
+]
 
 
 class Protection(StrictModel):
@@ -73,8 +76,8 @@ class NasSpec(StrictModel):
     )
     description: NasDescription | None = Field(
         default=None,
-        description="Shown in the NAS console: 2-128 characters, a letter first; defaults "
-        "to the dataset's name.",
+        description="Shown in the NAS console: 2-128 letters, digits, `:`, `_` and `-`, a "
+        "letter first (no spaces or `.`); defaults to the dataset's name.",
     )
 
     @model_validator(mode="after")

@@ -106,6 +106,13 @@ class Login(StrictModel):
     )
 
 
+class NodeAmounts(StrictModel):
+    """CPU and memory of one node."""
+
+    cpu: Quantity | None = Field(default=None, description='CPU cores, e.g. `"47810m"`.')
+    memory: Quantity | None = Field(default=None, description="Memory, e.g. `364Gi`.")
+
+
 class NodePool(StrictModel):
     """One pool of identical nodes: GPU nodes that train, or CPU nodes (gpusPerNode: 0)."""
 
@@ -127,13 +134,35 @@ class NodePool(StrictModel):
     )
     cpu_per_node: Quantity | None = Field(
         default=None,
-        description="Allocatable CPU of a node (e.g. `48`); when set, plan-time checks "
-        "refuse pods that ask for more.",
+        description="CPU of a node as its instance type has it, its capacity (e.g. `48` for "
+        "ecs.gn6e-c12g1.12xlarge). What pods can request is less, the allocatable: derived "
+        "by the cluster's kind (ACK: its resource reservation policy) or declared in "
+        "`allocatable`; plan-time checks, quotas and Kueue's nominal quotas use it.",
     )
     memory_per_node: Quantity | None = Field(
         default=None,
-        description="Allocatable memory of a node (e.g. `368Gi`); when set, plan-time checks "
-        "refuse pods that ask for more.",
+        description="Memory of a node as its instance type has it, its capacity (e.g. "
+        "`368Gi`); see cpuPerNode for what pods can request.",
+    )
+    allocatable: NodeAmounts | None = Field(
+        default=None,
+        description="What pods can request on a node, as `kubectl describe node` shows "
+        "under Allocatable: overrides what the cluster's kind derives from the capacity; "
+        "on an existing cluster, the only way to have CPU and memory checked.",
+    )
+    max_pods: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="ACK: the nodes' maximum pods (console: Nodes page; Terway: (ENIs - 1) x "
+        "IPs per ENI + host-network pods; Flannel: chosen at cluster creation). ACK's "
+        "memory reservation on Kubernetes 1.28 and later grows with it.",
+    )
+    eviction_threshold: Quantity | None = Field(
+        default=None,
+        description="ACK: memory the kubelet keeps free before it evicts pods (its "
+        "`memory.available` hard threshold), subtracted from the allocatable. Unset: 300Mi, "
+        "inferred from ACK's own example (its documentation gives none; the plan says so).",
     )
     desired_size: int = Field(
         ge=0,
@@ -233,12 +262,12 @@ class NodePool(StrictModel):
 
     @property
     def cpu_capacity(self) -> Decimal | None:
-        """Allocatable CPU of one node, when declared."""
+        """CPU of one node as its instance has it (capacity), when declared."""
         return None if self.cpu_per_node is None else parse_quantity(self.cpu_per_node)
 
     @property
     def memory_capacity(self) -> Decimal | None:
-        """Allocatable memory of one node in bytes, when declared."""
+        """Memory of one node in bytes as its instance has it (capacity), when declared."""
         return None if self.memory_per_node is None else parse_quantity(self.memory_per_node)
 
     @property

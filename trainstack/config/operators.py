@@ -15,13 +15,17 @@ from typing import Annotated, Any
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.names import PLACEHOLDER_PATTERN, PinnedVersion
+from trainstack.core.images import normalized
+from trainstack.core.names import PLACEHOLDER_PATTERN, ChartRepo, PinnedVersion, RelativeDirectory
 from trainstack.operators import ManifestInstall, OperatorRelease, ServedApi, known_versions
 from trainstack.operators import family as operator_family
 from trainstack.operators import release as catalog_release
 
 Sha256 = Annotated[str, StringConstraints(pattern=rf"^([0-9a-f]{{64}}|{PLACEHOLDER_PATTERN})$")]
 HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=2048)]
+ImageReference = Annotated[
+    str, StringConstraints(pattern=r"^[a-z0-9][^\s@]*(@sha256:[0-9a-f]{64})?$", max_length=512)
+]
 
 
 class OperatorSettings(StrictModel):
@@ -30,7 +34,7 @@ class OperatorSettings(StrictModel):
     enabled: bool = Field(default=True, description="Install this operator.")
     version: PinnedVersion = Field(
         description="Exact release, one the catalog knows (`trainstack operators` lists "
-        "them), e.g. `0.8.1`."
+        "them), e.g. `0.8.2`."
     )
     manifest_sha256: Sha256 | None = Field(
         default=None,
@@ -44,17 +48,43 @@ class OperatorSettings(StrictModel):
         "OSS bucket reachable from the cluster's region); its content must have the pinned "
         "digest. Unset: the project's own URL.",
     )
+    images: dict[ImageReference, ImageReference] = Field(
+        default_factory=dict,
+        description="Release-manifest and kustomize installs: image mirrors, each image the "
+        "release deploys (`trainstack operators` lists them; `docker.io/` may be left out) "
+        "mapped to a copy in a registry the cluster reaches, e.g. `docker.io/mpioperator/"
+        "mpi-operator:0.8.2: registry-vpc.cn-beijing.aliyuncs.com/team/mpi-operator:0.8.2`; "
+        "the containers are rewritten before anything is applied.",
+    )
+    chart_repo: ChartRepo | None = Field(
+        default=None,
+        description="Helm chart installs: a mirror of the chart's repository holding the same "
+        "chart and version (an `oci://` registry or an `https://` index, e.g. in the "
+        "cluster's region). Unset: the project's own.",
+    )
+    kustomization: RelativeDirectory | None = Field(
+        default=None,
+        description="Kustomize installs: a kustomization of your own to apply instead of the "
+        "catalog's, e.g. `./mirrors/training-operator`: a copy of "
+        "`operators/<operator>/<version>/` whose `resources:` names a mirror of the upstream "
+        "overlay (kustomize fetches it at deploy time).",
+    )
     config: dict[str, Any] = Field(
         default_factory=dict,
         description="ACK add-on installs: the add-on's configuration (JSON, per add-on).",
     )
     values: dict[str, Any] = Field(
-        default_factory=dict, description="Helm chart installs: values for the chart."
+        default_factory=dict,
+        description="Helm chart installs: values for the chart (its image keys point its "
+        "images at a mirror; `trainstack plan` lists them).",
     )
 
     def _check_against(self, key: str) -> None:
         """Refuse versions and settings the catalog's release for ``key`` has no use for."""
         found = catalog_release(key, self.version)
+        withdrawn = operator_family(key).withdrawn.get(self.version)
+        if found is None and withdrawn is not None:
+            raise constraint("version", self.version, withdrawn)
         if found is None:
             title = operator_family(key).title
             raise constraint(
@@ -66,19 +96,22 @@ class OperatorSettings(StrictModel):
         misplaced = [
             (name, value, wanted)
             for name, value, wanted in (
-                ("manifestSha256", self.manifest_sha256, "manifest"),
-                ("manifestUrl", self.manifest_url, "manifest"),
-                ("config", self.config, "ack-addon"),
-                ("values", self.values, "chart"),
+                ("manifestSha256", self.manifest_sha256, ("manifest",)),
+                ("manifestUrl", self.manifest_url, ("manifest",)),
+                ("images", self.images, ("manifest", "kustomize")),
+                ("chartRepo", self.chart_repo, ("chart",)),
+                ("kustomization", self.kustomization, ("kustomize",)),
+                ("config", self.config, ("ack-addon",)),
+                ("values", self.values, ("chart",)),
             )
-            if value and wanted != kind
+            if value and kind not in wanted
         ]
         for name, value, wanted in misplaced:
             raise constraint(
                 name,
                 value,
                 f"nothing: {key} {self.version} installs from a {kind}, and {name} is for "
-                f"{wanted} installs",
+                f"{' and '.join(wanted)} installs",
             )
         install = found.install
         if not isinstance(install, ManifestInstall):
@@ -101,6 +134,11 @@ class OperatorSettings(StrictModel):
     def pinned_sha256(self, install: ManifestInstall) -> str | None:
         """The digest a downloaded manifest must have (the stack's, else the catalog's)."""
         return self.manifest_sha256 or install.sha256
+
+    def mirrored(self, image: str) -> str:
+        """``image`` as the cluster pulls it: its mirror in ``images``, else itself."""
+        mirrors = {normalized(upstream): mirror for upstream, mirror in self.images.items()}
+        return mirrors.get(normalized(image), image)
 
 
 @dataclass(frozen=True)

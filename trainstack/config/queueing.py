@@ -119,5 +119,10 @@ class Queueing(StrictModel):
 
 def suspendable(framework: str, operators: Operators) -> bool:
     """Whether Kueue can hold jobs of ``framework``: the operator serving them can suspend."""
-    serving = operators.serving(framework_spec(framework).crd)
+    return suspendable_crd(framework_spec(framework).crd, operators)
+
+
+def suspendable_crd(crd: str, operators: Operators) -> bool:
+    """Whether Kueue can hold jobs of ``crd``: an enabled operator serves it with suspend."""
+    serving = operators.serving(crd)
     return serving is not None and serving[1].suspend

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pydantic import Field, model_validator
 
 from trainstack.config.acceleration import Acceleration, AckAddon
+from trainstack.config.capacity import NodeAllocatable, pool_allocatable
 from trainstack.config.clusters.registry import Cluster
+from trainstack.config.compatibility import check_pairs
 from trainstack.config.datasets import AlicloudNasSource, Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
@@ -71,6 +73,7 @@ class StackConfig(StrictModel):
                 )
             names[pool.name] = index
             self.cluster.check_pool(key, pool)
+            pool_allocatable(self.cluster, pool, key)  # refuses what cannot be derived
         return self
 
     @model_validator(mode="after")
@@ -103,6 +106,12 @@ class StackConfig(StrictModel):
                     "`mountTargetDomain` of an existing NAS, or an `nfs` source, on "
                     f"{cluster.label}",
                 )
+        return self
+
+    @model_validator(mode="after")
+    def _releases_that_work_together(self) -> StackConfig:
+        """The catalog's compatibility rules between the releases the stack installs."""
+        check_pairs(self.operators, self.queueing)
         return self
 
     @model_validator(mode="after")
@@ -202,6 +211,10 @@ class StackConfig(StrictModel):
     def pool(self, name: str) -> NodePool | None:
         """The pool called ``name``, if any."""
         return next((pool for pool in self.node_pools if pool.name == name), None)
+
+    def allocatable(self, pool: NodePool) -> NodeAllocatable:
+        """What pods can request on one node of ``pool``, and where it comes from."""
+        return pool_allocatable(self.cluster, pool, self.pool_key(pool))
 
     def pool_key(self, pool: NodePool) -> str:
         """``nodePools[<index>]``: where ``pool`` is declared."""

@@ -8,14 +8,17 @@ queueing the teams' quotas and Kueue's ResourceFlavors must fit the stack's pool
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Protocol
 
 from trainstack.config.acceleration import Acceleration, HelmComponent
+from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import RESERVED_NAMESPACES, Team, model_share
 from trainstack.core.base_model import constraint
+from trainstack.core.quantity import format_quantity, parse_quantity
 
 
 class StackConfig(Protocol):
@@ -34,6 +37,7 @@ class StackConfig(Protocol):
     def acceleration(self) -> Acceleration: ...
     def gpu_models(self) -> list[str]: ...
     def gpu_capacity_by_model(self) -> dict[str, int]: ...
+    def allocatable(self, pool: NodePool) -> NodeAllocatable: ...
 
 
 def team_rules(config: StackConfig) -> None:
@@ -98,6 +102,23 @@ def _flavor_rules(config: StackConfig) -> None:
                 f"at most the {capacity} {model} GPUs of the stack's pools with queueing: "
                 "Kueue would admit jobs for GPUs that do not exist (use a cohort to share "
                 "idle GPUs)",
+            )
+    for resource, binary in (("cpu", False), ("memory", True)):
+        nodes = [(pool, getattr(config.allocatable(pool), resource)) for pool in config.node_pools]
+        if any(node is None for _, node in nodes):
+            continue  # a pool whose allocatable is unknown: nothing to compare with
+        room = sum((node.allocatable * pool.max_nodes for pool, node in nodes), Decimal(0))
+        shares = [(team.name, getattr(team.quota, resource)) for team in config.teams]
+        quota = sum((parse_quantity(amount) for _, amount in shares), Decimal(0))
+        if quota > room:
+            listed = ", ".join(f"{name} {amount}" for name, amount in shares)
+            raise constraint(
+                "teams",
+                f"{format_quantity(quota, binary)} {resource} of quota ({listed})",
+                f"at most the {format_quantity(room, binary)} {resource} pods can request on "
+                "the stack's pools with queueing (their nodes' allocatable, not their "
+                f"capacity): Kueue would admit jobs for {resource} no node has; lower the "
+                f"teams' quota.{resource}",
             )
 
 

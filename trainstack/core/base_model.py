@@ -45,13 +45,18 @@ class StrictModel(BaseModel):
     )
 
 
-def constraint(field: str, found: Any, allowed: str) -> PydanticCustomError:
+def constraint(
+    field: str, found: Any, allowed: str, related: tuple[str, ...] = ()
+) -> PydanticCustomError:
     """An error about ``field`` of the model being validated (raise it from a validator).
 
-    ``field`` is a dotted path relative to the model, in the user's spelling.
+    ``field`` is a dotted path relative to the model, in the user's spelling; ``related``
+    are other keys of the same model the error is about too (e.g. the other release of an
+    incompatible pair): messages locate them in the file as well.
     """
+    context: dict[str, Any] = {"field": field, "found": found, "allowed": allowed}
+    if related:
+        context["related"] = related
     return PydanticCustomError(
-        CONSTRAINT_ERROR,
-        "{field}: found {found}; allowed: {allowed}",
-        {"field": field, "found": found, "allowed": allowed},
+        CONSTRAINT_ERROR, "{field}: found {found}; allowed: {allowed}", context
     )

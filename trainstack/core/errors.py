@@ -44,6 +44,7 @@ class Problem:
     path: str
     found: str
     allowed: str
+    related: tuple[str, ...] = ()  # other keys it is about (the other half of a pair)
 
     def __str__(self) -> str:
         return f"{self.path}: found {self.found}; allowed: {self.allowed}"
@@ -70,12 +71,14 @@ class InvalidInputError(TrainstackError):
         super().__init__(self._render())
 
     def lines(self, locate: Locate = unlocated) -> list[str]:
-        """One line per problem, each naming the file and, where ``locate`` finds the key
-        in it, the line (``file:LINE``; ``str()`` keeps them under one header, without
-        lines)."""
+        """One line per problem, each naming the file and, where ``locate`` finds its keys
+        in it, their lines (``file:LINE``; ``str()`` keeps them under one header)."""
+        at = self.source
         return [
-            f"invalid {self.kind} in {locate(self.source, problem.path)}: {problem}"
-            for problem in self.problems
+            f"invalid {self.kind} in "
+            + " and ".join([locate(at, p.path), *(f"{locate(at, k)} ({k})" for k in p.related)])
+            + f": {p}"
+            for p in self.problems
         ]
 
     def _render(self) -> str:

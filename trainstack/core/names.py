@@ -150,3 +150,17 @@ def placeholders(value: Any, path: str) -> Iterator[tuple[str, str]]:
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from placeholders(item, f"{path}[{index}]")
+
+
+def _inside_project(path: str) -> str:
+    if ".." in path.split("/"):
+        raise constraint("", path, "a directory inside the project (no `..`)")
+    return path
+
+
+RelativeDirectory = Annotated[
+    str,
+    StringConstraints(pattern=r"^[^/\s][^\s]*$", max_length=1024),
+    AfterValidator(_inside_project),
+]
+"""A directory of the project, relative to its root (no leading ``/``, no ``..``)."""

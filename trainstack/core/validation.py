@@ -96,7 +96,10 @@ def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
     value = detail.get("input")
     if kind == CONSTRAINT_ERROR:
         path = dotted_path([*loc, *_field_parts(str(ctx["field"]))], prefix)
-        return Problem(path, describe_value(ctx["found"]), str(ctx["allowed"]))
+        related = tuple(
+            dotted_path([*loc, *_field_parts(str(key))], prefix) for key in ctx.get("related", ())
+        )
+        return Problem(path, describe_value(ctx["found"]), str(ctx["allowed"]), related)
     path = dotted_path(loc, prefix)
     if kind == "missing":
         return Problem(path, "nothing (the key is missing)", "a value: this key is required")
@@ -134,7 +137,12 @@ def errors_under(error: ValidationError, key: str) -> ValidationError:
         loc = (*prefix, *item["loc"])
         ctx: dict[str, Any] = dict(item.get("ctx") or {})
         if item["type"] == CONSTRAINT_ERROR:
-            made = constraint(str(ctx["field"]), ctx["found"], str(ctx["allowed"]))
+            made = constraint(
+                str(ctx["field"]),
+                ctx["found"],
+                str(ctx["allowed"]),
+                tuple(str(key) for key in ctx.get("related", ())),
+            )
             details.append(InitErrorDetails(type=made, loc=loc, input=item["input"]))
         else:
             details.append(

@@ -44,7 +44,6 @@ WARNING_IDS: dict[str, str] = {
     "unknownNamespace": "a namespace that is neither `default` nor a team's",
     "taintsReplaced": "taintPolicy force: other managers' taints on existing nodes removed",
     "notQueued": "with queueing: a job Kueue cannot hold (its operator cannot suspend it)",
-    "queueCaveat": "with queueing: a known defect of the job's operator under Kueue",
     "borrowing": "with queueing: a job larger than its team's own quota, admitted only "
     "while the cohort lends it GPUs",
     "queuedTogether": "with queueing: a team's experiments need more than its quota "

@@ -18,6 +18,7 @@ from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import MAX_MATRIX_POINTS
 from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.core.warning_ids import Acknowledgement
+from trainstack.experiments.image_facts import ImageFacts
 from trainstack.metrics.spec import MetricSpec
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
@@ -169,6 +170,11 @@ class ExperimentFile(StrictModel):
     )
     job: dict[str, Any] = Field(
         description="The training job: values of charts/training-job (see its README)."
+    )
+    image_facts: ImageFacts | None = Field(
+        default=None,
+        description="What the job's image holds that the job depends on (CUDA, sshd) and "
+        "where that is known from: the plan shows it and refuses a job its image cannot run.",
     )
     acknowledge: list[Acknowledgement] = Field(
         default_factory=list,

@@ -27,6 +27,7 @@ from trainstack.core.values import merged
 from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.catalog import ExperimentSource
 from trainstack.experiments.dialect import in_operator_api
+from trainstack.experiments.image_facts import ImageFacts
 from trainstack.experiments.placement import with_placement
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
 from trainstack.experiments.teams import namespace_and_team, queueable, with_queue
@@ -67,6 +68,8 @@ class Experiment:
     """The GPU node pool its GPU pods run on (``None``: the stack has no GPU pool)."""
     acknowledgements: tuple[Acknowledgement, ...] = ()
     """The warnings its file acknowledges (``acknowledge``)."""
+    image_facts: ImageFacts | None = None
+    """What its file says its image holds (``imageFacts``)."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -152,6 +155,7 @@ def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Expe
         metrics=tuple(spec.metrics),
         pool=None if pool is None else pool.name,
         acknowledgements=tuple(spec.acknowledge),
+        image_facts=spec.image_facts,
     )
 
 

@@ -17,6 +17,7 @@ from trainstack.operators.spec import (
     OperatorFamily,
     OperatorRelease,
     PodLabels,
+    Pull,
     ServedApi,
 )
 
@@ -29,6 +30,7 @@ __all__ = [
     "OperatorFamily",
     "OperatorRelease",
     "PodLabels",
+    "Pull",
     "ServedApi",
     "families",
     "family",

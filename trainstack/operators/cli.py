@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from trainstack.operators.registry import families, known_versions
+from trainstack.operators.compatibility import COEXISTENCE, REQUIREMENTS
+from trainstack.operators.registry import families, family, known_versions
 from trainstack.training_job.frameworks import by_crd
 from trainstack.training_job.settings import SETTINGS
 
 
 def operators() -> None:
     """List every operator release of the catalog: how it installs, what it serves and honours."""
-    for family in families():
-        print(f"{family.key}: {family.title} ({family.summary})")
-        for version in known_versions(family.key):
-            release = family.releases[version]
+    for listed in families():
+        print(f"{listed.key}: {listed.title} ({listed.summary})")
+        for version in known_versions(listed.key):
+            release = listed.releases[version]
             install = release.install
             where = ", ".join(f"{k} {v}" for k, v in install.provenance().items() if v)
             print(f"  {version}: {install.kind} in namespace {install.namespace} ({where})")
@@ -34,5 +35,24 @@ def operators() -> None:
                     + (f"; drops {', '.join(dropped)}" if dropped else "")
                 )
             print(f"    source: {release.source}")
+            if release.published:
+                print(f"    published: {release.published}")
+            for pull in release.pulls:
+                note = "" if pull.verified else " (not verified offline)"
+                print(
+                    f"    pulls {pull.reference}: {pull.what}{note}; mirror: "
+                    f"{listed.configured_at}.{pull.mirror}"
+                )
             for fact in release.unverified:
                 print(f"    not verified offline: {fact}")
+        for version, why in sorted(listed.withdrawn.items()):
+            print(f"  {version}: refused, {why}")
+    print("releases that work together (checked for every stack):")
+    for rule in REQUIREMENTS:
+        queued = f" while Kueue queues {rule.queued}" if rule.queued else ""
+        print(
+            f"  {family(rule.family).title} {rule.versions} needs "
+            f"{family(rule.needs).title} {rule.needs_versions}{queued}: {rule.reason}"
+        )
+    for pair in COEXISTENCE:
+        print(f"  {family(pair.first).title} beside {family(pair.second).title}: {pair.how}")

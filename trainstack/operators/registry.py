@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from trainstack.operators.ack_arena import ACK_ARENA
+from trainstack.operators.compatibility import version_key
 from trainstack.operators.kueue import KUEUE
 from trainstack.operators.mpi_operator import MPI_OPERATOR
 from trainstack.operators.spec import OperatorFamily, OperatorRelease
@@ -67,16 +68,12 @@ def release(key: str, version: str) -> OperatorRelease | None:
 
 def known_versions(key: str) -> list[str]:
     """The versions the catalog has for ``key``, oldest first."""
-    return sorted(family(key).releases, key=_version_key)
+    return sorted(family(key).releases, key=version_key)
 
 
 def latest(key: str) -> OperatorRelease:
     """The newest release the catalog has for ``key``."""
     return family(key).releases[known_versions(key)[-1]]
-
-
-def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.lstrip("v").split("-")[0].split("."))
 
 
 def serving_families(crd: str, *, suspend: bool = False) -> list[OperatorRelease]:

@@ -122,11 +122,27 @@ class ServedApi:
     suspend: bool
     """``runPolicy.suspend`` exists and is honoured: Kueue can hold the job."""
     pod_labels: PodLabels
-    queue_caveat: str | None = None
-    """What goes wrong when Kueue queues such a job (a known defect of the release)."""
     transport: Transport | None = None
     """How an MPIJob's launcher starts its ranks on the workers (``ssh``, ``kubectl-exec``:
     ``trainstack.training_job.transports``); ``None`` for the other kinds."""
+
+
+@dataclass(frozen=True)
+class Pull:
+    """Something the release fetches from the network when it is deployed, besides the
+    install itself (an image the cluster's nodes pull, a package a hook installs)."""
+
+    what: str
+    """What it is, e.g. ``controller image``."""
+    reference: str
+    """What is fetched, as upstream publishes it (``docker.io/alpine:3.21``)."""
+    mirror: str
+    """The key, under the family's stack key, that points it at a mirror
+    (``values.runtimes.installer.image``, ``images``)."""
+    source: str
+    """Where the fact comes from (file at a tag, release notes)."""
+    verified: bool = True
+    """False: inferred, not read from the release (the plan says so)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +163,11 @@ class OperatorRelease:
     """Where the facts come from (release, file, documentation page)."""
     unverified: tuple[str, ...] = field(default=())
     """Facts that could not be verified offline; the plan lists them."""
+    published: str | None = None
+    """The release page (or tag) it is published as; ``None`` only for releases a cloud
+    publishes in its own change log (ACK add-ons)."""
+    pulls: tuple[Pull, ...] = field(default=())
+    """What its deployment fetches besides the install itself (images, hook packages)."""
 
     def served(self, crd: str) -> ServedApi | None:
         """The API this release serves for ``crd``, if any."""
@@ -163,3 +184,13 @@ class OperatorFamily:
     releases: dict[str, OperatorRelease]
     ack_only: bool = False
     """Only installable on ACK (an ACK add-on)."""
+    withdrawn: dict[str, str] = field(default_factory=dict)
+    """Versions a stack may name that were never published (or were pulled), each with why
+    and which release to use instead: refused with that text."""
+    stack_key: str = ""
+    """Where a stack configures it (``queueing`` for Kueue); empty: ``operators.<key>``."""
+
+    @property
+    def configured_at(self) -> str:
+        """The stack key (under ``trainstack:``) that configures the family."""
+        return self.stack_key or f"operators.{self.key}"

@@ -1,29 +1,44 @@
 """Kubeflow Trainer v2: TrainJob ``trainer.kubeflow.org/v1alpha1`` (``framework: trainjob``).
 
-Facts and sources:
+Facts and sources (kubeflow/trainer at tag v2.3.0, commit 658725bdae5c7e3a0854d93ac6ff492e109a22ab,
+"Kubeflow Trainer Official Release v2.3.0"; release page
+https://github.com/kubeflow/trainer/releases/tag/v2.3.0; #3859 prepared it):
 
 - Install: the project's official chart ``oci://ghcr.io/kubeflow/charts/kubeflow-trainer``
-  (kubeflow.org "Kubeflow Trainer > Operator guides > Installation": ``helm install
-  kubeflow-trainer oci://ghcr.io/kubeflow/charts/kubeflow-trainer --namespace
-  kubeflow-system --create-namespace --version <X.Y.Z>``; Kubernetes 1.31+ there, 1.29+ in
-  the chart's README). Chart versions have no leading ``v``. 2.3.0: kubeflow/trainer
-  #3859 ("Prepare Release v2.3.0", the release of the reference CRDs, commit 658725b);
-  from 2.3 the CRDs are chart templates (#3655). The chart depends on JobSet (chart
-  0.12.0, ``jobset.install``), which a TrainJob runs as.
+  (.github/workflows/publish-helm-charts.yaml line 67; CHANGELOG-2.3 lines 5-10: ``helm
+  install kubeflow-trainer oci://ghcr.io/kubeflow/charts/kubeflow-trainer --namespace
+  kubeflow-system --create-namespace --version 2.3.0``). Kubernetes 1.31 or newer (chart
+  README line 16 at v2.3.0). Chart versions have no leading ``v``. From 2.3 the CRDs are
+  chart templates (#3655). The chart depends on JobSet (chart 0.12.0 from
+  oci://registry.k8s.io/jobset/charts, ``jobset.install``; Chart.yaml), which a TrainJob
+  runs as.
+- Images and hooks: the manager image is ``ghcr.io/kubeflow/trainer/trainer-controller-manager``
+  with the chart version as tag (values.yaml lines 41-47, templates/_helpers.tpl lines
+  72-99). The runtimes are applied by a post-install/post-upgrade hook Job
+  (templates/runtimes/installer-job.yaml, #3655) whose container runs
+  ``docker.io/alpine:3.21`` (values.yaml ``runtimes.installer.image``, lines 204-212)
+  and first runs ``apk add --no-cache kubectl`` (line 54): it needs Docker Hub and an
+  Alpine package mirror from inside the cluster, and a failed hook rolls back the whole
+  (atomic) release. The pre-delete cleanup hook does the same (cleanup-job.yaml lines
+  30, 46, 53).
 - Runtimes: the chart ships ClusterTrainingRuntimes since 2.2.0 (#3124), off by default
-  ("Runtimes are disabled by default"; README), switched on per runtime with
-  ``runtimes.<name>.enabled`` or all with ``runtimes.defaultEnabled``. The catalog turns on
-  ``runtimes.torchDistributed`` (runtime ``torch-distributed``) and
+  (values.yaml ``runtimes.defaultEnabled: false``, line 193; each ``runtimes.<name>.enabled:
+  false``, lines 225-231), switched on per runtime or all with ``runtimes.defaultEnabled``.
+  The catalog turns on ``runtimes.torchDistributed`` (runtime ``torch-distributed``) and
   ``runtimes.deepspeedDistributed`` (``deepspeed-distributed``, an MPI runtime: OpenMPI,
-  launcher + nodes); ``mlx-distributed`` is the other MPI runtime. The 2.2/2.3 release
-  notes install them with ``--set runtimes.defaultEnabled=true``.
-- API (trainer.kubeflow.org_trainjobs.yaml of v2.3.0): ``runtimeRef``, ``trainer``
-  (image, command, args, env, numNodes, numProcPerNode, resourcesPerNode),
-  ``runtimePatches`` (2.2+, replacing ``podTemplateOverrides``: #3309), ``suspend``,
-  ``activeDeadlineSeconds``, ``managedBy``; no run policy beyond the deadline. Kueue
-  holds a TrainJob through ``spec.suspend`` (its ``trainer.kubeflow.org/trainjob``
-  integration, kubernetes-sigs/kueue#6597; Kueue needs runtimePatches, so Trainer 2.2+,
-  kubernetes-sigs/kueue#14886).
+  launcher + nodes; files/runtimes/ at v2.3.0); ``mlx-distributed`` is the other MPI
+  runtime. The 2.2/2.3 release notes install them with ``--set runtimes.defaultEnabled=true``.
+- API (charts/kubeflow-trainer/templates/crd/trainer.kubeflow.org_trainjobs.yaml at
+  v2.3.0): ``runtimeRef``, ``trainer`` (image, command, args, env, numNodes,
+  numProcPerNode, resourcesPerNode), ``runtimePatches`` (2.2+, replacing
+  ``podTemplateOverrides``: #3309, CHANGELOG-2.2 line 48 "Breaking Changes"),
+  ``suspend``, ``activeDeadlineSeconds``, ``managedBy``; no run policy beyond the
+  deadline. Kueue holds a TrainJob through ``spec.suspend`` (its
+  ``trainer.kubeflow.org/trainjob`` integration, kubernetes-sigs/kueue#6597) and, from
+  Kueue 0.17.0, writes ``runtimePatches`` (kubernetes-sigs/kueue#10127): which Kueue
+  releases work with which Trainer releases is data in ``compatibility.py``.
+  (kubernetes-sigs/kueue#14886, a setup-time check of the TrainJob CRD, is an open pull
+  request, not Kueue's behaviour.)
 - Pods: JobSet's labels ``jobset.sigs.k8s.io/jobset-name`` (the TrainJob's name) and
   ``jobset.sigs.k8s.io/replicatedjob-name`` (``node``, ``launcher``).
 """
@@ -35,6 +50,7 @@ from trainstack.operators.spec import (
     OperatorFamily,
     OperatorRelease,
     PodLabels,
+    Pull,
     ServedApi,
 )
 
@@ -83,14 +99,37 @@ TRAINER = OperatorFamily(
             schemas={
                 ("trainer.kubeflow.org/v1alpha1", "TrainJob"): "trainjob-v1alpha1-trainer.json",
             },
-            source="kubeflow/trainer v2.3.0 (#3859), charts/kubeflow-trainer, kubeflow.org "
-            "Trainer installation guide",
+            source="kubeflow/trainer v2.3.0 (tag commit 658725bd; #3859), "
+            "charts/kubeflow-trainer at v2.3.0",
             unverified=(
-                "the runtimes the 2.3.0 chart archive ships and their values keys "
-                "(read from the chart on the branch after 2.3.0 and the 2.2.0/2.3.0 "
-                "release notes, not from the published archive)",
-                "the chart's OCI digest (not readable offline)",
+                "the chart's OCI digest (not readable offline; the chart was read at the "
+                "v2.3.0 tag, not from the published archive)",
                 "the JobSet pod labels of a 2.3.0 TrainJob (JobSet's documented labels)",
+            ),
+            published="https://github.com/kubeflow/trainer/releases/tag/v2.3.0",
+            pulls=(
+                Pull(
+                    what="controller image",
+                    reference="ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0",
+                    mirror="values.image",
+                    source="charts/kubeflow-trainer/values.yaml lines 41-47 at v2.3.0",
+                ),
+                Pull(
+                    what="runtime installer hook (post-install Job; runs `apk add "
+                    "--no-cache kubectl`, so it also needs an Alpine package mirror)",
+                    reference="docker.io/alpine:3.21",
+                    mirror="values.runtimes.installer.image",
+                    source="charts/kubeflow-trainer/templates/runtimes/installer-job.yaml "
+                    "lines 28, 47, 54 at v2.3.0",
+                ),
+                Pull(
+                    what="JobSet controller image (the bundled jobset chart 0.12.0)",
+                    reference="registry.k8s.io/jobset/jobset:v0.12.0",
+                    mirror="values.jobset",
+                    source="charts/kubeflow-trainer/Chart.yaml at v2.3.0 (dependency "
+                    "jobset 0.12.0 from oci://registry.k8s.io/jobset/charts)",
+                    verified=False,
+                ),
             ),
         ),
     },

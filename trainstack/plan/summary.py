@@ -12,7 +12,9 @@ from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.console.terminal import print_warning
 from trainstack.deployment import experiment_placeholders
 from trainstack.plan.model import Plan
+from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
+from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.transports import TRANSPORTS
 
@@ -45,6 +47,16 @@ def print_summary(
         _cluster_summary(plan, stack, console)
         for warning in plan.warnings:
             print_warning(warning.located(), err)
+    pulls = outside_pulls(plan)
+    if pulls and isinstance(stack, LoadedStack):
+        where = stack.config.cluster.region_label
+        console.print(
+            f"pulled from outside {where} at deploy time ({len(pulls)}); each key points it "
+            "at a mirror:",
+            markup=False,
+        )
+        for pull in pulls:
+            console.print(f"  {pull.line()}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
     placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
@@ -57,8 +69,8 @@ def print_summary(
 
 def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
     config = stack.config
-    for pool in config.node_pools:
-        console.print(f"pool {pool.name}: {pool.describe()}", markup=False)
+    for line in pool_lines(config):
+        console.print(line, markup=False)
     for resolved in plan.datasets:
         dataset = next(d for d in config.datasets if d.name == resolved.name)
         facts = resolved.facts
@@ -83,7 +95,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
         console.print(f"operator {operator.label}: {install.kind} ({origin})", markup=False)
         for fact in operator.release.unverified:
             console.print(f"  not verified offline: {fact}", markup=False)
-    console.print(f"acceleration: {'on' if config.acceleration.enabled else 'off'}")
+    for line in acceleration_lines(config):
+        console.print(line, markup=False)
     if plan.experiments:
         experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
         kinds_by_release: dict[str, list[str]] = defaultdict(list)
@@ -105,6 +118,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
                 ", ".join(sorted(objects)),
             )
         console.print(experiments)
+        for line in image_lines(plan.experiments):
+            console.print(line, markup=False)
     for line in transport_lines(plan, stack):
         console.print(line, markup=False)
     for line in review_lines(plan):

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
-from tests.components.clusters.minimal import ACK_CLUSTER, ack_pool
-from tests.components.mocks import Built, build, secret
+from tests.components.minimal import ACK_CLUSTER, ack_pool
+from tests.components.mock_engine import Registered, build, secret, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config
 from trainstack.plan.model import Plan
@@ -22,23 +22,23 @@ def _pools(plan: Plan) -> dict[str, dict]:
     return {pool.name: pool.inputs for pool in plan.of_type(NODE_POOL)}
 
 
-def _alone(**keys: Any) -> Built:
+def _alone(**keys: Any) -> tuple[AckNodePool, Registered]:
     return build(lambda: AckNodePool("gpu", AckNodePoolArgs(ack_pool(**keys), ACK_CLUSTER)))
 
 
 def test_a_pool_from_minimal_arguments_is_one_node_pool_of_the_cluster() -> None:
-    built = _alone()
-    (component,) = built.of_type("trainstack:infra:AckNodePool")
-    (node_pool,) = built.of_type(NODE_POOL)
-    assert len(built.registered) == 2
+    made, registered = _alone()
+    component = registered.one("trainstack:infra:AckNodePool")
+    node_pool = registered.one(NODE_POOL)
+    assert len(registered.resources) == 2
     assert (component.type, component.name) == ("trainstack:infra:AckNodePool", "gpu")
     assert (node_pool.type, node_pool.name) == (NODE_POOL, "gpu-pool")
     assert "trainstack:infra:AckNodePool$alicloud:cs/nodePool:NodePool" in node_pool.urn
     assert node_pool.inputs == {
-        "clusterId": "c1234567",
+        "clusterId": "c0123456789",
         "nodePoolName": "gpu",
         "instanceTypes": ["ecs.gn7-c12g1.3xlarge"],
-        "vswitchIds": ["vsw-one", "vsw-two"],
+        "vswitchIds": ["vsw-1", "vsw-2"],
         "desiredSize": "2",
         "labels": [],
         "taints": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}],
@@ -47,14 +47,14 @@ def test_a_pool_from_minimal_arguments_is_one_node_pool_of_the_cluster() -> None
         "systemDiskSize": 120,
         "keyName": "ops",
     }
-    assert built.value(built.made.node_pool_id) == "gpu-pool-id"
+    assert value(made.node_pool_id) == "gpu-pool-id"
 
 
 @pytest.mark.parametrize(("gpus", "kind"), [(8, "gpu"), (0, "cpu")])
 def test_autoscaling_from_minimal_arguments(gpus: int, kind: str) -> None:
     scaling = {"enabled": True, "minSize": 1, "maxSize": 4}
     model = {"gpuModel": "A100"} if gpus else {"gpuModel": None}
-    (node_pool,) = _alone(autoscaling=scaling, gpusPerNode=gpus, **model).of_type(NODE_POOL)
+    node_pool = _alone(autoscaling=scaling, gpusPerNode=gpus, **model)[1].one(NODE_POOL)
     assert "desiredSize" not in node_pool.inputs
     assert node_pool.inputs["scalingConfig"] == {
         "enable": True,
@@ -66,12 +66,12 @@ def test_autoscaling_from_minimal_arguments(gpus: int, kind: str) -> None:
 
 def test_a_password_login_is_read_from_the_secret_config_key() -> None:
     pool = ack_pool(login={"passwordSecret": "trainstack:nodePassword"})
-    built = build(
+    _, registered = build(
         lambda: AckNodePool("gpu", AckNodePoolArgs(pool, ACK_CLUSTER)),
         config={"trainstack:nodePassword": "Sup3r-secret"},
         secret_keys=("trainstack:nodePassword",),
     )
-    (node_pool,) = built.of_type(NODE_POOL)
+    node_pool = registered.one(NODE_POOL)
     assert node_pool.inputs["password"] == secret("Sup3r-secret")
     assert "keyName" not in node_pool.inputs
 

@@ -9,8 +9,8 @@ import pulumi
 import pytest
 
 from components.clusters.alicloud import ack_addon, file_system, kubeconfig, node_pool
-from tests.components.clusters.minimal import ACK_CLUSTER, ack_pool
-from tests.components.mocks import build
+from tests.components.minimal import ACK_CLUSTER, ack_pool
+from tests.components.mock_engine import build, value
 from trainstack.config.clusters.alicloud import KIND
 from trainstack.config.datasets import Dataset
 
@@ -18,25 +18,27 @@ CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 
 def test_the_kubeconfig_is_read_from_ack_for_the_cluster() -> None:
-    built = build(lambda: kubeconfig(ACK_CLUSTER), invokes={CREDENTIAL: {"kubeConfig": "kc"}})
-    assert built.calls == (CREDENTIAL,)
-    assert built.value(built.made) == "kc"
-    assert built.registered == ()  # an invoke, no resource
+    made, registered = build(
+        lambda: kubeconfig(ACK_CLUSTER), invokes={CREDENTIAL: {"kubeConfig": "kc"}}
+    )
+    assert registered.calls == [CREDENTIAL]
+    assert value(made) == "kc"
+    assert registered.resources == []  # an invoke, no resource
 
 
 def test_the_offline_plan_answers_every_invoke_acks_components_make() -> None:
-    built = build(lambda: kubeconfig(ACK_CLUSTER), invokes=KIND.offline_invokes)
-    assert set(built.calls) <= set(KIND.offline_invokes)
-    assert built.value(built.made) == "[kubeconfig fetched from ACK at deploy time]"
+    made, registered = build(lambda: kubeconfig(ACK_CLUSTER), invokes=KIND.offline_invokes)
+    assert set(registered.calls) <= set(KIND.offline_invokes)
+    assert value(made) == "[kubeconfig fetched from ACK at deploy time]"
 
 
 def test_a_pool_is_an_ack_node_pool_whose_id_is_the_pools() -> None:
-    built = build(lambda: node_pool(ack_pool(), ACK_CLUSTER, None, False))  # type: ignore[arg-type]
-    assert [r.type for r in built.registered] == [
+    made, registered = build(lambda: node_pool(ack_pool(), ACK_CLUSTER, None, False))  # type: ignore[arg-type]
+    assert [r.type for r in registered.resources] == [
         "trainstack:infra:AckNodePool",
         "alicloud:cs/nodePool:NodePool",
     ]
-    assert built.value(built.made) == "gpu-pool-id"
+    assert made is not None and value(made) == "gpu-pool-id"
 
 
 @pytest.mark.parametrize(
@@ -50,10 +52,10 @@ def test_an_add_on_is_pinned_on_the_cluster(config: dict, expected: str | None) 
             "arena", ACK_CLUSTER, addon="ack-arena", version="0.14.2", config=config, opts=options
         )
 
-    (addon,) = build(make).of_type("alicloud:cs/kubernetesAddon:KubernetesAddon")
+    addon = build(make)[1].one("alicloud:cs/kubernetesAddon:KubernetesAddon")
     assert addon.name == "arena"
     assert {k: addon.inputs.get(k) for k in ("clusterId", "name", "version", "config")} == {
-        "clusterId": "c1234567",
+        "clusterId": "c0123456789",
         "name": "ack-arena",
         "version": "0.14.2",
         "config": expected,
@@ -62,7 +64,7 @@ def test_an_add_on_is_pinned_on_the_cluster(config: dict, expected: str | None) 
         assert json.loads(expected) == config
 
 
-@pytest.mark.parametrize(("vswitch", "used"), [(None, "vsw-one"), ("vsw-two", "vsw-two")])
+@pytest.mark.parametrize(("vswitch", "used"), [(None, "vsw-1"), ("vsw-2", "vsw-2")])
 def test_a_datasets_file_system_is_in_the_clusters_vpc(vswitch: str | None, used: str) -> None:
     dataset = Dataset.model_validate(
         {
@@ -73,11 +75,11 @@ def test_a_datasets_file_system_is_in_the_clusters_vpc(vswitch: str | None, used
     )
     spec = dataset.source.create.model_copy(update={"vswitch_id": vswitch})  # type: ignore[union-attr]
 
-    built = build(
+    _, registered = build(
         lambda: file_system("scratch", dataset, spec, ACK_CLUSTER, pulumi.ResourceOptions())
     )
-    (fs,) = built.of_type("alicloud:nas/fileSystem:FileSystem")
-    (target,) = built.of_type("alicloud:nas/mountTarget:MountTarget")
+    fs = registered.one("alicloud:nas/fileSystem:FileSystem")
+    target = registered.one("alicloud:nas/mountTarget:MountTarget")
     assert fs.inputs["zoneId"] == "cn-beijing-h"
     assert fs.inputs["description"] == "scratch"
-    assert (target.inputs["vpcId"], target.inputs["vswitchId"]) == ("vpc-one", used)
+    assert (target.inputs["vpcId"], target.inputs["vswitchId"]) == ("vpc-1", used)

@@ -8,8 +8,8 @@ import pulumi_kubernetes as k8s
 import pytest
 
 from components.clusters.existing_nodes import ExistingNodes, ExistingNodesArgs
-from tests.components.clusters.minimal import pool
-from tests.components.mocks import build
+from tests.components.minimal import pool
+from tests.components.mock_engine import build, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
 from trainstack.plan.model import Plan
@@ -39,8 +39,9 @@ def test_from_minimal_arguments_a_patch_per_listed_node(
     def make() -> ExistingNodes:
         return ExistingNodes("gpu", ExistingNodesArgs(nodes, k8s.Provider("cluster")))
 
-    built = build(make)
-    patches = built.of_type(NODE_PATCH)
+    made, registered = build(make)
+    # By name: the SDK registers siblings from several threads, in no fixed order.
+    patches = sorted(registered.of_type(NODE_PATCH), key=lambda p: p.name)
     assert [p.name for p in patches] == ["gpu-n1", "gpu-n2"]
     for patch, node in zip(patches, ("n1", "n2"), strict=True):
         assert "trainstack:infra:ExistingNodes$kubernetes:core/v1:NodePatch" in patch.urn
@@ -49,7 +50,7 @@ def test_from_minimal_arguments_a_patch_per_listed_node(
             metadata["annotations"] = annotations
         assert patch.inputs["metadata"] == metadata
         assert patch.inputs.get("spec") == spec
-    assert built.value(built.made.node_names) == ["n1", "n2"]
+    assert value(made.node_names) == ["n1", "n2"]
 
 
 def test_onprem_nodes_are_labelled_and_tainted_without_force(

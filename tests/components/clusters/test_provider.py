@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from components.clusters.provider import kubernetes_provider
-from tests.components.mocks import build, secret
+from tests.components.mock_engine import build, secret
 from tests.conftest import StackWriter
 from tests.experiment_helpers import load
 from tests.stack_helpers import example_config, existing_cluster_config, only
@@ -21,24 +21,24 @@ CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 def test_without_the_secret_acks_kubeconfig_is_fetched_for_the_cluster() -> None:
     stack = load(example_config("aiacc"))
-    built = build(
+    made, registered = build(
         lambda: kubernetes_provider("cluster", stack), invokes={CREDENTIAL: {"kubeConfig": "kc"}}
     )
-    assert built.calls == (CREDENTIAL,)
-    (provider,) = built.of_type(PROVIDER)
+    assert registered.calls == [CREDENTIAL]
+    provider = registered.one(PROVIDER)
     assert provider.name == "cluster"
     assert provider.inputs["kubeconfig"] == secret("kc")
-    assert built.made.kubeconfig is not None and built.made.context is None
+    assert made.kubeconfig is not None and made.context is None
 
 
 def test_an_existing_cluster_fetches_nothing() -> None:
     stack = load(existing_cluster_config())
-    built = build(lambda: kubernetes_provider("cluster", stack))  # no invoke answered
-    assert built.calls == ()
-    (provider,) = built.of_type(PROVIDER)
+    made, registered = build(lambda: kubernetes_provider("cluster", stack))  # no invoke answered
+    assert registered.calls == []
+    provider = registered.one(PROVIDER)
     assert provider.inputs["context"] == "onprem"
     assert "kubeconfig" not in provider.inputs
-    assert built.made.kubeconfig is None
+    assert made.kubeconfig is None
 
 
 def test_ack_kubeconfig_fetched_from_ack_is_secret(example_plans: dict[str, Plan]) -> None:

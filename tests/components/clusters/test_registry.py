@@ -8,8 +8,8 @@ import pulumi_kubernetes as k8s
 import pytest
 
 from components.clusters.registry import COMPONENTS, install_addon, node_pool
-from tests.components.clusters.minimal import ACK_CLUSTER, EXISTING_CLUSTER, ack_pool, pool
-from tests.components.mocks import build
+from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER, ack_pool, pool
+from tests.components.mock_engine import build
 from trainstack.config.clusters.registry import KINDS
 from trainstack.plan.model import Plan
 
@@ -38,9 +38,9 @@ def test_a_pool_is_made_by_its_kind_and_has_an_id_where_the_cloud_makes_nodes(
     def make() -> pulumi.Output[str] | None:
         return node_pool(made, cluster, k8s.Provider("cluster"), False)  # type: ignore[arg-type]
 
-    built = build(make)
-    assert [r.name for r in built.of_type(component)] == ["gpu"]
-    assert (built.made is not None) == cluster.supports("node-api")  # type: ignore[attr-defined]
+    made, registered = build(make)
+    assert [r.name for r in registered.of_type(component)] == ["gpu"]
+    assert (made is not None) == cluster.supports("node-api")  # type: ignore[attr-defined]
 
 
 def test_a_service_a_kind_lacks_is_a_bug_not_an_assert() -> None:

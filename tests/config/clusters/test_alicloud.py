@@ -9,7 +9,7 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.stack_helpers import GPU_POOL, example_config, with_gpu_pool
-from trainstack.config.clusters.alicloud import AckPool
+from trainstack.config.clusters.alicloud import AckPool, regional_host
 from trainstack.core.errors import ConfigError
 
 
@@ -151,3 +151,23 @@ def test_ack_reads_its_keys_of_a_pool_with_its_defaults(load: Loader) -> None:
     assert ack.instance_types == ["ecs.gn6e-c12g1.12xlarge"]
     assert ack.login is not None and ack.login.key_name == gpu.login.key_name
     assert AckPool.of(cpu).instance_types == ["ecs.g7.2xlarge"]
+
+
+@pytest.mark.parametrize(
+    ("host", "inside"),
+    [
+        ("registry.cn-beijing.aliyuncs.com", True),
+        ("registry-vpc.cn-beijing.aliyuncs.com", True),
+        ("cuda11-registry.cn-beijing.cr.aliyuncs.com", True),
+        ("team-registry-vpc.cn-beijing.cr.aliyuncs.com", True),
+        ("registry-cn-beijing.ack.aliyuncs.com", True),
+        ("bucket.oss-cn-beijing-internal.aliyuncs.com", True),
+        ("registry.cn-hangzhou.aliyuncs.com", False),
+        ("x.cn-hangzhou.cr.aliyuncs.com", False),
+        ("registry.k8s.io", False),
+        ("docker.io", False),
+        ("cn-beijing.cr.aliyuncs.com.evil.example", False),
+    ],
+)
+def test_hosts_in_the_clusters_region(host: str, inside: bool) -> None:
+    assert regional_host(host, "cn-beijing") is inside

@@ -13,6 +13,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StringConstraints, ValidationError, model_validator
 
+from trainstack.config.capacity import NodeAllocatable
+from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
@@ -26,6 +28,9 @@ VpcId = Annotated[str, StringConstraints(pattern=rf"^(vpc-[a-z0-9]+|{PLACEHOLDER
 VSwitchId = Annotated[str, StringConstraints(pattern=rf"^(vsw-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
 AckClusterId = Annotated[
     str, StringConstraints(pattern=rf"^(c[a-z0-9]{{6,}}|{PLACEHOLDER_PATTERN})$")
+]
+KubernetesVersion = Annotated[
+    str, StringConstraints(pattern=r"^1\.[0-9]{1,2}(\.[0-9]{1,3})?(-aliyun\.[0-9]{1,3})?$")
 ]
 InstanceType = Annotated[str, StringConstraints(pattern=r"^ecs\.[a-z0-9-]+\.[a-z0-9]+$")]
 # ECS key pair names: 2-128 characters, a letter first, no "/" so no "http://" (ECS API
@@ -126,6 +131,31 @@ def check_pool(key: str, pool: NodePool) -> None:
         )
 
 
+def regional_host(host: str, region: str) -> bool:
+    """Whether ``host`` serves from ``region``: Container Registry, personal edition
+    (``registry.<region>.aliyuncs.com``, ``registry-vpc.<region>.aliyuncs.com``: Arena's
+    charts pull ``registry.<region>.aliyuncs.com/acs/...`` and switch to ``registry-vpc.``
+    inside a VPC, kubeflow/arena arena-artifacts/templates/_helpers.tpl lines 1-9);
+    Enterprise Edition instances (``<instance>-registry[-vpc].<region>.cr.aliyuncs.com``,
+    Container Registry API RouteItem, "test-instance-registry-vpc.cn-hangzhou.cr.aliyuncs.com");
+    ACK's own (``registry-<region>[-vpc].ack.aliyuncs.com``, arena-artifacts values.yaml
+    ``global.imagePrefix``); OSS (``<bucket>.oss-<region>[-internal].aliyuncs.com``)."""
+    host = host.lower()
+    return (
+        host in (f"registry.{region}.aliyuncs.com", f"registry-vpc.{region}.aliyuncs.com")
+        or host
+        in (f"registry-{region}.ack.aliyuncs.com", f"registry-{region}-vpc.ack.aliyuncs.com")
+        or host.endswith(f".{region}.cr.aliyuncs.com")
+        or host.endswith((f".oss-{region}.aliyuncs.com", f".oss-{region}-internal.aliyuncs.com"))
+    )
+
+
+def derive_allocatable(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
+    """What ACK's default reservation leaves to pods on a node of ``pool``."""
+    assert isinstance(cluster, AlicloudCluster)
+    return reservation.allocatable(cluster.kubernetes_minor, cluster.kubernetes_version, pool, key)
+
+
 KIND = ClusterKind(
     provider="alicloud",
     label="an ACK cluster",
@@ -138,6 +168,7 @@ KIND = ClusterKind(
         },
     },
     identity_keys=frozenset({"clusterId"}),
+    derive_allocatable=derive_allocatable,
     data_resources={
         "alicloud:nas/fileSystem:FileSystem": rules.FILE_SYSTEM_REPLACED_BY,
         "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
@@ -157,6 +188,12 @@ class AlicloudCluster(ClusterModel):
     )
     region: RegionId = Field(description="Region of the cluster, e.g. `cn-beijing`.")
     vpc_id: VpcId = Field(description="VPC of the cluster; NAS mount targets are created in it.")
+    kubernetes_version: KubernetesVersion | None = Field(
+        default=None,
+        description="The cluster's Kubernetes version (console: Cluster information), e.g. "
+        "`1.35` or `1.35.1-aliyun.1`: ACK's default node reservation, and so what pods can "
+        "request on each node (pools that declare cpuPerNode/memoryPerNode), depends on it.",
+    )
     vswitch_ids: list[VSwitchId] = Field(
         min_length=1,
         description="vSwitches the GPU nodes are placed in (their zones must offer the "
@@ -165,6 +202,24 @@ class AlicloudCluster(ClusterModel):
     )
 
     kind: ClassVar[ClusterKind] = KIND
+
+    @property
+    def kubernetes_minor(self) -> tuple[int, int] | None:
+        """``(1, 35)`` from ``kubernetesVersion``, when set."""
+        if self.kubernetes_version is None:
+            return None
+        major, minor = self.kubernetes_version.split("-")[0].split(".")[:2]
+        return int(major), int(minor)
+
+    def in_region(self, host: str) -> bool:
+        """Whether ``host`` is one of Alibaba Cloud's endpoints in the cluster's region (see
+        :func:`regional_host`)."""
+        return regional_host(host, self.region)
+
+    @property
+    def region_label(self) -> str:
+        """``region cn-beijing``."""
+        return f"region {self.region}"
 
     def network(self) -> dict[str, str]:
         """The VPC and region: NAS mount targets serve their own VPC only."""

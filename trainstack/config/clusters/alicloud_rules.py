@@ -90,10 +90,17 @@ PROTOCOL_TYPES = ("NFS",)
 # 2 (a KMS key of your own, kms_key_id) for extreme only.
 ENCRYPT_TYPES = (0, 1, 2)
 
-# DOC description: 2 to 128 characters, starting with a letter (or a Chinese character),
-# not with http:// or https://; letters, digits, colons, underscores and hyphens (the
-# pattern has no "/", so no URL passes).
-DESCRIPTION_PATTERN = r"^[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff:_\- .]{1,127}$"
+# DOC description (pulumi-alicloud 4.0.0 nas.FileSystem, the `description` docstring of
+# alicloud.json): 2 to 128 English or Chinese characters, starting with a letter or a
+# Chinese character, not with http:// or https://; "can contain numbers, colons (:),
+# underscores (_), or hyphens (-)". ROS ALIYUN::NAS::FileSystem says the same
+# (https://www.alibabacloud.com/help/doc-detail/111645.htm). No space and no `.` (nor
+# "/", so no URL passes). TF has no ValidateFunc for it: the NAS API refuses it at create.
+DESCRIPTION_PATTERN = r"^[A-Za-z\u4e00-\u9fff][A-Za-z0-9\u4e00-\u9fff:_\-]{1,127}$"
+DESCRIPTION_WORDS = (
+    "2 to 128 letters (or Chinese characters), digits, `:`, `_` and `-`, a letter first "
+    "(no spaces, no `.`: the provider's documented rule)"
+)
 
 
 # TF: the inputs of nas.FileSystem and nas.MountTarget whose change replaces the

@@ -25,13 +25,16 @@ def check_pool(key: str, pool: NodePool) -> None:
         ("systemDisk", "system_disk"),
         ("login", "login"),
         ("autoscaling", "autoscaling"),
+        ("maxPods", "max_pods"),
+        ("evictionThreshold", "eviction_threshold"),
     ):
         if attribute in pool.model_fields_set:
             raise constraint(
                 f"{key}.{field}",
                 getattr(pool, attribute) if attribute != "system_disk" else "a disk",
-                "nothing on an existing cluster (nodes are not created); list them in "
-                f"{key}.nodes to label and taint them",
+                "nothing on an existing cluster (nodes are not created, nothing is derived "
+                f"from them): list them in {key}.nodes to label and taint them, and declare "
+                f"what pods can request on them in {key}.allocatable",
             )
 
 

@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
-from trainstack.core.base_model import StrictModel
+from trainstack.config.capacity import NOTHING, NodeAllocatable
+from trainstack.core.base_model import StrictModel, constraint
 
 if TYPE_CHECKING:
     from trainstack.config.node_pool import NodePool
@@ -30,6 +31,24 @@ Capability = Literal["node-api", "addons", "nas", "data-stacks", "kubeconfig-api
   kubeconfig from the cloud's API.
 """
 CAPABILITIES: tuple[Capability, ...] = get_args(Capability)
+
+
+def declared_only(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
+    """A kind that derives no allocatable: a capacity without its allocatable is refused."""
+    for name, capacity, resource in (
+        ("cpuPerNode", pool.cpu_per_node, "cpu"),
+        ("memoryPerNode", pool.memory_per_node, "memory"),
+    ):
+        declared = None if pool.allocatable is None else getattr(pool.allocatable, resource)
+        if capacity is not None and declared is None:
+            raise constraint(
+                f"{key}.allocatable.{resource}",
+                None,
+                f"what pods can request on a node of pool {pool.name}: on {cluster.label} "
+                f"trainstack cannot derive it from {name} ({capacity}), the node's capacity; "
+                "declare it as `kubectl describe node <node>` shows it under Allocatable",
+            )
+    return NOTHING
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,10 @@ class ClusterKind:
     data_resources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Resource types of the cloud that hold data (or every cluster's way to it), each with
     the inputs whose change replaces the resource: the diff's data-loss check."""
+    derive_allocatable: Callable[[ClusterModel, NodePool, str], NodeAllocatable] = declared_only
+    """What pods can request on a node of a pool (at key ``nodePools[i]``) when the pool
+    declares only its capacity: the kind's cloud's documented reservation, or a
+    constraint error naming what to declare (see ``trainstack.config.capacity``)."""
 
     def supports(self, capability: Capability) -> bool:
         """Whether the kind's cloud offers ``capability``."""
@@ -79,10 +102,25 @@ class ClusterModel(StrictModel):
         """What a node pool may set on this kind (see :attr:`ClusterKind.check_pool`)."""
         self.kind.check_pool(key, pool)
 
+    def derived_allocatable(self, pool: NodePool, key: str) -> NodeAllocatable:
+        """What the kind derives for one node of ``pool`` (see
+        :attr:`ClusterKind.derive_allocatable`)."""
+        return self.kind.derive_allocatable(self, pool, key)
+
     @property
     def kubeconfig_context(self) -> str | None:
         """The kubeconfig context to use (``None``: the kubeconfig's current one)."""
         return None
+
+    def in_region(self, host: str) -> bool:
+        """Whether ``host`` (a registry, bucket or web host) serves from inside the cluster's
+        own region or network; ``False`` on kinds that do not know theirs."""
+        return False
+
+    @property
+    def region_label(self) -> str:
+        """How messages name where the cluster is (``region cn-beijing``)."""
+        return "the cluster's network (not known to trainstack)"
 
     def network(self) -> dict[str, str]:
         """The keys of ``trainstack:cluster`` that place it in its cloud's network, with

@@ -1,4 +1,5 @@
-"""The smallest valid arguments of the cluster components: one pool, one cluster."""
+"""The smallest valid arguments the components are given: one cluster of each kind, as
+small as its model allows, and a pool."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from trainstack.config.node_pool import NodePool
 ACK_CLUSTER = AlicloudCluster.model_validate(
     {
         "provider": "alicloud",
-        "clusterId": "c1234567",
+        "clusterId": "c0123456789",
         "region": "cn-beijing",
-        "vpcId": "vpc-one",
-        "vswitchIds": ["vsw-one", "vsw-two"],
+        "vpcId": "vpc-1",
+        "vswitchIds": ["vsw-1", "vsw-2"],
     }
 )
 EXISTING_CLUSTER = ExistingCluster.model_validate({"provider": "existing"})

@@ -7,14 +7,14 @@ from typing import Any
 import pulumi
 from pulumi.output import Unknown
 
-from components.installers import INSTALLERS, InstallContext, chart_location
-from tests.components.minimal.clusters import ACK, EXISTING
+from components.installers import INSTALLERS, InstallContext, chart_location, mirror_transforms
+from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER
 from tests.components.mock_engine import Registered, build, provider
 from trainstack.config.charts import ChartRef
 from trainstack.config.operators import Operators
 
 
-def _install(operators: dict[str, Any], cluster: Any = EXISTING) -> Registered:
+def _install(operators: dict[str, Any], cluster: Any = EXISTING_CLUSTER) -> Registered:
     """Each enabled operator installed (offline) under one parent, as TrainingOperators does."""
     enabled = Operators.model_validate(operators).enabled()
 
@@ -29,7 +29,7 @@ def _install(operators: dict[str, Any], cluster: Any = EXISTING) -> Registered:
 
 
 def test_a_release_manifest_is_not_fetched_offline() -> None:
-    registered = _install({"mpiOperator": {"version": "0.8.1", "manifestSha256": "ab" * 32}})
+    registered = _install({"mpiOperator": {"version": "0.8.2", "manifestSha256": "ab" * 32}})
     group = registered.one("kubernetes:yaml/v2:ConfigGroup")
     assert group.name == "parent-mpiOperator"
     assert isinstance(group.inputs["yaml"], Unknown)  # downloaded and checked at deploy time
@@ -64,7 +64,7 @@ def test_a_chart_installs_the_catalog_values_under_the_stacks() -> None:
 
 
 def test_an_ack_add_on_is_installed_by_ack_at_its_exact_version() -> None:
-    registered = _install({"arena": {"version": "0.14.2"}}, cluster=ACK)
+    registered = _install({"arena": {"version": "0.14.2"}}, cluster=ACK_CLUSTER)
     addon = registered.one("alicloud:cs/kubernetesAddon:KubernetesAddon")
     assert addon.inputs == {"clusterId": "c0123456789", "name": "ack-arena", "version": "0.14.2"}
     assert not addon.provider.startswith(registered.named("cluster").urn)
@@ -81,3 +81,65 @@ def test_a_chart_is_found_by_oci_reference_or_by_name_in_an_index() -> None:
     reference, repository = chart_location(index)
     assert reference == "kueue"
     assert repository is not None and repository.repo == "https://charts.example.com"
+
+
+def test_mirrors_point_each_install_elsewhere() -> None:
+    registered = _install(
+        {
+            "trainer": {"version": "2.3.0", "chartRepo": "oci://acr.example.com/charts"},
+            "trainingOperator": {
+                "version": "1.9.4",
+                "kustomization": "./mirrors/training-operator",
+            },
+        }
+    )
+    release = registered.one("kubernetes:helm.sh/v3:Release")
+    assert release.inputs["chart"] == "oci://acr.example.com/charts/kubeflow-trainer"
+    directory = registered.one("kubernetes:kustomize/v2:Directory")
+    assert directory.inputs == {"directory": "./mirrors/training-operator"}
+
+
+def test_image_mirrors_rewrite_the_objects_an_install_creates() -> None:
+    mirror = "registry-vpc.cn-beijing.aliyuncs.com/team/mpi-operator:0.8.2"
+    settings = (
+        Operators.model_validate(
+            {
+                "mpiOperator": {
+                    "version": "0.8.2",
+                    "manifestSha256": "ab" * 32,
+                    "images": {"mpioperator/mpi-operator:0.8.2": mirror},
+                }
+            }
+        )
+        .enabled()[0]
+        .settings
+    )
+    (transform,) = mirror_transforms(settings)
+    props = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "mpi-operator",
+                            "image": "docker.io/mpioperator/mpi-operator:0.8.2",
+                        }
+                    ]
+                }
+            }
+        }
+    }
+    args = pulumi.ResourceTransformArgs(
+        True, "kubernetes:apps/v1:Deployment", "mpi-operator", props, pulumi.ResourceOptions()
+    )
+    result = transform(args)
+    assert result is not None
+    assert result.props["spec"]["template"]["spec"]["containers"][0]["image"] == mirror
+    assert (
+        mirror_transforms(
+            Operators.model_validate({"trainingOperator": {"version": "1.9.4"}})
+            .enabled()[0]
+            .settings
+        )
+        == []
+    )

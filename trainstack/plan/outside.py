@@ -1,0 +1,151 @@
+"""What deploying a stack fetches from outside the cluster's region, and how to mirror it.
+
+``pulumi up`` downloads operator manifests, kustomize bases and Helm charts on the machine
+that runs it; the cluster's nodes pull the images (operators', hooks', experiments'). In a
+region without egress (common in mainland China) each of these can fail a deployment
+half-way: a failed chart hook rolls an atomic release back. The plan lists every such
+fetch whose host is not inside the cluster's region (the cluster kind says which hosts
+are: ``ClusterModel.in_region``), each with the stack or experiment key that points it
+at a mirror, sorted so that the list is the same for the same input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from trainstack.config.loader import LoadedStack
+from trainstack.config.operators import EnabledOperator
+from trainstack.config.queueing import Queueing
+from trainstack.core.images import container_images, registry_host
+from trainstack.core.names import is_placeholder
+from trainstack.operators import (
+    ChartInstall,
+    KustomizeInstall,
+    ManifestInstall,
+    OperatorRelease,
+    Pull,
+    release,
+)
+from trainstack.operators import family as operator_family
+from trainstack.plan.model import Plan
+
+DEPLOYER = "pulumi up (the deploying machine)"
+NODES = "the cluster's nodes"
+
+
+@dataclass(frozen=True, order=True)
+class OutsidePull:
+    """One fetch from outside the cluster's region: by whom, what, and the mirror key."""
+
+    by: str
+    reference: str
+    what: str
+    mirror: str
+    unverified: bool = False
+
+    def line(self) -> str:
+        """``REF: WHAT; by WHO; mirror: KEY``."""
+        note = " (not verified offline)" if self.unverified else ""
+        return f"{self.reference}: {self.what}{note}; by {self.by}; mirror: {self.mirror}"
+
+
+def outside_pulls(plan: Plan) -> list[OutsidePull]:
+    """Every fetch of a deployment of ``plan`` from outside its cluster's region, sorted."""
+    stack = plan.stack
+    if not isinstance(stack, LoadedStack):
+        return []
+    config = stack.config
+    found = [pull for operator in config.operators.enabled() for pull in _operator(operator)]
+    found += list(_queueing(config.queueing))
+    found += list(_experiments(plan))
+    cluster = config.cluster
+    return sorted({pull for pull in found if not cluster.in_region(_host(pull.reference))})
+
+
+def _host(reference: str) -> str:
+    if "://" in reference:
+        return urlsplit(reference).hostname or ""
+    return registry_host(reference)
+
+
+def _operator(operator: EnabledOperator) -> Iterator[OutsidePull]:
+    key = f"trainstack:operators.{operator.key}"
+    settings, found = operator.settings, operator.release
+    install = found.install
+    name = f"{operator_family(operator.key).title} {found.version}"
+    if isinstance(install, ManifestInstall):
+        url = settings.manifest_url or install.url
+        yield OutsidePull(DEPLOYER, url, f"{name} release manifest", f"{key}.manifestUrl")
+    elif isinstance(install, KustomizeInstall) and settings.kustomization is None:
+        what = f"{name} kustomize base (fetched by kustomize)"
+        yield OutsidePull(DEPLOYER, install.remote, what, f"{key}.kustomization")
+    elif isinstance(install, ChartInstall):
+        repo = settings.chart_repo or install.repo
+        chart = f"{repo}/{install.name}:{install.version}"
+        yield OutsidePull(DEPLOYER, chart, f"{name} chart", f"{key}.chartRepo")
+    yield from _pulls(found, name, key, settings.values, settings.mirrored)
+
+
+def _queueing(queueing: Queueing) -> Iterator[OutsidePull]:
+    if not queueing.enabled:
+        return
+    found = release("kueue", queueing.chart.version)
+    if found is None:
+        return
+    key = "trainstack:queueing"
+    name = f"Kueue {found.version}"
+    chart = f"{queueing.chart.repo}/{queueing.chart.name}:{queueing.chart.version}"
+    yield OutsidePull(DEPLOYER, chart, f"{name} chart", f"{key}.chart.repo")
+    yield from _pulls(found, name, key, queueing.values, lambda image: image)
+
+
+def _pulls(
+    found: OperatorRelease, name: str, key: str, values: Mapping[str, Any], mirrored: Any
+) -> Iterator[OutsidePull]:
+    """The release's own pulls, as the stack's mirrors leave them."""
+    for pull in found.pulls:
+        reference = mirrored(pull.reference) if pull.mirror == "images" else pull.reference
+        if pull.mirror.startswith("values."):
+            reference = _from_values(values, pull) or reference
+        what = f"{name} {pull.what}"
+        yield OutsidePull(NODES, reference, what, f"{key}.{pull.mirror}", not pull.verified)
+
+
+def _from_values(values: Mapping[str, Any], pull: Pull) -> str | None:
+    """The image a chart's image values point at (``registry``/``repository``/``tag``),
+    when the stack sets them."""
+    node: Any = values
+    for part in pull.mirror.split(".")[1:]:
+        node = node.get(part) if isinstance(node, Mapping) else None
+    if not isinstance(node, Mapping) or not isinstance(node.get("repository"), str):
+        return None
+    registry, tag = node.get("registry"), node.get("tag")
+    image = f"{registry}/{node['repository']}" if registry else str(node["repository"])
+    return f"{image}:{tag}" if tag else image
+
+
+def _experiments(plan: Plan) -> Iterator[OutsidePull]:
+    by_release = {f"{e.release_name}-release": e for e in plan.experiments}
+    for rendered in plan.objects:
+        experiment = by_release.get(rendered.release.rpartition("::")[2])
+        if experiment is None:
+            continue
+        for image in container_images(rendered.object):
+            if is_placeholder(image):
+                continue  # listed under "set before deploying"; checked once it is set
+            keys = sorted(_paths(experiment.values, image))
+            mirror = f"{experiment.source}: job.{keys[0]}" if keys else f"{experiment.source}: job"
+            what = f"image of experiment {experiment.file_experiment}"
+            yield OutsidePull(NODES, image, what, mirror)
+
+
+def _paths(values: Any, image: str, prefix: str = "") -> Iterator[str]:
+    """Dotted keys of ``values`` whose value is ``image``."""
+    if isinstance(values, dict):
+        for key, item in values.items():
+            yield from _paths(item, image, f"{prefix}{key}.")
+    elif values == image:
+        yield prefix.rstrip(".")
