@@ -12,6 +12,7 @@ import pytest
 from tests.conformance import crd_dir
 from tests.conftest import StackWriter
 from tests.stack_helpers import on_ack_arena
+from trainstack.conformance.validate import pod_templates
 from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -224,3 +225,31 @@ def test_without_arenas_env_the_script_gives_mpirun_no_count(
     container["env"] = [e for e in container["env"] if e["name"] not in ("workers", "gpus")]
     args = _run_launcher(container, scripts, tmp_path)
     assert args[:4] == ["--allow-run-as-root", "-np", "-npernode", "--bind-to"]
+
+
+def test_every_planned_training_pod_starts_with_its_preflight(
+    example_plans: dict[str, Plan],
+) -> None:
+    """Every example stack's every job: each pod template's first init container is the
+    preflight, with its training container's image and security context
+    (docs/preflight.md)."""
+    checked = 0
+    for stack, plan in sorted(example_plans.items()):
+        for rendered in plan.objects:
+            obj = rendered.object
+            if obj.get("kind") == "TrainJob":
+                assert obj["spec"]["trainer"]["command"][3] == "trainstack-preflight", stack
+                checked += 1
+                continue
+            if obj.get("kind") not in ("MPIJob", "TFJob", "PyTorchJob"):
+                continue
+            for path, template in pod_templates(obj):
+                spec = template["spec"]
+                preflight, main = spec["initContainers"][0], spec["containers"][0]
+                where = f"{stack} {obj['metadata']['name']} {path}"
+                assert preflight["name"] == "preflight", where
+                assert preflight["command"][:2] == ["sh", "-c"], where
+                assert preflight["image"] == main["image"], where
+                assert preflight["securityContext"] == main["securityContext"], where
+                checked += 1
+    assert checked > 0
