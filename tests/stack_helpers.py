@@ -55,6 +55,24 @@ ARENA: dict[str, Any] = {"arena": {"version": "0.14.2"}}
 (and have no seccompProfile: jobs on it set ``security.seccompProfile: null``)."""
 
 
+def on_ack_arena(stack: str) -> dict[str, Any]:
+    """An example ACK stack as the seed had it: ack-arena serves the jobs (MPIJob
+    v1alpha1, no seccompProfile), and only workload 1 runs. Kueue cannot hold ack-arena's
+    jobs (no suspend), so team vision's quota covers all 16 GPUs and nlp is gone."""
+    config = example_config(stack)
+    config["trainstack:operators"] = copy.deepcopy(ARENA)
+    config["trainstack:experiments"] = {
+        "select": ["imagenet-tensorflow"],
+        "overrides": {"imagenet-tensorflow": {"security": {"seccompProfile": None}}},
+    }
+    del config["trainstack:queueing"], config["trainstack:acknowledge"]
+    (vision,) = [team for team in config["trainstack:teams"] if team["name"] == "vision"]
+    vision["quota"] = {"gpu": 16, "cpu": "192", "memory": "1472Gi", "pods": 40}
+    config["trainstack:teams"] = [vision]
+    config["trainstack:datasets"] = config["trainstack:datasets"][:1]
+    return config
+
+
 GPU_POOL = "trainstack:nodePools[0]"
 """The key of the example ACK stacks' GPU pool."""
 

@@ -147,7 +147,18 @@ def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
         "    TFJob kubeflow.org/v1: operatorApi arena, Kueue cannot hold it; drops "
         "scheduling.gang.enabled, security.seccompProfile"
     ) in lines
-    assert "    MPIJob kubeflow.org/v1alpha1: not rendered by the chart" in lines
+    assert (
+        "    MPIJob kubeflow.org/v1alpha1: operatorApi arena, Kueue cannot hold it, ranks over "
+        "kubectl-exec; drops runPolicy.activeDeadlineSeconds, runPolicy.ttlSecondsAfterFinished, "
+        "scheduling.gang.enabled, security.seccompProfile"
+    ) in lines
+    assert any(
+        line.startswith(
+            "    MPIJob kubeflow.org/v2beta1: operatorApi kubeflow, Kueue can hold it, "
+            "ranks over ssh"
+        )
+        for line in lines
+    )
     assert "trainer: Kubeflow Trainer v2 (TrainJob trainer.kubeflow.org/v1alpha1 on " in (
         "\n".join(lines)
     )

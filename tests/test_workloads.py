@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.conformance import crd_dir
+from tests.conftest import StackWriter
+from tests.stack_helpers import on_ack_arena
+from trainstack.conformance.validate import pod_templates
+from trainstack.plan.conformance import crd_dir_from
 from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
 
 
 def _job(plan: Plan, name: str) -> dict[str, Any]:
@@ -48,6 +59,28 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
             "-c",
             "sh /data/tensorflow-imagenet/launch_arena.sh",
         ]
+        # each pod checks first what launch_arena.sh reads (docs/preflight.md)
+        for spec in (worker, launcher):
+            (preflight,) = spec["template"]["spec"]["initContainers"]
+            env = {e["name"]: e.get("value") for e in preflight["env"]}
+            assert env["TRAINSTACK_PREFLIGHT_ENV"] == "workers gpus"
+            assert (env["workers"], env["gpus"]) == ("4", "4")
+
+
+def test_imagenet_on_ack_arena_is_a_v1alpha1_mpijob_its_crd_accepts(
+    write_stack: StackWriter,
+) -> None:
+    crd_dir()  # skips, saying why, without the reference CRDs
+    for stack in ("aiacc", "baseline"):
+        # the plan checks every object against ack-arena's CRDs: a refusal fails it
+        plan = plan_stack(write_stack(on_ack_arena(stack)), "test", crd_dir=crd_dir_from(None))
+        job = _job(plan, "imagenet-tensorflow")
+        assert (job["apiVersion"], job["kind"]) == ("kubeflow.org/v1alpha1", "MPIJob")
+        assert job["spec"]["replicas"] == 4
+        assert job["spec"]["mountsOnLauncher"] is True
+        (container,) = job["spec"]["template"]["spec"]["containers"]
+        assert container["resources"]["limits"]["nvidia.com/gpu"] == 4
+        assert container["command"] == ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"]
 
 
 def _without_run_metadata(values: dict[str, Any]) -> dict[str, Any]:
@@ -118,3 +151,105 @@ def test_scale_out_points_put_one_worker_per_node(example_plans: dict[str, Plan]
         assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == gpus
         anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
         assert anti[0]["topologyKey"] == "kubernetes.io/hostname"
+
+
+SCRIPTS_DIR_ENV = "TRAINSTACK_WORKLOAD1_SCRIPTS_DIR"
+"""Workload 1's published scripts (``../shared/reference/workload-1-scripts``): test data,
+read in place, never copied into the project."""
+MPIRUN_STUB = '#!/bin/sh\nprintf "%s\\n" "$@"\n'
+"""mpirun that prints each argument it was given on a line of its own."""
+
+
+def _scripts_dir() -> Path:
+    value = os.environ.get(SCRIPTS_DIR_ENV)
+    if not value:
+        pytest.skip(
+            f"{SCRIPTS_DIR_ENV} is not set: point it at ../shared/reference/workload-1-scripts "
+            "to run workload 1's launch_arena.sh against the rendered launcher"
+        )
+    directory = Path(value)
+    assert (directory / "launch_arena.sh").is_file(), f"{SCRIPTS_DIR_ENV}={value}"
+    return directory
+
+
+def _launcher(plan: Plan) -> dict[str, Any]:
+    job = _job(plan, "imagenet-tensorflow")
+    (container,) = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"]
+    assert isinstance(container, dict)
+    return container
+
+
+def _run_launcher(container: dict[str, Any], scripts: Path, tmp_path: Path) -> list[str]:
+    """Run the rendered launcher's command in a real shell, with its env and working dir:
+    the dataset at /data is a directory holding the published scripts, ``sh`` is bash (the
+    scripts' own interpreter: launch_arena.sh uses bash's ``let``), ``mpirun`` a stub."""
+    data = tmp_path / "data"
+    data.mkdir(parents=True)
+    (data / "tensorflow-imagenet").symlink_to(scripts)
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "mpirun").write_text(MPIRUN_STUB)
+    (stubs / "mpirun").chmod(0o755)
+    (stubs / "sh").symlink_to("/bin/bash")
+    env = {"PATH": f"{stubs}:/usr/bin:/bin"}
+    for item in container.get("env", []):
+        assert "value" in item, item  # every variable the script reads has a literal value
+        env[item["name"]] = item["value"]
+    command = [part.replace("/data/", f"{data}/") for part in container["command"]]
+    cwd = str(container.get("workingDir", "/")).replace("/data", str(data), 1)
+    ran = subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.splitlines()
+
+
+def test_launch_arena_sh_computes_16_ranks_4_per_node_on_both_clusters(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    scripts = _scripts_dir()
+    for stack in ("aiacc", "baseline"):
+        container = _launcher(example_plans[stack])
+        assert container["command"][:2] == ["sh", "-c"]
+        args = _run_launcher(container, scripts, tmp_path / stack)
+        assert args[:5] == ["--allow-run-as-root", "-np", "16", "-npernode", "4"], stack
+        assert args[-1] == "/data/tensorflow-imagenet/config_arena.sh"
+
+
+def test_without_arenas_env_the_script_gives_mpirun_no_count(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    """What the issue found: the job as it was rendered before arenaSubmit."""
+    scripts = _scripts_dir()
+    container = dict(_launcher(example_plans["aiacc"]))
+    container["env"] = [e for e in container["env"] if e["name"] not in ("workers", "gpus")]
+    args = _run_launcher(container, scripts, tmp_path)
+    assert args[:4] == ["--allow-run-as-root", "-np", "-npernode", "--bind-to"]
+
+
+def test_every_planned_training_pod_starts_with_its_preflight(
+    example_plans: dict[str, Plan],
+) -> None:
+    """Every example stack's every job: each pod template's first init container is the
+    preflight, with its training container's image and security context
+    (docs/preflight.md)."""
+    checked = 0
+    for stack, plan in sorted(example_plans.items()):
+        for rendered in plan.objects:
+            obj = rendered.object
+            if obj.get("kind") == "TrainJob":
+                assert obj["spec"]["trainer"]["command"][3] == "trainstack-preflight", stack
+                checked += 1
+                continue
+            if obj.get("kind") not in ("MPIJob", "TFJob", "PyTorchJob"):
+                continue
+            for path, template in pod_templates(obj):
+                spec = template["spec"]
+                preflight, main = spec["initContainers"][0], spec["containers"][0]
+                where = f"{stack} {obj['metadata']['name']} {path}"
+                assert preflight["name"] == "preflight", where
+                assert preflight["command"][:2] == ["sh", "-c"], where
+                assert preflight["image"] == main["image"], where
+                assert preflight["securityContext"] == main["securityContext"], where
+                checked += 1
+    assert checked > 0

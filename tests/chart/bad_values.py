@@ -12,6 +12,10 @@ BAD_FIELD_VALUES: dict[str, dict[str, Any]] = {
     "fractional gpus": job_values("mpi", worker={"gpus": 1.5}),
     "unknown framework": job_values("jax"),
     "unknown pull policy": job_values("mpi", image={"pullPolicy": "Sometimes"}),
+    "a required variable no shell can read": job_values(
+        "mpi", preflight={"requiredEnv": ["NCCL.DEBUG"]}
+    ),
+    "a preflight switch that is not a boolean": job_values("mpi", preflight={"enabled": "no"}),
     "unknown top-level key": job_values("mpi", workers=4),
     "unknown nested key": job_values("mpi", worker={"resources": {"requests": {"gpu": 1}}}),
     "bad quantity": job_values("mpi", worker={"resources": {"limits": {"cpu": "lots"}}}),

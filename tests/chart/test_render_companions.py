@@ -89,7 +89,8 @@ def test_git_sync_clones_once_into_the_code_volume_of_every_pod() -> None:
     job = render_job(values)
 
     for role in ("Launcher", "Worker"):
-        (init,) = pod_spec(job, role)["initContainers"]
+        preflight, init = pod_spec(job, role)["initContainers"]
+        assert preflight["name"] == "preflight"  # the checks first (docs/preflight.md)
         assert init["name"] == "code-sync"
         assert init["image"] == GIT_SYNC_IMAGE
         assert init["env"] == [
@@ -118,7 +119,7 @@ def test_rsync_copies_its_source_with_arenas_command() -> None:
     values = job_values(
         "pytorch", codeSync={"mode": "rsync", "rsync": {"source": "rsync://files/code/project/"}}
     )
-    (init,) = pod_spec(render_job(values), "Master")["initContainers"]
+    _, init = pod_spec(render_job(values), "Master")["initContainers"]
 
     assert init["image"] == RSYNC_IMAGE
     assert init["command"] == ["rsync", "-avP", "rsync://files/code/project/", "/code"]
@@ -126,7 +127,7 @@ def test_rsync_copies_its_source_with_arenas_command() -> None:
 
 
 def test_without_code_sync_no_init_container_and_no_volume() -> None:
-    job = render_job(job_values("pytorch"))
+    job = render_job(job_values("pytorch", preflight={"enabled": False}))
 
     assert "initContainers" not in pod_spec(job, "Worker")
     assert "code-sync" not in {v["name"] for v in pod_spec(job, "Worker")["volumes"]}

@@ -40,13 +40,19 @@ def test_the_trainer_runs_the_job_on_the_torch_runtime() -> None:
         "kind": "ClusterTrainingRuntime",
     }
     assert job["spec"]["activeDeadlineSeconds"] == 3600
-    assert job["spec"]["trainer"] == {
+    trainer = job["spec"]["trainer"]
+    # a TrainJob has no init containers: the preflight runs first, then execs the command
+    script = trainer.pop("command")
+    assert script[:2] == ["sh", "-c"] and script[3:] == ["trainstack-preflight"]
+    assert script[2].startswith("# trainstack preflight: charts/training-job/files/preflight.sh")
+    assert trainer == {
         "image": IMAGE,
-        "command": ["torchrun", "/app/train.py"],
-        "args": ["--epochs", "1"],
+        "args": ["torchrun", "/app/train.py", "--epochs", "1"],
         "env": [
             {"name": "NCCL_DEBUG", "value": "INFO"},
             {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+            {"name": "TRAINSTACK_PREFLIGHT_GPUS", "value": "1"},
+            {"name": "TRAINSTACK_PREFLIGHT_READ", "value": "dataset /data"},
         ],
         "numNodes": 3,
         "resourcesPerNode": {
@@ -54,7 +60,9 @@ def test_the_trainer_runs_the_job_on_the_torch_runtime() -> None:
             "limits": {"memory": "32Gi", "nvidia.com/gpu": 1},
         },
     }
-    assert "numProcPerNode" not in job["spec"]["trainer"]
+    assert "numProcPerNode" not in trainer
+    off = render_job({**DDP, "preflight": {"enabled": False}})["spec"]["trainer"]
+    assert (off["command"], off["args"]) == (["torchrun", "/app/train.py"], ["--epochs", "1"])
 
 
 def test_the_runtimes_pods_get_the_data_shared_memory_security_and_placement() -> None:

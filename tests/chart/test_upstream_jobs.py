@@ -5,13 +5,13 @@ for what is set aside and why).
 Covered: the mpi-operator v2beta1 examples, the training-operator v1.8/v1.9 TFJob and
 PyTorchJob examples (elastic and Worker-only included), a published RDMA PyTorchJob, and
 Arena's rendered TFJob (with TensorBoard and git code sync) and PyTorchJob (git code sync,
-per-role restart policy). Not covered, and why:
+per-role restart policy), both with ``arenaSubmit`` instead of Arena's env copied by hand.
+Arena's MPI jobs (ack-arena's MPIJob ``kubeflow.org/v1alpha1``) are compared in
+tests/chart/test_arena_submit.py. Not covered, and why:
 
-- Arena's three MPI jobs: Arena renders the fork's MPIJob ``kubeflow.org/v1alpha1``, a
-  different API from the v2beta1 MPIJob trainstack renders (docs/arena-parity.md).
-- Arena's TFJob with role selectors and TensorBoard on local logs: its logs are a node
-  directory on the workers only, and TensorBoard is pinned to worker 0's node to read it;
-  trainstack's TensorBoard reads a claim, and host paths go to every training pod.
+- Arena's MPIJob and TFJob (role selectors) with TensorBoard on local logs: their logs are
+  a node directory on the workers only, and TensorBoard is pinned to worker 0's node to
+  read it; trainstack's TensorBoard reads a claim, and host paths go to every training pod.
 """
 
 from __future__ import annotations
@@ -108,7 +108,6 @@ YOLO_NCCL = {
     },
     "POD_NAME": {"valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
 }
-ARENA_ENV = {"gpus": "1", "workers": "1"}
 ARENA_COPIES_ENV = "Arena copies the job's env into its init container; trainstack does not"
 ARENA_PINS_TENSORBOARD = (
     "Arena pins TensorBoard to the chief's node (for its local-log mode); reading a claim "
@@ -366,25 +365,19 @@ CASES: dict[str, Case] = {
         "arena/arena-tf-estimator.arena-rendered.yaml",
         {
             "framework": "tensorflow",
-            "image": {"name": "tensorflow/tensorflow:1.9.0-devel-gpu", "pullPolicy": "Always"},
+            # Arena's env, pull policy, working dir and restart policies, with no copy by hand
+            "arenaSubmit": True,
+            "image": {"name": "tensorflow/tensorflow:1.9.0-devel-gpu"},
             "command": (
                 "bash code/models/dist_mnist_estimator.sh --data_dir=/data/mnist/MNIST_data  "
                 "--model_dir=/data/mnist/models"
             ),
-            "workingDir": "/root",
-            "env": ARENA_ENV,
-            "worker": {"replicas": 1, "gpus": 1, "port": 22222, "restartPolicy": "OnFailure"},
+            "worker": {"replicas": 1, "gpus": 1, "port": 22222},
             "tensorflow": {
                 "chief": {"replicas": 1, "port": 22221},
-                "ps": {
-                    "replicas": 1,
-                    "image": "tensorflow/tensorflow:1.9.0-devel",
-                    "port": 22223,
-                    "env": {"NVIDIA_VISIBLE_DEVICES": "void"},
-                },
+                "ps": {"replicas": 1, "image": "tensorflow/tensorflow:1.9.0-devel", "port": 22223},
                 "evaluator": {"replicas": 1, "gpus": 1},
             },
-            "runPolicy": {"restartPolicy": "Never"},
             "datasets": [{"claimName": "tfdata", "mountPath": "/data/mnist"}],
             "codeSync": {
                 "mode": "git",
@@ -411,16 +404,12 @@ CASES: dict[str, Case] = {
             "image": {
                 "name": "registry.cn-beijing.aliyuncs.com/ai-samples/pytorch-with-tensorboard:"
                 "1.5.1-cuda10.1-cudnn7-runtime",
-                "pullPolicy": "Always",
             },
+            "arenaSubmit": True,
             "command": (
                 "python /root/code/mnist-pytorch/mnist.py --backend gloo --data /mnist_data/data"
             ),
-            "workingDir": "/root",
-            "env": {"gpus": "1", "workers": "2"},
             "worker": {"replicas": 1, "gpus": 1},
-            "pytorch": {"master": {"restartPolicy": "Never"}},
-            "runPolicy": {"backoffLimit": 0},
             "datasets": [{"claimName": "pytorchdata", "mountPath": "/mnist_data"}],
             "codeSync": {
                 "mode": "git",

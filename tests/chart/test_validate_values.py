@@ -89,6 +89,55 @@ INCONSISTENT = {
         security={"seccompProfile": None},
         pytorch={"master": {"replicas": 0}, "elasticPolicy": {"maxReplicas": 2}},
     ),
+    "everything ack-arena's MPIJob v1alpha1 cannot carry": job_values(
+        "mpi",
+        operatorApi="arena",
+        security={"seccompProfile": None},
+        worker={"restartPolicy": "Never"},
+        scheduling={"workerSpread": "preferred"},
+        runPolicy={"activeDeadlineSeconds": 60, "ttlSecondsAfterFinished": 60},
+        mpi={
+            "implementation": "Intel",
+            "slotsPerWorker": 2,
+            "sshPort": 2222,
+            "workerCommand": ["/usr/sbin/sshd", "-D"],
+            "workerArgs": ["-f", "/etc/ssh/x"],
+            "sshAuthMountPath": "/home/mpiuser/.ssh",
+            "launcher": {
+                "image": "registry.example.com/launcher:1",
+                "nodeSelector": {"pool": "cpu"},
+                "tolerations": [{"key": "k", "operator": "Exists"}],
+                "env": {"A": "1"},
+                "readinessProbe": {"exec": {"command": ["true"]}},
+                "livenessProbe": {"exec": {"command": ["true"]}},
+                "security": {"capabilities": {"add": []}},
+            },
+        },
+    ),
+    "mpi workers without a command in Arena's dialect": job_values(
+        "mpi", operatorApi="arena", security={"seccompProfile": None}, mpi={"workerCommand": None}
+    ),
+    "a dataset over ack-arena's kubectl": job_values(
+        "mpi",
+        operatorApi="arena",
+        security={"seccompProfile": None},
+        datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
+    ),
+    "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
+    "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
+    "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
+        "tensorflow",
+        arenaSubmit=True,
+        env={"workers": "2", "gpus": {"valueFrom": {"fieldRef": {"fieldPath": "x"}}}},
+        worker={"gpus": 1, "env": {"NVIDIA_VISIBLE_DEVICES": "0"}},
+        tensorflow={"ps": {"replicas": 1, "env": {"NVIDIA_VISIBLE_DEVICES": "void"}}},
+        labels={"app": "tfjob", "release": "job"},
+        annotations={"requestGPUsOfJobOwner": "2"},
+        podAnnotations={"requestGPUsOfJobOwner": "2"},
+    ),
+    "NVIDIA_VISIBLE_DEVICES by hand on a GPU-less arenaSubmit job": job_values(
+        "mpi", arenaSubmit=True, env={"NVIDIA_VISIBLE_DEVICES": "none"}
+    ),
     "a trainjob in Arena's dialect": job_values(
         "trainjob", operatorApi="arena", security={"seccompProfile": None}
     ),
@@ -185,6 +234,30 @@ CONSISTENT = {
     ),
     "ExitCode with pytorch": job_values("pytorch", runPolicy={"restartPolicy": "ExitCode"}),
     "Intel MPI on port 22": job_values("mpi", mpi={"implementation": "Intel"}),
+    "a trainjob without a command and without preflight": job_values(
+        "trainjob", command=None, preflight={"enabled": False}
+    ),
+    "arenaSubmit with NVIDIA_VISIBLE_DEVICES where Arena leaves it": job_values(
+        "mpi", arenaSubmit=True, worker={"gpus": 1}, env={"NVIDIA_VISIBLE_DEVICES": "all"}
+    ),
+    "arenaSubmit on ack-arena's MPIJob": job_values(
+        "mpi", arenaSubmit=True, operatorApi="arena", security={"seccompProfile": None}
+    ),
+    "mpi in Arena's dialect on the host network with port 22 (no sshd)": job_values(
+        "mpi", operatorApi="arena", security={"seccompProfile": None}, network={"hostNetwork": True}
+    ),
+    "the launcher's own resources and restarts in Arena's dialect": job_values(
+        "mpi",
+        operatorApi="arena",
+        security={"seccompProfile": None},
+        mpi={"launcher": {"resources": {"requests": {"cpu": 1}}, "restartPolicy": "Never"}},
+    ),
+    "/root/.ssh is free in Arena's dialect": job_values(
+        "mpi",
+        operatorApi="arena",
+        security={"seccompProfile": None},
+        datasets=[{"claimName": "d", "mountPath": "/root/.ssh"}],
+    ),
     "mpi workers with args on another port": job_values(
         "mpi", mpi={"sshPort": 2222, "workerCommand": None, "workerArgs": ["/usr/sbin/sshd"]}
     ),

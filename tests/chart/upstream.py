@@ -85,7 +85,9 @@ def as_applied(obj: dict[str, Any], namespace: str = "default") -> dict[str, Any
     metadata.setdefault("namespace", namespace)
     _bookkeeping(metadata)
     kind = obj["kind"]
-    if kind in _SPECS_KEY:
+    if (kind, obj.get("apiVersion")) == ("MPIJob", "kubeflow.org/v1alpha1"):
+        _mpijob_v1alpha1(obj["spec"])
+    elif kind in _SPECS_KEY:
         _job_defaults(obj["spec"], kind)
         for spec in obj["spec"][_SPECS_KEY[kind]].values():
             _pod_template(spec["template"], kind)
@@ -122,6 +124,19 @@ def _bookkeeping(metadata: dict[str, Any]) -> None:
         metadata["annotations"] = annotations
 
 
+def _mpijob_v1alpha1(spec: dict[str, Any]) -> None:
+    """ack-arena's MPIJob: the fork's defaults (AliyunContainerService/mpi-operator
+    d40ff84155fbcd6f2cbf8e49714e00b963e8b059, pkg/controllers/mpi_job_controller.go:
+    backoffLimit 6 when unset, L955-958; an unset mountsOnLauncher is false, L1037;
+    cleanPodPolicy "Defaults to None", its CRD) and one pod template."""
+    spec.setdefault("backoffLimit", 6)
+    spec.setdefault("cleanPodPolicy", "None")
+    spec.setdefault("mountsOnLauncher", False)
+    if not spec.get("launcherResources"):
+        spec.pop("launcherResources", None)  # none: the launcher requests nothing
+    _pod_template(spec["template"], "MPIJob")
+
+
 def _job_defaults(spec: dict[str, Any], kind: str) -> None:
     policy = spec.setdefault("runPolicy", {})
     policy.setdefault("cleanPodPolicy", "None")
@@ -155,6 +170,13 @@ def _pod_template(template: dict[str, Any], kind: str) -> None:
     if not metadata:
         del template["metadata"]
     pod = template["spec"]
+    # trainstack's preflight aside (docs/preflight.md): an init container that checks the
+    # pod and exits, before anything the upstream job runs
+    init = [c for c in pod.get("initContainers", []) if c.get("name") != "preflight"]
+    if init:
+        pod["initContainers"] = init
+    else:
+        pod.pop("initContainers", None)
     # trainstack's hardening aside: no API token
     if pod.get("automountServiceAccountToken") is False:
         del pod["automountServiceAccountToken"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.experiment_helpers import Deployer, job
-from tests.stack_helpers import REPO
+from tests.experiment_helpers import Deployer, job, stack_config
+from tests.stack_helpers import ARENA, REPO
 from trainstack.core.errors import PlanCheckError
 from trainstack.core.yaml.io import read_yaml
 from trainstack.plan.summary_cluster import image_lines
@@ -46,6 +46,14 @@ def test_mpi_over_ssh_on_an_image_without_sshd_is_refused(deploy: Deployer) -> N
         "(source: checked): the workers crash-loop or the launcher hangs; use an image with "
         "openssh-server and an ssh client",
     )
+
+
+def test_mpi_through_kubectl_exec_needs_no_sshd(deploy: Deployer) -> None:
+    # ack-arena's MPIJob v1alpha1 starts ranks with kubectl exec (docs/mpi-transport.md)
+    experiment = job(security={"seccompProfile": None})
+    experiment["imageFacts"] = {"cuda": True, "sshd": False, "source": "checked"}
+    (deployed,) = deploy(experiment, config=stack_config(operators=ARENA)).experiments
+    assert deployed.image_facts is not None and deployed.image_facts.sshd is False
 
 
 def test_unverified_facts_are_shown_not_refused(deploy: Deployer) -> None:

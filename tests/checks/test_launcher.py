@@ -25,3 +25,14 @@ def test_launcher_command_elsewhere_is_fine(deploy: Deployer) -> None:
         job(mpi={"mountsOnLauncher": False}, command="python /opt/train.py", workingDir="/opt")
     )
     assert deployment.experiments[0].job.mpi.mounts_on_launcher is False
+
+
+def test_arenas_launcher_without_the_data_is_named(deploy: Deployer) -> None:
+    """arena submit mpi without --mounts-on-launcher: the failure workload 1's users hit."""
+    with pytest.raises(PlanCheckError) as caught:
+        deploy(job(arenaSubmit=True))
+    (failure,) = caught.value.failures
+    assert failure.endswith(
+        "but mountsOnLauncher is false (arena submit's default: arenaSubmit), so the launcher "
+        "does not see it; set mountsOnLauncher: true"
+    )

@@ -31,10 +31,10 @@ def test_an_mpi_job_without_an_mpi_operator_names_the_catalog_release(deploy: De
         deploy(job(), config=stack_config(operators=operators))
     assert caught.value.failures == (
         "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
-        "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but no enabled "
-        "operator of trainstack:operators in stacks/Pulumi.test.yaml installs "
-        "mpijobs.kubeflow.org; serve mpijobs.kubeflow.org with operators.mpiOperator "
-        "(version 0.8.2)",
+        "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 or kubeflow.org/v1alpha1 "
+        "objects, but no enabled operator of trainstack:operators in "
+        "stacks/Pulumi.test.yaml installs mpijobs.kubeflow.org; serve mpijobs.kubeflow.org "
+        "with operators.arena (version 0.14.2) or operators.mpiOperator (version 0.8.2)",
     )
 
 
@@ -44,16 +44,26 @@ def test_following_that_fix_plans(deploy: Deployer) -> None:
     assert experiment.job.framework == "mpi"
 
 
-def test_arena_serves_mpijobs_in_an_api_the_chart_does_not_render(deploy: Deployer) -> None:
-    with pytest.raises(PlanCheckError) as caught:
+def test_arena_serves_mpijobs_as_v1alpha1_without_seccomp_profiles(deploy: Deployer) -> None:
+    with pytest.raises(ExperimentError) as caught:
         deploy(job(), config=stack_config(operators=ARENA))
-    (failure,) = caught.value.failures
-    assert failure.endswith(
-        "job.framework: mpi jobs are MPIJob kubeflow.org/v2beta1 objects, but operators.arena "
-        "(ACK ack-arena 0.14.2) serves mpijobs.kubeflow.org as MPIJob kubeflow.org/v1alpha1, "
-        "which the chart does not render; serve mpijobs.kubeflow.org with operators.mpiOperator "
-        "(version 0.8.2) instead of operators.arena"
+    (problem,) = caught.value.problems
+    assert str(problem).startswith(
+        'job.security.seccompProfile: found "RuntimeDefault"; allowed: nothing with '
+        "operators.arena (ACK ack-arena 0.14.2): its MPIJob kubeflow.org/v1alpha1 has no "
+        "seccompProfile in pod templates, so the API server would drop it without an error; "
+        "serve mpijobs.kubeflow.org with operators.mpiOperator (version 0.8.2) instead of "
+        "operators.arena, or set security.seccompProfile: null"
     )
+
+
+def test_following_the_second_fix_plans_the_mpijob_for_ack_arena(deploy: Deployer) -> None:
+    experiment = job(security={"seccompProfile": None})
+    (resolved,) = deploy(experiment, config=stack_config(operators=ARENA)).experiments
+    assert resolved.values["operatorApi"] == "arena"
+    # one pod template: the launcher is placed with the workers, on the GPU pool
+    assert resolved.values["mpi"]["launcher"]["nodeSelector"] == {}
+    assert resolved.values["worker"]["nodeSelector"] == {"trainstack.io/pool": "gpu-v100"}
 
 
 def test_a_setting_arena_would_drop_is_refused_with_the_operator_and_the_fixes(
@@ -79,9 +89,8 @@ def test_every_unhonoured_setting_is_listed(deploy: Deployer) -> None:
     arena_0_13 = {"arena": {"version": "0.13.1"}}
     with pytest.raises(ExperimentError) as caught:
         deploy(experiment, config=stack_config(operators=arena_0_13))
-    # 0.13.1's PyTorchJob ignores backoffLimit (fixed in ack-arena 0.14.1)
+    # 0.13.1's PyTorchJob has spec.backoffLimit already (Arena's 0.14.1 fix was its client)
     assert [problem.path for problem in caught.value.problems] == [
-        "job.runPolicy.backoffLimit",
         "job.scheduling.gang.enabled",
         "job.security.seccompProfile",
     ]

@@ -314,7 +314,13 @@ def test_trainjobs_are_queued_and_kueue_integrates_them_when_the_trainer_serves_
     config["trainstack:operators"]["trainer"] = {"version": "2.3.0"}
     config["trainstack:experiments"] = {
         "select": ["pytorch-ddp-mnist"],
-        "overrides": {"pytorch-ddp-mnist": {"framework": "trainjob"}},
+        # the image's ENTRYPOINT as the command: a TrainJob's preflight runs before it
+        "overrides": {
+            "pytorch-ddp-mnist": {
+                "framework": "trainjob",
+                "command": ["python", "/opt/mnist/src/mnist.py"],
+            }
+        },
     }
     plan = plan_stack(write_stack(config), "test")
     (job,) = plan.objects

@@ -96,6 +96,7 @@ def test_rendered_job_carries_the_digest_of_the_plans_base_values(
     assert mpijob["metadata"]["annotations"] == {
         "trainstack.io/run": "1",
         "trainstack.io/base-values-digest": base_values_digest(written),
+        "requestGPUsOfJobOwner": "16",  # arenaSubmit: what Arena's tools read
     }
     assert mpijob["metadata"]["labels"]["trainstack.io/experiment"] == "imagenet-tensorflow"
     launcher = mpijob["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["metadata"]

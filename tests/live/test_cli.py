@@ -24,7 +24,8 @@ def test_status_lists_every_run(
     assert ran.code == 0, ran.stderr
     lines = ran.stdout.splitlines()
     assert lines[0].startswith("stack aiacc, context 'aiacc-admin' (http://127.0.0.1:")
-    rows = {line.split()[0]: line.split()[1:] for line in lines[3:]}
+    table = lines[3 : lines.index("", 3)] if "" in lines[3:] else lines[3:]
+    rows = {line.split()[0]: line.split()[1:] for line in table}
     assert rows["imagenet-tensorflow"] == [
         "1",
         "imagenet-tensorflow",
@@ -36,7 +37,14 @@ def test_status_lists_every_run(
         "1500",
         "s",
     ]
-    assert rows["keras-lstm-1x4"][:5] == ["1", "keras-lstm-1x4", "MPIJob", "Running", "2/2"]
+    # a worker whose image has no sshd: its preflight failed, and says so, control
+    # characters of the pod's message left out
+    assert rows["keras-lstm-1x4"][:5] == ["1", "keras-lstm-1x4", "MPIJob", "Running", "1/2"]
+    assert lines[-1] == (
+        "reason keras-lstm-1x4: keras-lstm-1x4-worker-0: trainstack preflight: the workers' "
+        "sshd /usr/sbin/sshd is not in the image (the MPI transport is ssh: "
+        "docs/mpi-transport.md)"
+    )
     assert rows["keras-lstm-1x4"][5:] == ["2024-05-06T11:00:00Z", "-", "-"]
     assert rows["keras-lstm-2x1"] == [
         "1",

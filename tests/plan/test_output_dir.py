@@ -226,7 +226,8 @@ def _in_small_tmpfs(root: Path, mode: str, size_kib: int) -> dict[str, object]:
 
 
 def _plan_size_kib(plan: Path) -> int:
-    pages = sum(1 for _ in plan.rglob("*")) + 1  # tmpfs: a page per file and directory
+    # tmpfs: a page per directory, and per file as many as its bytes fill (at least one)
+    pages = 1 + sum(max(1, -(-path.stat().st_size // 4096)) for path in plan.rglob("*"))
     return pages * 4
 
 

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from tests.conftest import StackWriter
 from tests.experiment_helpers import load
-from tests.stack_helpers import example_config
+from tests.stack_helpers import example_config, on_ack_arena
 from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.summary_cluster import acceleration_lines
 
 
-def _summary(plan: Plan) -> list[str]:
+def _raw_summary(plan: Plan) -> list[str]:
     console = Console(record=True, width=200, color_system=None)
     print_summary(plan, console, "build/plan/x")
-    return [" ".join(line.split()) for line in console.export_text().splitlines()]
+    return console.export_text().splitlines()
+
+
+def _summary(plan: Plan) -> list[str]:
+    return [" ".join(line.split()) for line in _raw_summary(plan)]
 
 
 def test_the_summary_says_who_gets_what_in_each_namespace(
@@ -33,6 +39,47 @@ def test_the_summary_says_who_gets_what_in_each_namespace(
 
 def test_no_access_table_without_bindings(example_plans: dict[str, Plan]) -> None:
     assert not any(line.startswith("access:") for line in _summary(example_plans["onprem"]))
+
+
+def _transport(lines: list[str]) -> list[str]:
+    start = next(i for i, line in enumerate(lines) if line.startswith("MPI transport"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
+    return [line.strip() for line in lines[start:end]]
+
+
+def test_each_mpi_experiment_states_its_operator_transport_and_image_needs(
+    example_plans: dict[str, Plan],
+) -> None:
+    image = "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0"
+    for stack in ("aiacc", "baseline"):
+        lines = _transport(_raw_summary(example_plans[stack]))
+        assert lines[:3] == [
+            "MPI transport: ranks over ssh, MPIJob kubeflow.org/v2beta1 served by "
+            "operators.mpiOperator (Kubeflow mpi-operator 0.8.2)",
+            "how: the launcher's mpirun reaches each worker's sshd over ssh",
+            "the image must contain: sshd in the workers (mpi.workerCommand, default "
+            "/usr/sbin/sshd -De) and an ssh client in the launcher",
+        ]
+        assert lines[3] == f"imagenet-tensorflow: image {image}, workers run /usr/sbin/sshd -De"
+        assert len(lines) == 3 + 6  # imagenet and the five Keras/LSTM points
+    onprem = _transport(_raw_summary(example_plans["onprem"]))
+    assert onprem[0].startswith("MPI transport: ranks over ssh, MPIJob kubeflow.org/v2beta1")
+    assert onprem[3].startswith("horovod-resnet50-onprem: image ")
+
+
+def test_on_ack_arena_the_transport_is_kubectl_exec_and_needs_no_sshd(
+    write_stack: StackWriter,
+) -> None:
+    plan = plan_stack(write_stack(on_ack_arena("aiacc")), "test")
+    assert _transport(_raw_summary(plan)) == [
+        "MPI transport: ranks over kubectl-exec, MPIJob kubeflow.org/v1alpha1 served by "
+        "operators.arena (ACK ack-arena 0.14.2)",
+        "how: the launcher's mpirun starts each rank with kubectl exec (kubectl delivered by "
+        "the operator's init container; workers run sleep 365d)",
+        "the image must contain: nothing for the transport (no sshd, no ssh client): /bin/sh "
+        "in the workers",
+        "imagenet-tensorflow: image cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0",
+    ]
 
 
 def test_the_acceleration_says_what_is_unknown_and_where_each_value_is_documented(

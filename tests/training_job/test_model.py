@@ -9,6 +9,14 @@ from pydantic import BaseModel, ValidationError
 
 from trainstack.core.errors import Problem, ValuesError
 from trainstack.training_job import TrainingJob, validate_values
+from trainstack.training_job.defaults import (
+    backoff_limit,
+    clean_pod_policy,
+    mounts_on_launcher,
+    pull_policy,
+    restart_policy,
+    working_dir,
+)
 
 MINIMAL = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 
@@ -56,12 +64,14 @@ def test_defaults_are_a_small_safe_mpi_job() -> None:
     assert job.framework == "mpi"
     assert (job.worker.replicas, job.worker.gpus) == (1, 0)
     assert (job.shm.enabled, job.shm.size_limit) == (True, "2Gi")
-    assert job.mpi.mounts_on_launcher is True
+    assert mounts_on_launcher(job) is True
     assert job.mpi.ssh_port == 22
     assert job.mpi.worker_command == ["/usr/sbin/sshd", "-De"]
-    assert job.image.pull_policy == "IfNotPresent"
+    assert pull_policy(job) == "IfNotPresent"
     assert job.shell == "sh"
-    assert job.run_policy.clean_pod_policy == "Running"
+    assert clean_pod_policy(job) == "Running"
+    assert restart_policy(job, "launcher", None) == "OnFailure"
+    assert (working_dir(job), backoff_limit(job)) == (None, None)
     assert job.run_policy.ttl_seconds_after_finished is None
     security = job.security
     assert not (security.privileged or security.host_ipc or security.host_pid)

@@ -53,6 +53,7 @@ GENERATED_FILES = (
 
 HAND_WRITTEN_PATTERNS = (
     ".helmignore",
+    "files/*",
     "templates/*",
     "tests/*_test.yaml",
     "ci/*-values.yaml",

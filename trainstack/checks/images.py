@@ -15,11 +15,6 @@ from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment
 from trainstack.training_job.frameworks import framework
 
-SSH_TRANSPORT_API = "kubeflow.org/v2beta1"
-"""The MPIJob API whose launcher starts ranks over ssh, with workers running
-``/usr/sbin/sshd -De`` (kubeflow/mpi-operator pkg/controller/mpi_job_controller.go, newWorker,
-lines 1529-1531 at release-0.8 b10758da; the chart's ``mpi.workerCommand`` default)."""
-
 
 def image_findings(
     experiments: Sequence[Experiment], config: StackConfig, source: str
@@ -50,13 +45,15 @@ def _image(experiment: Experiment, config: StackConfig) -> list[Finding]:
         )
     serving = config.operators.serving(framework(job.framework).crd)
     if job.framework == "mpi" and serving is not None and facts.sshd is False:
-        if serving[1].api_version == SSH_TRANSPORT_API:
+        # the catalog's transport (training_job/transports.py): ssh needs sshd in the workers
+        # (mpi-operator v2beta1); kubectl exec (ack-arena's v1alpha1) needs none
+        if serving[1].transport == "ssh":
             found.append(
                 Finding(
                     experiment.source,
                     experiment.release_name,
                     "imageFacts.sshd",
-                    f"{serving[0].label} starts ranks over ssh (MPIJob {SSH_TRANSPORT_API}: "
+                    f"{serving[0].label} starts ranks over ssh (MPIJob {serving[1].api_version}: "
                     f"workers run /usr/sbin/sshd -De), but its image {image} has no sshd "
                     f"(source: {facts.source}): the workers crash-loop or the launcher "
                     "hangs; use an image with openssh-server and an ssh client",

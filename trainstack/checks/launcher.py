@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
 from trainstack.experiments import Experiment
+from trainstack.training_job.defaults import working_dir
 from trainstack.training_job.frameworks import framework
 
 _PATH = re.compile(r"(?<![\w.-])(/[^\s'\";|&<>()]*)")
@@ -27,8 +28,10 @@ def _launcher(experiment: Experiment) -> list[Finding]:
         return []
     command = job.command if isinstance(job.command, list) else [job.command or ""]
     used = {path for part in [*command, *job.args] for path in _PATH.findall(part)}
-    if job.working_dir:
-        used.add(job.working_dir)
+    directory = working_dir(job)
+    if directory:
+        used.add(directory)
+    why = " (arena submit's default: arenaSubmit)" if job.mpi.mounts_on_launcher is None else ""
     findings = []
     for index, dataset in enumerate(job.datasets):
         root = posixpath.normpath(dataset.mount_path)
@@ -41,7 +44,7 @@ def _launcher(experiment: Experiment) -> list[Finding]:
                     "job.mpi.mountsOnLauncher",
                     f"the launcher uses {', '.join(hits)} on dataset {dataset.claim_name!r} "
                     f"(job.datasets[{index}], mounted at {dataset.mount_path}) but "
-                    "mountsOnLauncher is false, so the launcher does not see it; set "
+                    f"mountsOnLauncher is false{why}, so the launcher does not see it; set "
                     "mountsOnLauncher: true",
                 )
             )

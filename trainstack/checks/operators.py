@@ -39,7 +39,8 @@ def _operator(experiment: Experiment, config: StackConfig, source: str) -> list[
             experiment.source,
             experiment.release_name,
             "job.framework",
-            f"{spec.name} jobs are {spec.kind} {spec.api_version} objects, but {found}; "
+            f"{spec.name} jobs are {spec.kind} {' or '.join(spec.api_versions)} objects, "
+            f"but {found}; "
             f"{serve_with(spec.crd, serving[0] if serving else None)}",
         )
     ]

@@ -161,7 +161,8 @@ class Operators(StrictModel):
     mpi_operator: OperatorSettings | None = Field(
         default=None,
         description="Kubeflow mpi-operator: serves MPIJob `kubeflow.org/v2beta1` (the chart's "
-        "`framework: mpi`). Installed from its release manifest (digest pinned).",
+        "`framework: mpi`; ranks over ssh: the image needs sshd). Installed from its release "
+        "manifest (digest pinned).",
     )
     training_operator: OperatorSettings | None = Field(
         default=None,
@@ -180,7 +181,8 @@ class Operators(StrictModel):
         default=None,
         description="ACK's `ack-arena` add-on (ACK only): Arena's bundled tf-, pytorch- and "
         "mpi-operators, with older APIs (run policy under `spec`, no `suspend`, no "
-        "`seccompProfile`). It owns mpijobs, tfjobs and pytorchjobs.",
+        "`seccompProfile`; MPIJob `kubeflow.org/v1alpha1`, ranks through `kubectl exec`). "
+        "It owns mpijobs, tfjobs and pytorchjobs.",
     )
 
     @model_validator(mode="after")

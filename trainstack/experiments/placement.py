@@ -7,6 +7,8 @@
   GPUs, every role of a CPU-only job) go to the stack's first CPU pool. Without a CPU
   pool they are left unpinned: the GPU pool's taint keeps them off GPU nodes, and the
   scheduler puts them wherever else they fit. They are never pinned to a GPU pool.
+- A role whose pods the operator makes from another role's template (ack-arena's MPI
+  launcher, from the workers') is placed with that role: it has no placement of its own.
 - A role is sent to its pool by the pool's labels (``<role>.nodeSelector``) and
   tolerations for its taints (``<role>.tolerations``). A role that sets its own
   ``nodeSelector`` keeps it *instead of* the pool's; a job that sets
@@ -32,8 +34,11 @@ def with_placement(
     if scheduling.get("nodeSelector") or scheduling.get("tolerations"):
         return job
     spec = framework(validated.framework)
+    shared = spec.shared_template(validated)
     placed = job
     for pods in spec.pods(validated):
+        if pods.role in shared:
+            continue  # its pods come from another role's template (placed with that role)
         values_key = spec.role(pods.role).values_key
         if _lookup(job, f"{values_key}.nodeSelector"):
             continue

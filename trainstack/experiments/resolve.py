@@ -1,10 +1,11 @@
 """One experiment's steps: from a candidate (a file's experiment or a matrix point) to the
 releases a stack deploys.
 
-Merge the stack's overrides, add the node pool's scheduling, spell the job for the
-operator that serves it, label it with its team's queue, then (on an accelerated stack)
-apply the acceleration overrides; the job is validated after each step so that an error
-names the file or the stack key that caused it. One release per run the stack deploys.
+Merge the stack's overrides, spell the job for the operator that serves it, add the node
+pool's scheduling (to the roles that have a pod template of their own there), label it
+with its team's queue, then (on an accelerated stack) apply the acceleration overrides;
+the job is validated after each step so that an error names the file or the stack key
+that caused it. One release per run the stack deploys.
 Which candidates a stack resolves: :mod:`trainstack.experiments.select`.
 """
 
@@ -117,9 +118,11 @@ def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Expe
                 f"trainstack:experiments.overrides.{key}",
             )
     pool = _gpu_pool(candidate, config, stack_file)
+    _validated(job, lambda problems: ExperimentError(where, problems), "job")
+    # The dialect first: it decides which roles have pod templates of their own to place.
+    job = _in_operator_api(job, config, where)
     current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
     job = with_placement(job, current, config, pool)
-    job = _in_operator_api(job, config, where)
     namespace, team = namespace_and_team(spec, config)
     queued = queueable(job, team, config)
     if queued:

@@ -1,7 +1,8 @@
 """The few API calls trainstack makes, through lightkube, with errors users can act on.
 
-Calls: list a training-job kind by label selector
-(``GET /apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs?labelSelector=...``), list pods by
+Calls: list a training-job kind by label selector, in the API version the stack's operator
+serves (``GET /apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs?labelSelector=...``;
+ack-arena's: ``kubeflow.org/v1alpha1``), list pods by
 label selector (``GET /api/v1/namespaces/NS/pods?labelSelector=...``) and read a pod's log
 (``GET /api/v1/namespaces/NS/pods/NAME/log?container=...&follow=...&tailLines=...``).
 Nothing is written to the cluster.
@@ -46,13 +47,19 @@ class Cluster:
         return self.target.where()
 
     def list_jobs(
-        self, spec: FrameworkSpec, namespace: str, labels: Mapping[str, Selector]
+        self,
+        spec: FrameworkSpec,
+        namespace: str,
+        labels: Mapping[str, Selector],
+        api_version: str | None = None,
     ) -> list[dict[str, Any]]:
-        """The jobs of ``spec``'s kind in ``namespace`` with ``labels`` (values or operators)."""
-        kind = self._kinds.get(spec.name)
+        """The jobs of ``spec``'s kind in ``namespace`` with ``labels`` (values or operators),
+        read in ``api_version`` (the serving operator's; default: the chart's default)."""
+        group, _, version = (api_version or spec.api_version).partition("/")
+        kind = self._kinds.get(f"{group}/{version}/{spec.kind}")
         if kind is None:
-            kind = create_namespaced_resource(spec.group, spec.version, spec.kind, spec.plural)
-            self._kinds[spec.name] = kind
+            kind = create_namespaced_resource(group, version, spec.kind, spec.plural)
+            self._kinds[f"{group}/{version}/{spec.kind}"] = kind
         with self._errors(f"listing {spec.plural} in namespace {namespace}", crd=spec.crd):
             return [
                 item.to_dict()

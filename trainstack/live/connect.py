@@ -8,7 +8,7 @@ from trainstack.live.cluster import Cluster
 from trainstack.live.kubeconfig import resolve_target
 from trainstack.live.options import ClusterOptions
 from trainstack.live.transport import ReadLimits
-from trainstack.operators import PodLabels
+from trainstack.operators import PodLabels, ServedApi
 from trainstack.training_job.frameworks import FrameworkSpec
 
 
@@ -23,7 +23,13 @@ def connect_reader(stack: LoadedStack, options: ClusterOptions) -> ApiReader:
     return ApiReader(resolve_target(stack, options), limits)
 
 
+def served_api(stack: LoadedStack, spec: FrameworkSpec) -> ServedApi | None:
+    """The API of ``spec``'s kind the stack's operator serves, if any."""
+    serving = stack.config.operators.serving(spec.crd)
+    return serving[1] if serving else None
+
+
 def operator_of(stack: LoadedStack, spec: FrameworkSpec) -> PodLabels | None:
     """The pod labels of the operator serving ``spec``'s kind on the stack, if any."""
-    serving = stack.config.operators.serving(spec.crd)
-    return serving[1].pod_labels if serving else None
+    served = served_api(stack, spec)
+    return served.pod_labels if served else None

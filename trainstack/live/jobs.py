@@ -54,7 +54,6 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
     metadata = item.get("metadata") or {}
     annotations = metadata.get("annotations") or {}
     status = item.get("status") or {}
-    replica_specs = (item.get("spec") or {}).get(spec.replica_specs_key) or {}
     return LiveJob(
         spec=spec,
         name=str(metadata.get("name")),
@@ -66,16 +65,30 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
         start_time=status.get("startTime"),
         completion_time=status.get("completionTime"),
         status=status,
-        pods_expected=sum(
-            int((role or {}).get("replicas") or 0) for role in replica_specs.values()
-        ),
+        pods_expected=_pods_expected(spec, item.get("spec") or {}),
     )
+
+
+def _pods_expected(spec: FrameworkSpec, job_spec: Mapping[str, Any]) -> int:
+    """The pods a job object starts: its replica specs' replicas; an MPIJob v1alpha1 (one
+    template, ``spec.replicas`` workers) has one launcher besides its workers."""
+    replica_specs = job_spec.get(spec.replica_specs_key) if spec.replica_specs_key else None
+    if isinstance(replica_specs, Mapping):
+        return sum(int((role or {}).get("replicas") or 0) for role in replica_specs.values())
+    if "template" in job_spec and isinstance(job_spec.get("replicas"), int):
+        return int(job_spec["replicas"]) + 1
+    return 0
 
 
 def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
     """Every job of ``experiment`` on the cluster (all its runs), by run number."""
     spec = framework(experiment.job.framework)
-    items = cluster.list_jobs(spec, experiment.namespace, {EXPERIMENT_LABEL: experiment.point_name})
+    items = cluster.list_jobs(
+        spec,
+        experiment.namespace,
+        {EXPERIMENT_LABEL: experiment.point_name},
+        spec.api_version_in(experiment.job.operator_api),
+    )
     jobs = [live_job(spec, item) for item in items]
     return sorted(jobs, key=lambda job: (job.run or 0, job.name))
 

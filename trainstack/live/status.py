@@ -12,7 +12,9 @@ from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
 from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
+from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
+from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.frameworks import framework
 
 
@@ -29,17 +31,20 @@ class StatusRow:
     started: str
     completed: str
     duration: str
+    reason: str = ""
+    """The line a pod's preflight failed with (``pod: trainstack preflight: ...``)."""
 
 
 def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
     """A row per job found and per configured run not found, sorted by experiment and run."""
-    groups: dict[tuple[str, str], set[str]] = defaultdict(set)
+    groups: dict[tuple[str, str, Dialect], set[str]] = defaultdict(set)
     for run in resolved.runs:
-        groups[(run.namespace, run.job.framework)].add(run.point_name)
+        groups[(run.namespace, run.job.framework, run.job.operator_api)].add(run.point_name)
     found: dict[str, LiveJob] = {}
-    for (namespace, name), experiments in sorted(groups.items()):
+    for (namespace, name, dialect), experiments in sorted(groups.items()):
         spec = framework(name)
-        for item in cluster.list_jobs(spec, namespace, {EXPERIMENT_LABEL: exists()}):
+        labels = {EXPERIMENT_LABEL: exists()}
+        for item in cluster.list_jobs(spec, namespace, labels, spec.api_version_in(dialect)):
             job = live_job(spec, item)
             if job.experiment in experiments:
                 found[job.name] = job
@@ -63,6 +68,7 @@ def _row(job: LiveJob, resolved: StackRuns, cluster: Cluster) -> StatusRow:
     pods = role_pods(cluster, job, None, operator_of(resolved.stack, job.spec))
     ready = sum(1 for pod in pods if pod_ready(pod))
     duration = job_duration(job.status)
+    failed = preflight_reason(pods)
     return StatusRow(
         experiment=job.experiment,
         run="-" if job.run is None else str(job.run),
@@ -73,6 +79,7 @@ def _row(job: LiveJob, resolved: StackRuns, cluster: Cluster) -> StatusRow:
         started=job.start_time or "-",
         completed=job.completion_time or "-",
         duration="-" if duration is None else f"{duration.value:g} s",
+        reason="" if failed is None else f"{failed[0]}: {failed[1]}",
     )
 
 
@@ -90,9 +97,15 @@ HEADERS = [
 
 
 def status_text(rows: list[StatusRow], stack: str, where: str) -> str:
-    """The rows as an aligned table under one line naming the stack and cluster."""
+    """The rows as an aligned table under one line naming the stack and cluster, then the
+    reason of each job whose preflight failed."""
     cells = [
         [r.experiment, r.run, r.job, r.kind, r.phase, r.pods, r.started, r.completed, r.duration]
         for r in rows
     ]
-    return f"stack {stack}, {where}\n\n" + text_table(HEADERS, cells, {1, 5, 8})
+    reasons = [f"reason {r.job}: {r.reason}\n" for r in rows if r.reason]
+    return (
+        f"stack {stack}, {where}\n\n"
+        + text_table(HEADERS, cells, {1, 5, 8})
+        + ("\n" + "".join(reasons) if reasons else "")
+    )

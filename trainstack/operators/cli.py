@@ -31,6 +31,7 @@ def operators() -> None:
                 print(
                     f"    {served.kind} {served.api_version}: operatorApi {served.dialect}, "
                     f"Kueue {'can' if served.suspend else 'cannot'} hold it"
+                    + (f", ranks over {served.transport}" if served.transport else "")
                     + (f"; drops {', '.join(dropped)}" if dropped else "")
                 )
             print(f"    source: {release.source}")

@@ -74,6 +74,8 @@ _MPIJOB = ServedApi(
     pod_labels=PodLabels(
         job="training.kubeflow.org/job-name", role="training.kubeflow.org/job-role"
     ),
+    # Workers run sshd, the launcher's mpirun reaches them over ssh (transports.py).
+    transport="ssh",
 )
 
 _SCHEMAS = {("kubeflow.org/v2beta1", "MPIJob"): "mpijob-v2beta1.json"}

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from trainstack.training_job.dialects import Dialect
+from trainstack.training_job.transports import Transport
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ class ServedApi:
     suspend: bool
     """``runPolicy.suspend`` exists and is honoured: Kueue can hold the job."""
     pod_labels: PodLabels
+    transport: Transport | None = None
+    """How an MPIJob's launcher starts its ranks on the workers (``ssh``, ``kubectl-exec``:
+    ``trainstack.training_job.transports``); ``None`` for the other kinds."""
 
 
 @dataclass(frozen=True)

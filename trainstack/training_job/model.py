@@ -22,6 +22,7 @@ from trainstack.training_job.frameworks.mpi import MpiSettings
 from trainstack.training_job.frameworks.pytorch import PyTorchSettings
 from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
 from trainstack.training_job.frameworks.trainjob import TrainJobSettings
+from trainstack.training_job.preflight import Preflight
 from trainstack.training_job.roles import Worker
 from trainstack.training_job.rules import violations
 from trainstack.training_job.run_policy import RunPolicy
@@ -47,8 +48,10 @@ class Image(StrictModel):
         description="Full image reference, e.g. registry.example.com/team/train:v1 (or a "
         "placeholder <...> until it is known: the program refuses to deploy it).",
     )
-    pull_policy: Literal["Always", "IfNotPresent", "Never"] = Field(
-        default="IfNotPresent", description="When the kubelet pulls the image."
+    pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = Field(
+        default=None,
+        description="When the kubelet pulls the image; null: IfNotPresent (Always with "
+        "arenaSubmit, as arena submit).",
     )
     pull_secrets: list[DnsName] = Field(
         default_factory=list,
@@ -62,8 +65,18 @@ class TrainingJob(StrictModel):
 
     framework: Framework = Field(
         default="mpi",
-        description="mpi (Horovod/AIACC: MPIJob v2beta1), tensorflow (TFJob), pytorch "
-        "(PyTorchJob) or trainjob (Kubeflow Trainer v2 TrainJob).",
+        description="mpi (Horovod/AIACC: MPIJob v2beta1, ack-arena's v1alpha1), tensorflow "
+        "(TFJob), pytorch (PyTorchJob) or trainjob (Kubeflow Trainer v2 TrainJob).",
+    )
+    arena_submit: bool = Field(
+        default=False,
+        description="Run as `arena submit mpi|tf|pytorch` ran it (docs/arena-parity.md): env "
+        "workers and gpus on every container (NVIDIA_VISIBLE_DEVICES=void where Arena sets "
+        "it), Arena's labels (app, release, createdBy) and annotation "
+        "requestGPUsOfJobOwner, and Arena's defaults for what the job leaves null: "
+        "workingDir /root, image.pullPolicy Always, mpi.mountsOnLauncher false, "
+        "runPolicy.cleanPodPolicy (All for MPI), runPolicy.backoffLimit (0 for MPI and "
+        "PyTorch) and Arena's restart policies.",
     )
     image: Image = Field(description="The container image.")
     command: ShellCommand | ExecCommand | None = Field(
@@ -82,7 +95,9 @@ class TrainingJob(StrictModel):
         default="sh", min_length=1, pattern=r"^\S+$", description="Shell that runs the command."
     )
     working_dir: AbsolutePath | None = Field(
-        default=None, description="Working directory of the containers; null: the image's."
+        default=None,
+        description="Working directory of the containers; null: the image's (/root with "
+        "arenaSubmit, as arena submit).",
     )
     env: EnvMap = Field(
         default_factory=dict,
@@ -145,6 +160,9 @@ class TrainingJob(StrictModel):
         examples=[[{"path": "/mnt/cache", "mountPath": "/cache", "readOnly": True}]],
     )
     code_sync: CodeSync = Field(default_factory=CodeSync, description="Code sync.")
+    preflight: Preflight = Field(
+        default_factory=Preflight, description="Checks every training pod runs first."
+    )
     tensorboard: TensorBoard = Field(default_factory=TensorBoard, description="TensorBoard.")
     network: Network = Field(default_factory=Network, description="Networking.")
     security: Security = Field(default_factory=Security, description="Privileges.")
@@ -214,6 +232,7 @@ def _compact(item: Any, value: Any) -> Any:
 SECTIONS: dict[str, tuple[str, ...]] = {
     "Job": (
         "framework",
+        "arenaSubmit",
         "image",
         "command",
         "args",
@@ -229,6 +248,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     **{f"{spec.section_title} (framework: {spec.name})": (spec.name,) for spec in FRAMEWORKS},
     "Storage": ("datasets", "results", "shm", "hostPaths"),
     "Code sync and TensorBoard": ("codeSync", "tensorboard"),
+    "Preflight": ("preflight",),
     "Networking and security": ("network", "security"),
     "Scheduling": ("scheduling",),
     "Run policy": ("runPolicy",),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from trainstack.training_job.arena_submit import arena_submit_rules
 from trainstack.training_job.dialects import ARENA_LACKS
 from trainstack.training_job.frameworks import FrameworkSpec, Violation, framework
 from trainstack.training_job.settings import setting
@@ -33,6 +34,7 @@ def violations(job: TrainingJob) -> list[Violation]:
         *_dataset_rules(job),
         *_mount_path_rules(job),
         *_operator_api_rules(job, spec),
+        *_arena_submit_rules(job),
         *_gang_rules(job),
         *_tensorboard_rules(job),
     ]
@@ -144,6 +146,11 @@ def _operator_api_rules(job: TrainingJob, spec: FrameworkSpec) -> list[Violation
         if key in spec.settings and used.used(job):
             found.append(Violation(key, used.value(job), allowed))
     return found
+
+
+def _arena_submit_rules(job: TrainingJob) -> list[Violation]:
+    """arenaSubmit: a job ``arena submit`` has, without by-hand copies of what it sets."""
+    return arena_submit_rules(job)
 
 
 def _tensorboard_rules(job: TrainingJob) -> list[Violation]:

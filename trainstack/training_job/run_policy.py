@@ -15,10 +15,11 @@ RestartPolicy = Literal["Never", "OnFailure", "ExitCode"]
 class RunPolicy(StrictModel):
     """Clean-up, retries and time limits (``runPolicy`` of the job)."""
 
-    clean_pod_policy: Literal["None", "Running", "All"] = Field(
-        default="Running",
+    clean_pod_policy: Literal["None", "Running", "All"] | None = Field(
+        default=None,
         description="Pods deleted when the job ends: Running frees the GPUs and keeps finished "
-        "pods' logs; All deletes every pod; None keeps them.",
+        "pods' logs; All deletes every pod (the launchers of MPI jobs are kept); None keeps "
+        "them. null: Running, or with arenaSubmit what arena submit sets (All for MPI).",
     )
     ttl_seconds_after_finished: int | None = Field(
         default=None,
@@ -31,13 +32,16 @@ class RunPolicy(StrictModel):
         default=None,
         ge=0,
         le=INT32_MAX,
-        description="Retries before the job is failed; null: the operator's.",
+        description="Retries before the job is failed; null: the operator's (with "
+        "arenaSubmit, arena submit's --retry default 0 for MPI and PyTorch).",
     )
     active_deadline_seconds: int | None = Field(
         default=None, ge=1, le=INT64_MAX, description="Fail the job when it runs longer than this."
     )
-    restart_policy: RestartPolicy = Field(
-        default="OnFailure",
+    restart_policy: RestartPolicy | None = Field(
+        default=None,
         description="Restart policy of the TensorFlow and PyTorch replicas and of the MPI "
-        "launcher (MPI workers never restart); ExitCode is not for MPI.",
+        "launcher (MPI workers never restart); ExitCode is not for MPI. null: OnFailure, or "
+        "with arenaSubmit arena submit's per role (Never; OnFailure for TensorFlow workers "
+        "beside a chief and PyTorch workers).",
     )

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from trainstack.training_job.defaults import backoff_limit, clean_pod_policy
 from trainstack.training_job.frameworks import framework as framework_spec
 
 if TYPE_CHECKING:
@@ -50,15 +51,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "runPolicy.cleanPodPolicy",
         "cleanPodPolicy",
-        lambda job: job.run_policy.clean_pod_policy,
+        clean_pod_policy,
         lambda job: True,  # always rendered: pods that hold GPUs must be cleaned up
         "nothing: the chart always sets it",
     ),
     Setting(
         "runPolicy.backoffLimit",
         "backoffLimit",
-        lambda job: job.run_policy.backoff_limit,
-        _set(lambda job: job.run_policy.backoff_limit),
+        backoff_limit,
+        _set(backoff_limit),
         "remove runPolicy.backoffLimit (the operator's own retry rule applies)",
     ),
     Setting(

@@ -24,7 +24,7 @@ Usage: {{- include "training-job.codeSync.container" (dict "root" $ "security" $
 {{- end -}}
 - name: {{ $volume.name }}
   image: {{ $sync.image | default (get $images $sync.mode) | toJson }}
-  imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
+  imagePullPolicy: {{ include "training-job.defaults.pullPolicy" .root | toJson }}
   {{- if eq $sync.mode "rsync" }}
   command: {{ list "rsync" "-avP" $sync.rsync.source "/code" | toJson }}
   {{- else }}

@@ -24,7 +24,7 @@ Usage: {{ include "training-job.mpi.info" . | fromJson }}
   "plural" "mpijobs"
   "lead" (include "training-job.mpi.lead" .)
   "port" ""
-  "dialects" (list "kubeflow")
+  "dialects" (list "kubeflow" "arena")
   "settings" (list "runPolicy.cleanPodPolicy" "runPolicy.backoffLimit" "runPolicy.activeDeadlineSeconds" "runPolicy.ttlSecondsAfterFinished" "scheduling.gang.enabled" "security.seccompProfile")
   "roles" (list "mpi.launcher" "worker")) -}}
 {{- end -}}

@@ -32,13 +32,13 @@ Usage: {{- include "training-job.job.runPolicyFields" . | nindent 2 }}
 */}}
 {{- define "training-job.job.runPolicyFields" -}}
 {{- $policy := .Values.runPolicy -}}
-cleanPodPolicy: {{ $policy.cleanPodPolicy | toJson }}
+cleanPodPolicy: {{ include "training-job.defaults.cleanPodPolicy" . | toJson }}
 {{- /* 0 is meaningful for these three, so test for presence, not truth */}}
 {{- if not (kindIs "invalid" $policy.ttlSecondsAfterFinished) }}
 ttlSecondsAfterFinished: {{ $policy.ttlSecondsAfterFinished | int64 }}
 {{- end }}
-{{- if not (kindIs "invalid" $policy.backoffLimit) }}
-backoffLimit: {{ $policy.backoffLimit | int64 }}
+{{- with include "training-job.defaults.backoffLimit" . }}
+backoffLimit: {{ . | int64 }}
 {{- end }}
 {{- if not (kindIs "invalid" $policy.activeDeadlineSeconds) }}
 activeDeadlineSeconds: {{ $policy.activeDeadlineSeconds | int64 }}

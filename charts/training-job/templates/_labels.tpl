@@ -34,7 +34,10 @@ name: {{ .Release.Name | toJson }}
 namespace: {{ .Release.Namespace | toJson }}
 labels:
   {{- include "training-job.labels.standard" (dict "root" .) | nindent 2 }}
-{{- with .Values.annotations }}
+  {{- with include "training-job.arena.labels" . | fromJson }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- with merge (include "training-job.arena.annotations" . | fromJson) (deepCopy (.Values.annotations | default dict)) }}
 annotations:
   {{- toYaml . | nindent 2 }}
 {{- end }}

@@ -17,7 +17,7 @@ framework's branch.
 
 {{/*
 training-job.pod.template: the pod template of one role: its metadata, and a spec with one
-container and the role's volumes.
+container, its preflight init container (and code sync's) and the role's volumes.
 Usage: {{- include "training-job.pod.template" (dict "root" $ "component" "worker" "containerName" "pytorch" "spec" $v.worker "gpus" $v.worker.gpus "command" $command "mountsData" true "trainingDevices" true "env" list "port" "pytorchjob-port") | nindent 8 }}
 Parameters:
   - root - Context - Required. The chart's root context ($).
@@ -37,6 +37,14 @@ Parameters:
     {name, value} or {name, valueFrom} (default none).
   - port - String - Optional. The name of the operator's port; "" (the default): the role's
     port is not rendered.
+  - restartPolicy - String - Optional. The pod's own restartPolicy, for APIs that take it
+    from the template (MPIJob v1alpha1); "" (the default): not rendered.
+  - serviceAccountToken - Boolean - Optional. Mount the ServiceAccount's token whatever
+    security.automountServiceAccountToken says, when the operator's transport needs it
+    (MPIJob v1alpha1's kubectl exec) (default false).
+  - preflight - Map - Optional. What the kind template adds to the preflight's checks (the
+    checks parameter of training-job.preflight.container: sshd, ssh, hosts, noGpus, noData,
+    resources) (default none: GPUs, mounts and preflight.requiredEnv only).
 */}}
 {{- define "training-job.pod.template" -}}
 {{- $root := .root -}}
@@ -54,15 +62,14 @@ Parameters:
 {{- $_ := set $requests $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- $_ := set $limits $v.network.rdma.resourceName ($v.network.rdma.count | int64) -}}
 {{- end -}}
-{{- $nodeSelector := merge (deepCopy ($spec.nodeSelector | default dict)) ($v.scheduling.nodeSelector | default dict) -}}
-{{- /* the role's own tolerations (its node pool's) first, then the job's */ -}}
-{{- $tolerations := concat ($spec.tolerations | default list) ($v.scheduling.tolerations | default list) -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
-{{- $command := .command | fromJson -}}
-{{- $annotations := merge (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
+{{- $annotations := merge (include "training-job.arena.annotations" $root | fromJson) (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
 metadata:
   labels:
     {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
+    {{- with include "training-job.arena.labels" $root | fromJson }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
   {{- with $annotations }}
   annotations:
     {{- toYaml . | nindent 4 }}
@@ -79,7 +86,10 @@ spec:
   {{- if $v.security.hostPID }}
   hostPID: true
   {{- end }}
-  automountServiceAccountToken: {{ $v.security.automountServiceAccountToken }}
+  automountServiceAccountToken: {{ or .serviceAccountToken $v.security.automountServiceAccountToken }}
+  {{- with .restartPolicy }}
+  restartPolicy: {{ toJson . }}
+  {{- end }}
   {{- if not (kindIs "invalid" $security.fsGroup) }}
   securityContext:
     fsGroup: {{ $security.fsGroup | int64 }}
@@ -87,111 +97,32 @@ spec:
   {{- with $v.security.serviceAccountName }}
   serviceAccountName: {{ toJson . }}
   {{- end }}
-  {{- with $v.scheduling.schedulerName }}
-  schedulerName: {{ toJson . }}
-  {{- end }}
-  {{- with $v.scheduling.priorityClassName }}
-  priorityClassName: {{ toJson . }}
-  {{- end }}
-  {{- with $nodeSelector }}
-  nodeSelector:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
-  {{- with $tolerations }}
-  tolerations:
-    {{- range . }}
-    - operator: {{ .operator | default "Equal" | toJson }}
-      {{- with .key }}
-      key: {{ toJson . }}
-      {{- end }}
-      {{- if kindIs "string" .value }}
-      value: {{ .value | toJson }}
-      {{- end }}
-      {{- with .effect }}
-      effect: {{ toJson . }}
-      {{- end }}
-      {{- if not (kindIs "invalid" .tolerationSeconds) }}
-      tolerationSeconds: {{ .tolerationSeconds | int64 }}
-      {{- end }}
-    {{- end }}
-  {{- end }}
-  {{- if and (eq .component "worker") (ne $v.scheduling.workerSpread "none") }}
-  {{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (dict "app.kubernetes.io/instance" $root.Release.Name "app.kubernetes.io/component" "worker")) }}
-  affinity:
-    podAntiAffinity:
-      {{- if eq $v.scheduling.workerSpread "required" }}
-      requiredDuringSchedulingIgnoredDuringExecution:
-        {{- list $term | toYaml | nindent 8 }}
-      {{- else }}
-      preferredDuringSchedulingIgnoredDuringExecution:
-        {{- list (dict "weight" 100 "podAffinityTerm" $term) | toYaml | nindent 8 }}
-      {{- end }}
-  {{- end }}
+  {{- include "training-job.scheduling.pod" (dict "root" $root "spec" $spec "component" .component) | nindent 2 }}
   {{- with $v.image.pullSecrets }}
   imagePullSecrets:
     {{- range . }}
     - name: {{ toJson . }}
     {{- end }}
   {{- end }}
-  {{- if include "training-job.codeSync.enabled" $root }}
+  {{- $container := include "training-job.container.main" (dict
+    "root" $root "spec" $spec "containerName" .containerName "command" .command
+    "component" .component "gpus" $gpus "requests" $requests "limits" $limits
+    "security" $security "env" .env "port" .port "mountsData" .mountsData
+    "trainingDevices" .trainingDevices) }}
+  {{- $preflight := include "training-job.preflight.container" (dict
+    "root" $root "container" ($container | fromYaml) "gpus" $gpus "mountsData" .mountsData
+    "checks" (.preflight | default dict)) | trim }}
+  {{- if or $preflight (include "training-job.codeSync.enabled" $root) }}
   initContainers:
+    {{- with $preflight }}
+    - {{- . | nindent 6 }}
+    {{- end }}
+    {{- if include "training-job.codeSync.enabled" $root }}
     {{- include "training-job.codeSync.container" (dict "root" $root "security" $security) | nindent 4 }}
+    {{- end }}
   {{- end }}
   containers:
-    - name: {{ .containerName | toJson }}
-      image: {{ $spec.image | default $v.image.name | toJson }}
-      imagePullPolicy: {{ $v.image.pullPolicy | toJson }}
-      {{- with $command.command }}
-      command: {{ toJson . }}
-      {{- end }}
-      {{- with $command.args }}
-      args: {{ toJson . }}
-      {{- end }}
-      {{- with $v.workingDir }}
-      workingDir: {{ toJson . }}
-      {{- end }}
-      {{- with .port }}
-      {{- if not (kindIs "invalid" $spec.port) }}
-      ports:
-        - name: {{ toJson . }}
-          containerPort: {{ $spec.port | int64 }}
-      {{- end }}
-      {{- end }}
-      {{- $env := include "training-job.container.env" (dict "root" $root "role" $spec.env "extra" .env) | trim }}
-      {{- if $env }}
-      env:
-        {{- $env | nindent 8 }}
-      {{- end }}
-      {{- with $v.envFrom }}
-      envFrom:
-        {{- range . }}
-        - {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 10 }}
-        {{- end }}
-      {{- end }}
-      {{- if or $requests $limits }}
-      resources:
-        {{- with $requests }}
-        requests:
-          {{- toYaml . | nindent 10 }}
-        {{- end }}
-        {{- with $limits }}
-        limits:
-          {{- toYaml . | nindent 10 }}
-        {{- end }}
-      {{- end }}
-      {{- range $probe := list "readinessProbe" "livenessProbe" }}
-      {{- with get $spec $probe }}
-      {{ $probe }}:
-        {{- include "training-job.util.compact" . | fromJson | toYaml | nindent 8 }}
-      {{- end }}
-      {{- end }}
-      securityContext:
-        {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 8 }}
-      {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
-      {{- if $mounts }}
-      volumeMounts:
-        {{- $mounts | nindent 8 }}
-      {{- end }}
+    - {{- $container | nindent 6 }}
   {{- $volumes := include "training-job.volumes.list" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
   {{- if $volumes }}
   volumes:

@@ -3,7 +3,8 @@ training-job.validateValues: check the combinations of values that each look val
 cannot run, and fail once listing every one with the key to change. One helper per rule,
 each a JSON list of problems worded as its Python twin's: the framework's own
 (training-job.<framework>.validate, in its template), then training-job.validate.<rule>
-for trainstack/training_job/rules.py's _<rule>_rules (in violations()'s order) and naming.py.
+for trainstack/training_job/rules.py's _<rule>_rules (in violations()'s order) and naming.py
+(what the serving API and Arena's contract allow: _validate_api.tpl).
 Usage: {{- include "training-job.validateValues" . }}
 */}}
 {{- define "training-job.validateValues" -}}
@@ -14,6 +15,7 @@ Usage: {{- include "training-job.validateValues" . }}
   (include "training-job.validate.dataset" .)
   (include "training-job.validate.mountPath" .)
   (include "training-job.validate.operatorApi" .)
+  (include "training-job.validate.arenaSubmit" .)
   (include "training-job.validate.gang" .)
   (include "training-job.validate.tensorboard" .)
   (include "training-job.validate.releaseName" .) -}}
@@ -91,41 +93,6 @@ Usage: {{ include "training-job.validate.mountPath" . | fromJsonArray }}
 {{- $problems = append $problems (printf "%s: found %s; allowed: a path not already used by %s" $key (toJson $path) (get $owners $normal)) -}}
 {{- else -}}
 {{- $_ := set $owners $normal $key -}}
-{{- end -}}
-{{- end -}}
-{{- toJson $problems -}}
-{{- end -}}
-
-{{/*
-training-job.validate.operatorApi: with operatorApi arena, what the older APIs of Arena's
-operators cannot say: their CRDs would drop it, or their controller refuses it (rules.py
-_operator_api_rules).
-Usage: {{ include "training-job.validate.operatorApi" . | fromJsonArray }}
-*/}}
-{{- define "training-job.validate.operatorApi" -}}
-{{- $v := .Values -}}
-{{- $problems := list -}}
-{{- if eq $v.operatorApi "arena" -}}
-{{- $info := include (printf "training-job.%s.info" $v.framework) . | fromJson -}}
-{{- if not (has "arena" $info.dialects) -}}
-{{- $problems = append $problems (printf "operatorApi: found %s; allowed: kubeflow with framework %s (Arena's operators do not serve %s %s)" (toJson $v.operatorApi) $v.framework $info.kind $info.apiVersion) -}}
-{{- else -}}
-{{- $settings := $info.settings -}}
-{{- if and (has "security.seccompProfile" $settings) (not (kindIs "invalid" $v.security.seccompProfile)) (not $v.security.privileged) -}}
-{{- $problems = append $problems (printf "security.seccompProfile: found %s; allowed: null with operatorApi arena (its CRDs have no seccompProfile: the API server would drop it)" (toJson $v.security.seccompProfile)) -}}
-{{- end -}}
-{{- if and (has "scheduling.gang.enabled" $settings) $v.scheduling.gang.enabled -}}
-{{- $problems = append $problems "scheduling.gang.enabled: found true; allowed: false with operatorApi arena (its CRDs have no runPolicy.schedulingPolicy)" -}}
-{{- end -}}
-{{- if and (has "pytorch.nprocPerNode" $settings) (not (kindIs "invalid" $v.pytorch.nprocPerNode)) -}}
-{{- $problems = append $problems (printf "pytorch.nprocPerNode: found %s; allowed: null with operatorApi arena (its PyTorchJob has no nprocPerNode)" (toJson $v.pytorch.nprocPerNode)) -}}
-{{- end -}}
-{{- if and (has "pytorch.elasticPolicy" $settings) $v.pytorch.elasticPolicy -}}
-{{- $problems = append $problems "pytorch.elasticPolicy: found \"an elastic policy\"; allowed: null with operatorApi arena (its PyTorchJob has no elasticPolicy)" -}}
-{{- end -}}
-{{- if and (has "pytorch.master.replicas" $settings) (eq ($v.pytorch.master.replicas | int) 0) -}}
-{{- $problems = append $problems "pytorch.master.replicas: found 0; allowed: 1 with operatorApi arena (its pytorch-operator refuses a PyTorchJob without Master)" -}}
-{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $problems -}}

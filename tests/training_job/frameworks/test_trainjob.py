@@ -10,7 +10,12 @@ from trainstack.training_job.frameworks import framework
 from trainstack.training_job.frameworks.trainjob import replicated_jobs
 from trainstack.training_job.frameworks.trainjob_unsupported import UNSUPPORTED
 
-BASE = {"framework": "trainjob", "image": {"name": "registry.example.com/train:1"}}
+BASE = {
+    "framework": "trainjob",
+    "image": {"name": "registry.example.com/train:1"},
+    # the preflight runs before the trainer's command (docs/preflight.md): it needs one
+    "command": ["torchrun", "/app/train.py"],
+}
 
 
 def _job(**changes: object) -> TrainingJob:
@@ -58,6 +63,18 @@ def test_every_setting_a_trainjob_cannot_carry_is_named_with_its_value() -> None
     ]
     # the defaults say nothing a TrainJob cannot carry
     assert [entry.key for entry in UNSUPPORTED if entry.used(_job())] == []
+
+
+def test_a_trainjob_without_a_command_cannot_run_the_preflight_before_it() -> None:
+    bare = {key: value for key, value in BASE.items() if key != "command"}
+    with pytest.raises(ValuesError, match="preflight.enabled") as caught:
+        validate_values(bare, "test")
+    assert [str(p) for p in caught.value.problems] == [
+        "preflight.enabled: found true; allowed: false with framework trainjob and no command "
+        "(a TrainJob cannot add the preflight's init container: the checks run before the "
+        "trainer's command, and there is none)",
+    ]
+    assert validate_values({**bare, "preflight": {"enabled": False}}, "test") is not None
 
 
 def test_warnings_say_what_a_trainjob_cannot_harden() -> None:

@@ -1,4 +1,9 @@
-"""``framework: mpi``: an MPIJob (kubeflow.org/v2beta1), one launcher running mpirun over SSH.
+"""``framework: mpi``: an MPIJob, one launcher running mpirun on the workers.
+
+Rendered as the operator serving ``mpijobs.kubeflow.org`` on the stack speaks it
+(``operatorApi``): upstream mpi-operator's ``kubeflow.org/v2beta1`` (dialect kubeflow,
+ranks over ssh) or ack-arena's ``kubeflow.org/v1alpha1`` (dialect arena, ranks through
+kubectl exec: ``mpi_arena.py``); ``trainstack.training_job.transports`` has both.
 
 The launcher only starts ``mpirun``: it trains nothing and never gets a GPU. Facts from
 kubeflow/mpi-operator (pkg/apis/kubeflow/v2beta1/default.go, constants.go): the launcher
@@ -18,6 +23,8 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
+from trainstack.training_job.defaults import mounts_on_launcher
+from trainstack.training_job.frameworks.mpi_arena import KUBECTL_PATH, arena_rules
 from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
@@ -44,7 +51,8 @@ class Launcher(RoleOverrides):
 
 
 class MpiSettings(StrictModel):
-    """An MPIJob (kubeflow.org/v2beta1): one launcher runs mpirun over SSH into the workers."""
+    """An MPIJob: one launcher runs mpirun on the workers, over ssh (kubeflow.org/v2beta1)
+    or through kubectl exec (ack-arena's kubeflow.org/v1alpha1, operatorApi arena)."""
 
     implementation: MpiImplementation = Field(
         default="OpenMPI",
@@ -56,10 +64,11 @@ class MpiSettings(StrictModel):
         le=INT32_MAX,
         description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
     )
-    mounts_on_launcher: bool = Field(
-        default=True,
+    mounts_on_launcher: bool | None = Field(
+        default=None,
         description="Mount the datasets, results and host paths on the launcher too: the "
-        "launcher runs the script that sits on the dataset.",
+        "launcher runs the script that sits on the dataset. null: true (false with "
+        "arenaSubmit, arena submit's --mounts-on-launcher default).",
     )
     ssh_port: int = Field(
         default=DEFAULT_SSH_PORT,
@@ -105,6 +114,8 @@ def _rules(job: TrainingJob) -> list[Violation]:
         found.append(
             Violation("worker.replicas", job.worker.replicas, "at least 1 with framework mpi")
         )
+    if job.operator_api == "arena":
+        return found + arena_rules(job) + _exit_code_rules(job)
     if job.network.host_network and mpi.ssh_port == DEFAULT_SSH_PORT:
         found.append(
             Violation(
@@ -132,14 +143,19 @@ def _rules(job: TrainingJob) -> list[Violation]:
                 "-p <port> to it)",
             )
         )
-    for key, policy in (
-        ("runPolicy.restartPolicy", job.run_policy.restart_policy),
-        ("mpi.launcher.restartPolicy", mpi.launcher.restart_policy),
-        ("worker.restartPolicy", job.worker.restart_policy),
-    ):
-        if policy == "ExitCode":
-            found.append(Violation(key, policy, "Never or OnFailure with framework mpi"))
-    return found
+    return found + _exit_code_rules(job)
+
+
+def _exit_code_rules(job: TrainingJob) -> list[Violation]:
+    return [
+        Violation(key, policy, "Never or OnFailure with framework mpi")
+        for key, policy in (
+            ("runPolicy.restartPolicy", job.run_policy.restart_policy),
+            ("mpi.launcher.restartPolicy", job.mpi.launcher.restart_policy),
+            ("worker.restartPolicy", job.worker.restart_policy),
+        )
+        if policy == "ExitCode"
+    ]
 
 
 def slots_per_worker(job: TrainingJob) -> int:
@@ -154,10 +170,19 @@ def _warnings(job: TrainingJob) -> list[JobWarning]:
 
 
 def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
+    if job.operator_api == "arena":
+        return [
+            ("the mpi-operator's hostfile", MPI_CONFIG_PATH),
+            ("the mpi-operator's kubectl", KUBECTL_PATH),
+        ]
     return [
         ("mpi.sshAuthMountPath", job.mpi.ssh_auth_mount_path),
         ("the mpi-operator's hostfile", MPI_CONFIG_PATH),
     ]
+
+
+def _shared_template(job: TrainingJob) -> frozenset[str]:
+    return frozenset({"launcher"}) if job.operator_api == "arena" else frozenset()
 
 
 SPEC = FrameworkSpec(
@@ -181,7 +206,7 @@ SPEC = FrameworkSpec(
     reporting_role="launcher",
     kueue_integration="kubeflow.org/mpijob",
     role_pods=_role_pods,
-    summary="Horovod/AIACC over MPI: MPIJob v2beta1",
+    summary="Horovod/AIACC over MPI: MPIJob v2beta1 (ack-arena: v1alpha1)",
     section_title="MPI",
     docs=ChartDocs(
         article="an",
@@ -191,8 +216,11 @@ SPEC = FrameworkSpec(
         keywords=("mpi", "horovod"),
     ),
     settings=KUBEFLOW_JOB_SETTINGS,
+    dialects=frozenset({"kubeflow", "arena"}),
+    dialect_versions=(("arena", "v1alpha1"),),
+    shared_template=_shared_template,
     rules=_rules,
-    command_has_data=lambda job: job.mpi.mounts_on_launcher,
+    command_has_data=mounts_on_launcher,
     warnings=_warnings,
     reserved_mounts=_reserved_mounts,
     injected_env=(

@@ -172,6 +172,13 @@ class FrameworkSpec:
     dialects: frozenset[Dialect] = frozenset({"kubeflow"})
     """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
+    dialect_versions: tuple[tuple[Dialect, str], ...] = ()
+    """The API version it is rendered in where a dialect has its own (ack-arena's MPIJob:
+    ``(("arena", "v1alpha1"),)``); any other dialect renders :attr:`version`."""
+    shared_template: Callable[[TrainingJob], frozenset[str]] = lambda job: frozenset()
+    """The roles whose pods the operator makes from another role's pod template in the
+    job's dialect (ack-arena's MPIJob v1alpha1: the launcher, from the one template): they
+    take no placement or pod settings of their own."""
     rules: Callable[[TrainingJob], list[Violation]] = _no_violations
     """Its own cross-field rules (replicas, what its object cannot say), in a fixed order."""
     warnings: Callable[[TrainingJob], list[JobWarning]] = _no_warnings
@@ -195,8 +202,18 @@ class FrameworkSpec:
 
     @property
     def api_version(self) -> str:
-        """``group/version`` of the rendered object."""
+        """``group/version`` of the rendered object (in the default dialect)."""
         return f"{self.group}/{self.version}"
+
+    def api_version_in(self, dialect: Dialect) -> str:
+        """``group/version`` of the object rendered in ``dialect``."""
+        return f"{self.group}/{dict(self.dialect_versions).get(dialect, self.version)}"
+
+    @property
+    def api_versions(self) -> tuple[str, ...]:
+        """Every ``group/version`` the chart renders it in: the default dialect's first."""
+        versions = [self.version, *(version for _, version in self.dialect_versions)]
+        return tuple(f"{self.group}/{version}" for version in dict.fromkeys(versions))
 
     def role(self, name: str) -> Role:
         """The role called ``name`` (a KeyError names the framework's roles)."""

@@ -27,6 +27,13 @@ class Unsupported(NamedTuple):
 WHY = "with framework trainjob"
 UNSUPPORTED: tuple[Unsupported, ...] = (
     Unsupported(
+        "preflight.enabled",
+        lambda job: job.preflight.enabled and job.command is None,
+        lambda job: job.preflight.enabled,
+        f"false {WHY} and no command (a TrainJob cannot add the preflight's init container: "
+        "the checks run before the trainer's command, and there is none)",
+    ),
+    Unsupported(
         "workingDir",
         lambda job: job.working_dir is not None,
         lambda job: job.working_dir,
@@ -34,9 +41,10 @@ UNSUPPORTED: tuple[Unsupported, ...] = (
     ),
     Unsupported(
         "image.pullPolicy",
-        lambda job: job.image.pull_policy != "IfNotPresent",
+        lambda job: job.image.pull_policy not in (None, "IfNotPresent"),
         lambda job: job.image.pull_policy,
-        f"IfNotPresent {WHY} (a TrainJob cannot set the pull policy: the runtime's applies)",
+        f"null or IfNotPresent {WHY} (a TrainJob cannot set the pull policy: the runtime's "
+        "applies)",
     ),
     Unsupported(
         "envFrom",
@@ -64,9 +72,9 @@ UNSUPPORTED: tuple[Unsupported, ...] = (
     ),
     Unsupported(
         "runPolicy.cleanPodPolicy",
-        lambda job: job.run_policy.clean_pod_policy != "Running",
+        lambda job: job.run_policy.clean_pod_policy not in (None, "Running"),
         lambda job: job.run_policy.clean_pod_policy,
-        f"Running (the default) {WHY} (a TrainJob has no cleanPodPolicy)",
+        f"null or Running {WHY} (a TrainJob has no cleanPodPolicy)",
     ),
     Unsupported(
         "runPolicy.backoffLimit",
@@ -82,9 +90,9 @@ UNSUPPORTED: tuple[Unsupported, ...] = (
     ),
     Unsupported(
         "runPolicy.restartPolicy",
-        lambda job: job.run_policy.restart_policy != "OnFailure",
+        lambda job: job.run_policy.restart_policy not in (None, "OnFailure"),
         lambda job: job.run_policy.restart_policy,
-        f"OnFailure (the default) {WHY} (the runtime decides restarts)",
+        f"null or OnFailure {WHY} (the runtime decides restarts)",
     ),
     Unsupported(
         "scheduling.gang.enabled",

@@ -1,0 +1,70 @@
+"""arenaSubmit in the model: Arena's env per role, its GPU count, and what it refuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from trainstack.core.errors import ValuesError
+from trainstack.training_job import TrainingJob, validate_values
+from trainstack.training_job.arena_submit import arena_env, arena_labels, requested_gpus
+
+IMAGE = {"name": "registry.example.com/train:1"}
+
+
+def _job(**values: Any) -> TrainingJob:
+    return TrainingJob.model_validate({"image": IMAGE, "arenaSubmit": True, **values})
+
+
+def test_workers_and_gpus_on_every_role_void_without_gpus() -> None:
+    job = _job(worker={"replicas": 4, "gpus": 4})
+    assert arena_env(job, "launcher", 0) == {"gpus": "4", "workers": "4"}
+    assert arena_env(job, "worker", 4) == {"gpus": "4", "workers": "4"}
+    cpu_only = _job(worker={"replicas": 2})
+    assert arena_env(cpu_only, "worker", 0)["NVIDIA_VISIBLE_DEVICES"] == "void"
+    off = TrainingJob.model_validate({"image": IMAGE, "worker": {"gpus": 4}})
+    assert arena_env(off, "worker", 4) == {}
+
+
+def test_pytorch_counts_the_master_and_tensorflow_leaves_parameter_servers_out() -> None:
+    pytorch = _job(framework="pytorch", worker={"replicas": 3, "gpus": 2})
+    assert arena_env(pytorch, "master", 2)["workers"] == "4"
+    assert requested_gpus(pytorch) == 8
+    tensorflow = _job(
+        framework="tensorflow",
+        worker={"replicas": 2, "gpus": 1},
+        tensorflow={"ps": {"replicas": 2}},
+    )
+    assert arena_env(tensorflow, "ps", 0)["NVIDIA_VISIBLE_DEVICES"] == "void"
+    assert "NVIDIA_VISIBLE_DEVICES" not in arena_env(tensorflow, "worker", 1)
+    assert requested_gpus(tensorflow) == 3  # the chief and two workers
+
+
+def test_arenas_labels_name_the_kind_and_the_release() -> None:
+    assert arena_labels(_job(framework="tensorflow"), "mnist") == {
+        "app": "tfjob",
+        "createdBy": "TFJob",
+        "release": "mnist",
+    }
+
+
+def test_a_copy_by_hand_is_refused_with_arenas_value() -> None:
+    values = {"image": IMAGE, "arenaSubmit": True, "worker": {"replicas": 4, "gpus": 4}}
+    with pytest.raises(ValuesError, match="env.workers") as caught:
+        validate_values({**values, "env": {"workers": "4"}}, "job.yaml")
+    assert [str(problem) for problem in caught.value.problems] == [
+        'env.workers: found "4"; allowed: unset with arenaSubmit (arena submit sets it: 4)'
+    ]
+
+
+def test_arena_has_no_trainjob() -> None:
+    with pytest.raises(ValuesError, match="arenaSubmit: found true") as caught:
+        validate_values(
+            {"image": IMAGE, "framework": "trainjob", "command": "train", "arenaSubmit": True},
+            "x",
+        )
+    (problem,) = caught.value.problems
+    assert problem.allowed == (
+        "false with framework trainjob (arena submit has no such job: mpi, tensorflow, pytorch)"
+    )

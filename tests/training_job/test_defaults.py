@@ -1,0 +1,69 @@
+"""What a null key means: trainstack's default, or Arena's with arenaSubmit; a set key wins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trainstack.training_job import TrainingJob
+from trainstack.training_job.defaults import (
+    backoff_limit,
+    clean_pod_policy,
+    mounts_on_launcher,
+    pull_policy,
+    restart_policy,
+    working_dir,
+)
+
+IMAGE = {"name": "registry.example.com/train:1"}
+
+
+def _job(**values: Any) -> TrainingJob:
+    return TrainingJob.model_validate({"image": IMAGE, **values})
+
+
+def test_arenas_defaults_for_what_the_job_leaves_null() -> None:
+    trainstack, arena = _job(), _job(arenaSubmit=True)
+    assert (working_dir(trainstack), working_dir(arena)) == (None, "/root")
+    assert (pull_policy(trainstack), pull_policy(arena)) == ("IfNotPresent", "Always")
+    assert (mounts_on_launcher(trainstack), mounts_on_launcher(arena)) == (True, False)
+    assert (clean_pod_policy(trainstack), clean_pod_policy(arena)) == ("Running", "All")
+    assert (backoff_limit(trainstack), backoff_limit(arena)) == (None, 0)
+    assert restart_policy(trainstack, "launcher", None) == "OnFailure"
+    assert restart_policy(arena, "launcher", None) == "Never"
+    assert restart_policy(arena, "worker", None) == "Never"
+
+
+def test_what_the_job_sets_wins() -> None:
+    job = _job(
+        arenaSubmit=True,
+        workingDir="/data",
+        image={**IMAGE, "pullPolicy": "IfNotPresent"},
+        mpi={"mountsOnLauncher": True},
+        runPolicy={"cleanPodPolicy": "None", "backoffLimit": 2, "restartPolicy": "OnFailure"},
+    )
+    assert (working_dir(job), pull_policy(job), mounts_on_launcher(job)) == (
+        "/data",
+        "IfNotPresent",
+        True,
+    )
+    assert (clean_pod_policy(job), backoff_limit(job)) == ("None", 2)
+    assert restart_policy(job, "launcher", None) == "OnFailure"
+    assert restart_policy(job, "launcher", "Never") == "Never"
+
+
+def test_arenas_restart_policies_and_retries_per_framework() -> None:
+    tf = _job(framework="tensorflow", arenaSubmit=True)
+    assert [restart_policy(tf, role, None) for role in ("chief", "worker", "ps")] == [
+        "Never",
+        "OnFailure",
+        "Never",
+    ]
+    assert backoff_limit(tf) is None  # Arena's TFJob chart renders no backoffLimit
+    assert clean_pod_policy(tf) == "Running"
+    alone = _job(framework="tensorflow", arenaSubmit=True, tensorflow={"chief": {"replicas": 0}})
+    assert restart_policy(alone, "worker", None) == "Never"
+    pytorch = _job(framework="pytorch", arenaSubmit=True)
+    assert [restart_policy(pytorch, role, None) for role in ("master", "worker")] == [
+        "Never",
+        "OnFailure",
+    ]

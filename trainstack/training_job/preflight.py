@@ -1,0 +1,50 @@
+"""``preflight``: what every training pod checks first, in its own image, before it trains.
+
+The chart adds an init container, ``preflight``, made from the pod's training container
+(same image, env, resources, security context and mounts) that runs
+``charts/training-job/files/preflight.sh`` with ``sh``: the GPUs the pod asked for are
+visible, sshd and ssh exist where the MPI transport needs them, every dataset is mounted
+and readable (the results claim writable), the MPI launcher resolves its workers' host
+names, and the variables the job's scripts need are set. On failure it ends with one line,
+``trainstack preflight: ...``, its termination message, which ``trainstack status`` shows
+as the job's reason. docs/preflight.md has each check, what it costs and where it cannot
+run (a TrainJob has no init containers: the trainer's command runs after the checks
+instead).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from trainstack.core.base_model import StrictModel
+
+SHELL_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
+"""A variable a POSIX shell script can read as ``$name``."""
+ShellName = Annotated[str, StringConstraints(pattern=SHELL_NAME_PATTERN)]
+CONTAINER = "preflight"
+"""The init container's name."""
+RESOLVE_SECONDS = 300
+"""How long the MPI launcher waits for its workers' host names (they resolve once the
+workers are Ready; mpi-operator v2beta1 starts the launcher with them)."""
+FAILURE_PREFIX = "trainstack preflight:"
+"""How the line that names a failed check starts."""
+
+
+class Preflight(StrictModel):
+    """Checks every training pod runs first, in its own image (docs/preflight.md)."""
+
+    enabled: bool = Field(
+        default=True,
+        description="Run the preflight: an init container, made from the training "
+        "container, that checks the GPUs, sshd/ssh, mounts, workers' names and requiredEnv "
+        "in seconds and fails with one line, `trainstack preflight: ...`, the job's reason "
+        "in `trainstack status`. false: no preflight.",
+    )
+    required_env: list[ShellName] = Field(
+        default_factory=list,
+        description="Variables the job's own scripts read: the preflight fails, naming "
+        "them, when one is unset or empty.",
+        examples=[["workers", "gpus"]],
+    )
