@@ -47,6 +47,7 @@ lint: lock-check
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/trainstack chart check
+	$(BIN)/trainstack docs check
 
 # The documentation site (mkdocs.yml, docs/) into build/site; --strict: a broken link or
 # anchor fails. NO_MKDOCS_2_WARNING: Material's end-of-life banner, printed on every build.
