@@ -38,3 +38,8 @@ def test_null_means_unset_and_is_left_out() -> None:
     assert type_words(Annotated[str, StringConstraints(max_length=3)] | None) == (
         "text (at most 3 characters)"
     )
+
+
+def test_a_pattern_with_a_bar_stays_in_its_table_cell() -> None:
+    alternation = Annotated[str, StringConstraints(pattern=r"^(vpc-[a-z]+|<x>)$")]
+    assert type_words(alternation) == ("text (matching <code>^(vpc-[a-z]+&#124;&lt;x&gt;)$</code>)")

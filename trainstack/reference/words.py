@@ -7,6 +7,7 @@ page says what the validation enforces, never a second opinion of it.
 
 from __future__ import annotations
 
+import html
 import types
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -97,7 +98,7 @@ def _limits(item: Any, unit: str) -> list[str]:
         limits = []
         if item.pattern is not None:
             pattern = str(item.pattern)
-            limits.append(PATTERN_WORDS.get(pattern) or f"matching `{pattern}`")
+            limits.append(PATTERN_WORDS.get(pattern) or f"matching {code(pattern)}")
         if item.min_length is not None:
             limits.append(f"at least {_count(item.min_length, 'characters')}")
         if item.max_length is not None:
@@ -111,6 +112,15 @@ def _limits(item: Any, unit: str) -> list[str]:
     if isinstance(item, annotated_types.MaxLen):
         return [f"at most {_count(item.max_length, unit)}"]
     return []
+
+
+def code(text: str) -> str:
+    """Inline code that survives a table cell: a ``|`` (a pattern's alternation) would
+    split it, so such text is an HTML ``<code>`` with the bar as an entity, which GitHub
+    and the site both show as written."""
+    if "|" not in text:
+        return f"`{text}`"
+    return f"<code>{html.escape(text, quote=False).replace('|', '&#124;')}</code>"
 
 
 def _count(number: int, unit: str) -> str:
