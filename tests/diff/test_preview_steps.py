@@ -4,11 +4,11 @@ real change, how they post it, and who may approve data at risk."""
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import venv_launcher
 from tests.diff.plan_dirs import copy_project, git, init_repo
 from tests.diff.workflow_steps import fake_gh, run_step, workflow
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
@@ -45,11 +45,7 @@ def removed_dataset(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pat
     git(root, "update-ref", "refs/remotes/origin/main", "HEAD")
     for path, text in zip(stacks, originals, strict=True):
         path.write_text(text)  # the pull request: the dataset is gone
-    # The workflow runs the project's .venv/bin/trainstack: this interpreter's trainstack.
-    launcher = root / ".venv" / "bin" / "trainstack"
-    launcher.parent.mkdir(parents=True)
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trainstack "$@"\n')
-    launcher.chmod(0o755)
+    venv_launcher(root)  # the workflow runs the project's .venv/bin/trainstack
     scratch = base / "runner"
     scratch.mkdir()
     return root, scratch

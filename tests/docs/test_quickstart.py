@@ -16,12 +16,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import venv_launcher
 from tests.diff.plan_dirs import copy_project, init_repo
 from tests.stack_helpers import REPO
 
@@ -91,10 +91,7 @@ def project(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "examples", root / "examples")
     (root / ".gitignore").write_text(".venv/\nbuild/\n")
     init_repo(root)
-    launcher = root / ".venv" / "bin" / "trainstack"
-    launcher.parent.mkdir(parents=True)
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trainstack "$@"\n')
-    launcher.chmod(0o755)
+    venv_launcher(root)
     return root
 
 
