@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine (see README):
 #   make plan   installs everything into .venv and writes the offline plan of the example stacks
-#   make test   installs everything into .venv and runs lint, types, the chart drift check and pytest
+#   make test   installs everything into .venv and runs lint, types, the drift checks of the
+#               generated chart and reference pages, the documentation site (strict) and pytest
 # Installs come from the committed lock (uv.lock, with hashes) through uv, itself pinned by
 # hash in uv-requirements.txt; `make lock` refreshes both to the newest releases the ranges
 # in pyproject.toml allow.
@@ -15,7 +16,7 @@ EXAMPLE_STACKS ?= imagenet aiacc baseline onprem
 # uv: the project's own .venv, this machine's Python (never a downloaded one), no prompts.
 UV_ENV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
 
-.PHONY: install plan test lint lock-check lock bench clean
+.PHONY: install plan test lint docs lock-check lock bench clean
 
 $(UV): uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -46,8 +47,14 @@ lint: lock-check
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/trainstack chart check
+	$(BIN)/trainstack docs check
 
-test: lint
+# The documentation site (mkdocs.yml, docs/) into build/site; --strict: a broken link or
+# anchor fails. NO_MKDOCS_2_WARNING: Material's end-of-life banner, printed on every build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+test: lint docs
 	$(BIN)/pytest
 
 bench: $(STAMP)

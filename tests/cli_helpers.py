@@ -61,3 +61,13 @@ def run_process(root: Path, *args: str, env: dict[str, str] | None = None) -> Ra
         timeout=60,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def venv_launcher(root: Path) -> Path:
+    """``root/.venv/bin/trainstack``, running this interpreter's trainstack, as the README's
+    commands and the PR workflow's steps call it (``make install`` is not run in copies)."""
+    launcher = root / ".venv" / "bin" / "trainstack"
+    launcher.parent.mkdir(parents=True, exist_ok=True)
+    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trainstack "$@"\n')
+    launcher.chmod(0o755)
+    return launcher

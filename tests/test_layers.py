@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("deployment.py", "results"),
     ("conformance",),
     ("plan",),
-    ("diff",),
+    ("diff", "reference"),
     ("cli.py",),
     ("__main__.py", "program"),
 )

@@ -1,6 +1,6 @@
 """The ``trainstack`` command line.
 
-Exit statuses (also in the README): 0 success (``diff``: no changes), 1 ``diff`` found
+Exit statuses (also in docs/limits.md): 0 success (``diff``: no changes), 1 ``diff`` found
 changes, 2 a user error (every :class:`~trainstack.core.errors.TrainstackError`: one
 ``error:`` line per problem on stderr, no traceback) or a usage error (Typer's), 70 an
 internal error (a bug: one line, ``TRAINSTACK_DEBUG=1`` shows the traceback), 128+N
@@ -27,6 +27,7 @@ from trainstack.diff import diff
 from trainstack.live.cli import inspect, logs, status
 from trainstack.operators.cli import operators
 from trainstack.plan import plan
+from trainstack.reference.cli import docs_app
 from trainstack.results.cli import results_app
 
 app = typer.Typer(
@@ -70,6 +71,7 @@ def _root(
 # Short help of at most ~60 characters: click cuts longer ones with "..." in the list.
 app.add_typer(chart_app, name="chart", short_help="Generate, check, render, package the chart.")
 app.add_typer(results_app, name="results", short_help="Record, compare and plot training runs.")
+app.add_typer(docs_app, name="docs", short_help="Write and check the docs' reference pages.")
 app.command(short_help="Plan a stack offline: every resource, checked.")(plan)
 app.command(short_help="What differs between stacks or against a git revision.")(diff)
 app.command(short_help="The operator catalog: versions, installs, settings.")(operators)

@@ -1,7 +1,7 @@
-"""The warning ids: the README's table is WARNING_IDS, in its order, word for word.
+"""The warning ids: docs/warnings.md's table is WARNING_IDS, in its order, word for word.
 
 Regenerate after a change: ``.venv/bin/python -m tests.core.test_warning_ids`` prints the
-table to paste into README.md.
+table to paste into docs/warnings.md.
 """
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from pydantic import ValidationError
 from tests.stack_helpers import REPO
 from trainstack.core.warning_ids import UNACKNOWLEDGEABLE, WARNING_IDS, StackAcknowledgement
 
-SECTION = "## Reviewing changes: warnings and acknowledgements"
+PAGE = REPO / "docs" / "warnings.md"
 
 
 def table() -> str:
-    """The README's table of warning ids."""
+    """The page's table of warning ids."""
     rows = [f"| `{check}` | {about} |" for check, about in WARNING_IDS.items()]
     return "\n".join(["| id | warns about |", "|---|---|", *rows]) + "\n"
 
 
-def test_the_readme_lists_every_warning_id() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index(SECTION) :]
-    assert table() in section.split("\n## ")[0]
+def test_the_warnings_page_lists_every_warning_id() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    section = page[page.index("\n## Warning ids\n") :]
+    assert table() in section.split("\n## ")[1]
 
 
 def test_a_stale_acknowledgement_cannot_be_acknowledged() -> None:

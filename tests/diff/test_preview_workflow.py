@@ -87,25 +87,54 @@ def test_actionlint_catches_a_broken_copy(tmp_path: Path) -> None:
 
 def test_runs_on_pull_requests_with_least_privilege(workflow: dict[str, Any]) -> None:
     assert set(workflow["on"]) == {"pull_request"}
+    # No label changes: they would rerun every job, the hour-long tests included.
+    assert workflow["on"]["pull_request"]["types"] == ["opened", "synchronize", "reopened"]
     assert workflow["permissions"] == {"contents": "read"}
     writers = {
         name: job["permissions"] for name, job in workflow["jobs"].items() if "permissions" in job
     }
     assert writers == {
         "diff": {"contents": "read", "pull-requests": "write"},
+        "data-loss-approval": {"actions": "read"},
         "pulumi-preview": {"contents": "read", "pull-requests": "write"},
     }
 
 
-def test_every_action_is_pinned_to_a_commit(workflow: dict[str, Any]) -> None:
-    used = [
-        step["uses"]
-        for job in workflow["jobs"].values()
-        for step in job.get("steps", [])
-        if "uses" in step
-    ]
-    assert used, "the workflow uses no action"
-    assert [action for action in used if not PINNED.match(action)] == []
+def test_data_at_risk_is_approved_in_an_environment_not_by_a_label(
+    workflow: dict[str, Any],
+) -> None:
+    text = WORKFLOW.read_text()
+    assert "pull_request.labels" not in text and "data-loss-approved" not in text
+    approval = workflow["jobs"]["data-loss-approval"]
+    assert approval["needs"] == "diff"
+    assert approval["if"] == "needs.diff.outputs.diff == '3'"
+    assert approval["environment"] == "data-loss-approval"
+    assert workflow["jobs"]["diff"]["outputs"] == {"diff": "${{ steps.report.outputs.diff }}"}
+    # The diff job itself does not fail on data at risk: the approval is the gate.
+    assert "steps.report.outputs.diff" not in _script(workflow, "diff")
+    assert "data-loss-approval" in (REPO / "docs" / "pull-requests.md").read_text()
+
+
+NEWEST_MAJORS = {
+    "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+    "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "pulumi/actions": ("8e5e406f4007fca908480587cb9893c07090f58d", "v7.0.0"),
+}
+"""The commit of each action's newest release tag (Node 24), as the workflows cite them."""
+
+
+@pytest.mark.parametrize("name", ["preview.yml", "newest.yml"])
+def test_every_action_is_pinned_to_its_newest_release_commit(name: str) -> None:
+    path = WORKFLOW.parent / name
+    text = path.read_text()
+    uses = re.findall(r"(?m)^\s*- uses: (\S+)(?: # (\S+))?$", text)
+    assert uses, "the workflow uses no action"
+    assert [action for action, _ in uses if not PINNED.match(action)] == []
+    for action, tag in uses:
+        repository, commit = action.split("@")
+        assert (commit, tag) == NEWEST_MAJORS[repository], action
+        cited = f"{repository} {tag} = {commit}" if name == "preview.yml" else f"{repository} {tag}"
+        assert cited in text, f"{action}: the header does not cite it"
 
 
 def test_test_job_runs_the_readme_test_command(workflow: dict[str, Any]) -> None:
@@ -130,9 +159,12 @@ def test_diff_job_comments_diff_and_fairness_once(workflow: dict[str, Any]) -> N
 def test_comment_parts_fit_githubs_limit(workflow: dict[str, Any]) -> None:
     script = _script(workflow, "diff")
     budgets = [int(value) for value in re.findall(r"--max-chars (\d+)", script)]
-    heading = len(workflow["env"]["COMMENT_MARKER"]) + len("## trainstack preview") + 10
+    # Everything the step adds around the two reports: the echo lines' text.
+    added = sum(len(line) for line in re.findall(r'(?m)^\s*echo "([^>$][^"]*)"$', script))
+    heading = len(workflow["env"]["COMMENT_MARKER"]) + added + 20
 
     assert len(budgets) == 2
+    assert budgets[0] > budgets[1]  # the diff (data at risk, changes) gets the most
     assert sum(budgets) + heading <= GITHUB_COMMENT_LIMIT
 
 
@@ -141,7 +173,11 @@ def test_pulumi_preview_only_with_credentials(workflow: dict[str, Any]) -> None:
     assert check["env"] == {"PULUMI_ACCESS_TOKEN": "${{ secrets.PULUMI_ACCESS_TOKEN }}"}
     preview = workflow["jobs"]["pulumi-preview"]
     assert preview["needs"] == "credentials"
-    assert preview["if"] == "needs.credentials.outputs.pulumi == 'true'"
+    # Never a fork's code on a runner that reaches the clusters.
+    assert preview["if"] == (
+        "needs.credentials.outputs.pulumi == 'true' "
+        "&& github.event.pull_request.head.repo.full_name == github.repository"
+    )
     assert preview["strategy"]["matrix"]["stack"] == [
         "imagenet",
         "aiacc",

@@ -1,4 +1,6 @@
-"""The PR comment: summary first, a collapsible diff per changed object, under the limit."""
+"""The PR comment: data at risk, the summary, then per pair of stacks what changed (warning
+changes, a table of objects, a collapsible diff each), the rest collapsed, under the limit,
+with the budget spent on changes first."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from trainstack.diff.model import StackDiff
 from trainstack.diff.render_markdown import MARKDOWN_LISTED, code_span, markdown, warnings_markdown
 from trainstack.diff.snapshot import load_snapshot
 from trainstack.diff.sources import two_plans
-from trainstack.plan.files import REVIEW_JSON, ReviewFile, WarningItem, encode
+from trainstack.plan.files import REVIEW_JSON, AcknowledgedItem, ReviewFile, WarningItem, encode
 
 
 def _diff(tmp_path: Path, before: dict[str, int], after: dict[str, int]) -> StackDiff:
@@ -28,8 +30,18 @@ def test_summary_table_comes_first_then_one_section_per_changed_object(tmp_path:
     assert lines[0] == "### trainstack diff"
     assert lines[2] == "| compared | added | removed | changed | unchanged |"
     assert lines[4] == "| `aiacc` → `baseline` | 0 | 0 | 2 | 2 |"
-    assert comment.index("| compared | change | object |") < comment.index("<details>")
-    assert comment.count("<details>") == comment.count("</details>") == 2
+    # The pair is named once, in its section's heading; the rows do not repeat it.
+    assert lines[6] == "#### `aiacc` → `baseline`"
+    table = lines.index("| change | object |")
+    assert lines[table : table + 4] == [
+        "| change | object |",
+        "|---|---|",
+        "| changed | `MPIJob default/resnet` |",
+        "| changed | `kubernetes:helm.sh/v3:Release resnet-release` |",
+    ]
+    assert comment.count("`aiacc` → `baseline`") == 2  # the summary row and the heading
+    assert comment.index("| change | object |") < comment.index("<details>")
+    assert comment.count("<summary>changed ") == 2
     assert "<summary>changed <code>MPIJob default/resnet</code>" in comment
     assert "\n-      replicas: 2\n+      replicas: 4\n" in comment
     assert "bert" not in comment  # unchanged objects are not shown
@@ -60,6 +72,8 @@ def test_long_report_is_cut_under_the_limit_with_a_note(tmp_path: Path) -> None:
     assert note is not None
     # A section cut short still counts as shown: every object is either shown or counted.
     assert int(note.group(1)) + sections == 2 * count
+    # The rows of changed objects come before the diffs in the budget: all are listed.
+    assert comment.count("| changed | `MPIJob default/") == count
     assert comment.count("<details>") == comment.count("</details>")
     assert comment.count("```") % 2 == 0  # every code block is closed
 
@@ -92,7 +106,68 @@ def test_a_long_list_is_cut_per_group_in_the_comment_and_markup_escaped(tmp_path
     (after / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(stack_file, warnings=warnings)))
     (tmp_path / "a" / "s" / REVIEW_JSON).write_bytes(encode(ReviewFile(stack_file)))
     section = warnings_markdown([two_plans(tmp_path / "a" / "s", after / "s", 0).diff])
+    assert section.startswith("**Warnings:** 27 new, 0 gone, 0 unchanged, 0 acknowledged\n")
     items = [line for line in section.splitlines() if line.startswith("- **new**")]
     assert len(items) == MARKDOWN_LISTED
     assert items[0].endswith(": &lt;no limit&gt;")
     assert "- ... and 2 more new (run `trainstack diff` locally)" in section.splitlines()
+
+
+def _acknowledged(count: int) -> list[AcknowledgedItem]:
+    """``count`` acknowledged warnings, each with a reason of the longest kind (500)."""
+    return [
+        AcknowledgedItem(
+            "hostNetwork",
+            f"experiments/e{n:02d}.yaml",
+            f"e{n:02d}",
+            "job.network.hostNetwork",
+            "true: pods on the node's network",
+            "RDMA needs the host's network stack. " * 13,
+            f"experiments/e{n:02d}.yaml: acknowledge[0]",
+        )
+        for n in range(count)
+    ]
+
+
+def test_the_budget_goes_to_changes_before_acknowledged_warnings(tmp_path: Path) -> None:
+    # 40 acknowledged warnings (~27,000 characters) on both sides, and 30 experiments
+    # whose jobs change: under 14,000 characters, every change is listed.
+    names = {f"experiment-{i:02d}": 2 for i in range(30)}
+    first = write_plan_dir(tmp_path / "a", "aiacc", names)
+    second = write_plan_dir(tmp_path / "b", "aiacc", {name: 3 for name in names})
+    review = encode(ReviewFile("stacks/Pulumi.aiacc.yaml", acknowledged=_acknowledged(40)))
+    for plan in (first, second):
+        (plan / REVIEW_JSON).write_bytes(review)
+    result = compare(load_snapshot(first), load_snapshot(second), "aiacc@main", "aiacc")
+    assert len(markdown([result], limit=GITHUB_COMMENT_LIMIT)) > 40_000  # the whole report
+
+    comment = markdown([result], limit=14_000)
+
+    assert len(comment) <= 14_000
+    rows = [line for line in comment.splitlines() if line.startswith("| changed | ")]
+    assert len(rows) == 60  # a release and an MPIJob per experiment, none left out
+    assert "RDMA needs" not in comment  # the folded list went first
+    assert comment.endswith(
+        "collapsed list(s) of unchanged and acknowledged warnings not shown: this report is "
+        "kept under 14,000 characters (a GitHub comment holds at most 65,536). Run the same "
+        "`trainstack diff` locally to see everything.\n"
+    )
+    note = re.search(r"\*\*Truncated:\*\* (\d+) more changed object\(s\), 1 collapsed", comment)
+    assert note is not None
+    assert int(note.group(1)) + comment.count("<details><summary>changed") == 60
+
+
+def test_a_report_that_fits_shows_the_folded_list_last(tmp_path: Path) -> None:
+    first = write_plan_dir(tmp_path / "a", "aiacc", {"resnet": 2})
+    second = write_plan_dir(tmp_path / "b", "aiacc", {"resnet": 4})
+    review = encode(ReviewFile("stacks/Pulumi.aiacc.yaml", acknowledged=_acknowledged(2)))
+    for plan in (first, second):
+        (plan / REVIEW_JSON).write_bytes(review)
+
+    comment = markdown([compare(load_snapshot(first), load_snapshot(second), "a", "b")])
+
+    assert "**Truncated:**" not in comment
+    folded = comment.index("<details><summary>2 acknowledged warning(s)</summary>")
+    assert folded > comment.rindex("<summary>changed <code>")
+    assert comment.count("- **acknowledged** `hostNetwork`") == 2
+    assert comment.endswith("</details>\n\n")

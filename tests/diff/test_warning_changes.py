@@ -249,17 +249,17 @@ def _warning_text(name: str) -> str:
     return f"experiments/{name}.yaml: experiment {name}: job.command[2]: {message} [unbackedWrite]"
 
 
-def test_the_pr_comment_lists_the_new_warning_first(pull_request: dict[str, Ran]) -> None:
+def test_the_pr_comment_lists_the_changes_and_folds_the_rest(pull_request: dict[str, Ran]) -> None:
     ran = pull_request["markdown"]
     assert ran.code == 1, ran.stderr
     comment = ran.stdout
-    start = comment.index("#### Warnings\n\n")
-    assert start < comment.index("| compared | change | object |")
-    section = comment[start:].split("\n\n| compared | change")[0].splitlines()
-    assert section[:7] == [
-        "#### Warnings",
-        "",
-        "`aiacc@main` → `aiacc`: 1 new, 1 gone, 1 unchanged, 3 acknowledged (1 newly)",
+    heading = comment.index("#### `aiacc@main` → `aiacc`\n\n")
+    start = comment.index("**Warnings:**")
+    # In the pair's section: the warning changes, then the objects, then the folded rest.
+    assert heading < start < comment.index("| change | object |") < comment.index("<details>")
+    section = comment[start:].split("\n\n| change | object |")[0].splitlines()
+    assert section[:5] == [
+        "**Warnings:** 1 new, 1 gone, 1 unchanged, 3 acknowledged (1 newly)",
         "",
         "> [!WARNING]",
         "> 1 new warning(s) with this change.",
@@ -272,27 +272,34 @@ def test_the_pr_comment_lists_the_new_warning_first(pull_request: dict[str, Ran]
             f"`job.command[2]`: {_unbacked(f'/models/{name}')}"
         )
 
-    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: *{}*"
-    borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
-    items = section[7:]
-    assert items[:4] == [
+    assert section[5:] == [
         item("new", "added"),
         item("gone", "fixed"),
         item("newly acknowledged", "acked")
         + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: *{ACKED_REASON}*",
-        item("unchanged", "kept"),
-    ]
-    # The example stack's own acknowledgements: shown, with their reasons, not hidden.
-    assert items[4].startswith("- **acknowledged** `queuedTogether` `stacks/Pulumi.aiacc.yaml`")
-    assert items[4].endswith(f" — acknowledged in {queued}")
-    assert items[5].startswith("- **acknowledged** `borrowing` `experiments/imagenet-tensorflow")
-    assert items[5].endswith(f" — acknowledged in {borrowing}")
-    assert items[6:] == [
         "- newly not selected (this stack no longer plans them, or never did): "
         "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)",
+    ]
+    # What did not change is folded at the end of the section, reasons included.
+    folded = comment[comment.rindex("<details><summary>") :].splitlines()
+    assert folded[0] == (
+        "<details><summary>1 unchanged warning(s), 2 acknowledged warning(s), "
+        "1 experiment(s) not selected</summary>"
+    )
+    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: *{}*"
+    borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
+    items = folded[2 : folded.index("</details>") - 1]
+    assert items[0] == item("unchanged", "kept")
+    # The example stack's own acknowledgements: shown, with their reasons, not hidden.
+    assert items[1].startswith("- **acknowledged** `queuedTogether` `stacks/Pulumi.aiacc.yaml`")
+    assert items[1].endswith(f" — acknowledged in {queued}")
+    assert items[2].startswith("- **acknowledged** `borrowing` `experiments/imagenet-tensorflow")
+    assert items[2].endswith(f" — acknowledged in {borrowing}")
+    assert items[3:] == [
         "- not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
         "(horovod-resnet50-onprem)",
     ]
+    assert folded[folded.index("</details>") - 1] == ""
 
 
 def test_the_text_report_lists_them_alike(pull_request: dict[str, Ran]) -> None:

@@ -1,4 +1,5 @@
-"""Logs for the results tests and the README's sample output (workloads 1 and 4)."""
+"""Logs for the results tests, the sample logs of examples/logs/ and the docs' sample output
+(workloads 1 and 4)."""
 
 from __future__ import annotations
 

@@ -86,8 +86,14 @@ turn off the API token of its runtime's pods.
 
 def readme_text() -> str:
     """The README.md file's text."""
+    return INTRO + parameter_tables()
+
+
+def parameter_tables() -> str:
+    """One table of values per section, each value with its description and default (the
+    chart's README and the docs' chart-values page)."""
     nodes = {node.key: node for node in walk(TrainingJob)}
-    parts = [INTRO]
+    parts = []
     for section, keys in SECTIONS.items():
         parts.append(f"\n### {section}\n\n| Name | Description | Value |\n|---|---|---|\n")
         for key in keys:

@@ -9,7 +9,7 @@ So the ResourceQuota is raised only for a team whose jobs are all queued; otherw
 stays at the share and a job that cannot be queued never makes it larger.
 
 Jobs members create by hand without the queue label are not counted here: they are
-held by the ResourceQuota alone (the README says so).
+held by the ResourceQuota alone (docs/teams.md says so).
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def load_stack_config(
         empty = Problem(
             "config",
             "no trainstack: settings",
-            "at least trainstack:cluster and trainstack:nodePools (see the README)",
+            "at least trainstack:cluster and trainstack:nodePools (see docs/configuration.md)",
         )
         raise ConfigError(source, [empty])
     if DATA_STORE_KEY in found.values:

@@ -34,7 +34,8 @@ class StackConfig(StrictModel):
     )
     operators: Operators = Field(
         default_factory=lambda: Operators.model_validate({}),
-        description="Training operators installed as Helm releases.",
+        description="The training operators the stack installs, each from what its project "
+        "publishes (release manifest, kustomize overlay, Helm chart or ACK add-on).",
     )
     acceleration: Acceleration = Field(
         default_factory=lambda: Acceleration.model_validate({}),

@@ -183,14 +183,14 @@ class ChartError(TrainstackError):
 
 
 class ChartDriftError(TrainstackError):
-    """The committed chart differs from what the generator writes."""
+    """Committed generated files (the chart, the docs' reference) differ from the generator's."""
 
-    def __init__(self, chart_dir: Path, files: Sequence[str]) -> None:
+    def __init__(self, where: Path, files: Sequence[str], command: str = "chart") -> None:
         self.files = tuple(files)
         listed = "\n".join(f"  - {name}" for name in self.files)
         super().__init__(
-            f"{chart_dir} is out of date with the experiment model; these files differ:\n"
-            f"{listed}\nrun `trainstack chart generate` and commit the result"
+            f"{where} is out of date with the models it is generated from; these files "
+            f"differ:\n{listed}\nrun `trainstack {command} generate` and commit the result"
         )
 
 

@@ -2,7 +2,7 @@
 
 Each bound keeps a command within seconds and within memory on any input, and each is
 far above what a real stack or experiment needs (the examples stay under 1% of them).
-The README's "Limits" section lists them; error messages name the one that was hit.
+docs/limits.md lists them; error messages name the one that was hit.
 """
 
 from __future__ import annotations

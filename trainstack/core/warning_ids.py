@@ -53,7 +53,7 @@ WARNING_IDS: dict[str, str] = {
     "staleAcknowledgement": "an acknowledgement that matches no warning of the plan (it "
     "cannot be acknowledged itself)",
 }
-"""Warning id -> what it warns about (the README lists them)."""
+"""Warning id -> what it warns about (docs/warnings.md lists them)."""
 
 
 UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement"})

@@ -101,7 +101,7 @@ def diff(
         bool,
         typer.Option(
             "--cache/--no-cache",
-            help="Reuse plans of unchanged sides from build/cache (see the README).",
+            help="Reuse plans of unchanged sides from build/cache (docs/reviewing-changes.md).",
         ),
     ] = True,
 ) -> None:

@@ -1,16 +1,26 @@
 """``--format markdown``: a pull-request comment.
 
-Summary tables first, then one collapsible ``<details>`` section per changed object
-holding a ``diff`` code block; cut to stay under GitHub's comment limit, with a note.
+In reading order: the data at risk (a ``[!CAUTION]`` block, never cut), a summary table
+(one row per pair of stacks), then per pair of stacks what changed: its warning changes,
+a table of the changed objects, one collapsible ``<details>`` section per object with
+its ``diff``, and last, collapsed, the warnings that did not change and the acknowledged
+ones. The pair is named once, in the section's heading, never in each row.
+
+The character budget (GitHub's comment limit, or ``--max-chars``) is spent on changes
+first, wherever they are printed: warning changes and the rows of changed objects, then
+the object diffs, then the collapsed lists (:func:`~trainstack.diff.budget.fit_ranked`);
+what does not fit is counted in a note at the end.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
-from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
+from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, Block, fit_ranked
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
 from trainstack.diff.render_text import listed_warnings, selection_lines, warning_counts
@@ -18,31 +28,36 @@ from trainstack.diff.render_text import listed_warnings, selection_lines, warnin
 ESCAPED_PIPE = "\\|"
 MARKDOWN_LISTED = 25
 """Warnings listed per stack and group in a PR comment; the rest are counted."""
+CHANGES, ROWS, DIFFS, UNCHANGED = 1, 2, 3, 4
+"""Ranks of the budget: what changed first, what did not change last."""
 TRUNCATED_NOTE = (
-    "\n> **Truncated:** {omitted} more changed object(s) are not shown: this report is kept "
-    "under {limit:,} characters (a GitHub comment holds at most 65,536). Run the same "
-    "`trainstack diff` locally to see everything.\n"
+    "\n> **Truncated:** {omitted} not shown: this report is kept under {limit:,} "
+    "characters (a GitHub comment holds at most 65,536). Run the same `trainstack diff` "
+    "locally to see everything.\n"
 )
+_COUNTED = {
+    "object": "more changed object(s)",
+    "row": "more row(s) of changed objects",
+    "warnings": "warning change list(s)",
+    "collapsed": "collapsed list(s) of unchanged and acknowledged warnings",
+}
+_CHANGES = {"new", "gone", "newly acknowledged"}
+"""The labels of warnings a change brings, removes or acknowledges."""
 
 
 def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> str:
     """The whole comment, at most ``limit`` characters (data at risk first, never cut)."""
-    required = [_data_loss(diffs), _summary(diffs), warnings_markdown(diffs)]
-    rows = [_row(stack_diff, item) for stack_diff in diffs for item in stack_diff.shown]
-    if rows:
-        required.append("| compared | change | object |\n|---|---|---|\n")
-    extra = [_extras(stack_diff) for stack_diff in diffs]
-    sections = [_section(stack_diff, item) for stack_diff in diffs for item in stack_diff.shown]
-    optional = [*rows, "\n", *(block for block in extra if block), *sections]
-    total_objects = len(sections)
+    blocks = [Block(_data_loss(diffs)), Block(_summary(diffs))]
+    for stack_diff in diffs:
+        blocks += _stack_blocks(stack_diff)
 
-    def note(omitted: int) -> str:
-        if not omitted:
+    def note(omitted: Counter[str]) -> str:
+        parts = [f"{omitted[kind]} {what}" for kind, what in _COUNTED.items() if omitted[kind]]
+        if not parts:
             return ""
-        hidden = min(omitted, total_objects)
-        return TRUNCATED_NOTE.format(omitted=hidden, limit=limit)
+        return TRUNCATED_NOTE.format(omitted=", ".join(parts), limit=limit)
 
-    return fit(required, optional, limit, note, _shrink_section)
+    return fit_ranked(blocks, limit, note, _shrink_section)
 
 
 def _data_loss(diffs: Sequence[StackDiff]) -> str:
@@ -76,36 +91,90 @@ def _summary(diffs: Sequence[StackDiff]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _stack_blocks(stack_diff: StackDiff) -> list[Block]:
+    """One pair of stacks: heading, warning changes, objects, their diffs, the rest."""
+    changes = stack_diff.warnings
+    open_warnings = changes is not None and bool(changes.unchanged or changes.notes)
+    if not (stack_diff.has_changes or stack_diff.notes or open_warnings):
+        return []
+    blocks = [Block(f"#### {_compared(stack_diff)}\n\n")]
+    changed = warnings_markdown([stack_diff])
+    if changed:
+        blocks.append(Block(changed, CHANGES, "warnings"))
+    extras = [code_span(config_note(change)) for change in stack_diff.config_changes]
+    extras += [f"note: {html.escape(note)}" for note in stack_diff.notes]
+    if extras:
+        blocks.append(Block("".join(f"- {line}\n" for line in extras) + "\n", CHANGES))
+    for index, item in enumerate(stack_diff.shown):
+        head = "| change | object |\n|---|---|\n" if index == 0 else ""
+        end = "\n" if index == len(stack_diff.shown) - 1 else ""
+        row = f"{head}| {item.status} | {code_span(item.key.label)} |\n{end}"
+        blocks.append(Block(row, ROWS, "row"))
+    blocks += [Block(_section(item), DIFFS, "object", shrinkable=True) for item in stack_diff.shown]
+    collapsed = collapsed_warnings(stack_diff)
+    if collapsed:
+        blocks.append(Block(collapsed, UNCHANGED, "collapsed"))
+    return blocks
+
+
 def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
-    """The PR comment's warnings section: per stack, new warnings first (empty: none)."""
+    """The warnings a change brings, removes or acknowledges, per stack (empty: none).
+
+    Unchanged and acknowledged warnings are not here: they are collapsed at the end of
+    the stack's section (:func:`collapsed_warnings`).
+    """
     blocks = []
     for stack_diff in diffs:
         changes = stack_diff.warnings
-        if changes is None or not changes.any:
+        if changes is None or not (changes.changed or changes.notes):
             continue
-        title = (
-            f"{code_span(stack_diff.before_label)} → {code_span(stack_diff.after_label)}: "
-            f"{warning_counts(changes)}"
-        )
-        lines = [title, ""]
+        lines = [f"**Warnings:** {warning_counts(changes)}", ""]
         if changes.new:
             lines += [f"> [!WARNING]\n> {len(changes.new)} new warning(s) with this change.", ""]
-        shown: dict[str, int] = {}
-        for _, label, warning in listed_warnings(changes):
-            shown[label] = shown.get(label, 0) + 1
-            if shown[label] <= MARKDOWN_LISTED:
-                lines.append(_markdown_item(label, warning))
-        lines += [
-            f"- ... and {count - MARKDOWN_LISTED} more {label} (run `trainstack diff` locally)"
-            for label, count in shown.items()
-            if count > MARKDOWN_LISTED
-        ]
-        lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(changes)]
+        listed = [(label, w) for _, label, w in listed_warnings(changes) if label in _CHANGES]
+        lines += _items(listed)
+        newly = replace(changes, not_selected=())  # a change; the others are collapsed
+        lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(newly)]
         lines += [f"- note: {html.escape(note, quote=False)}" for note in changes.notes]
-        blocks.append("\n".join(lines) + "\n")
-    if not blocks:
+        blocks.append("\n".join(lines) + "\n\n")
+    return "".join(blocks)
+
+
+def collapsed_warnings(stack_diff: StackDiff) -> str:
+    """The stack's unchanged and acknowledged warnings and the experiments it does not
+    select, in one ``<details>`` (empty: none)."""
+    changes = stack_diff.warnings
+    if changes is None:
         return ""
-    return "#### Warnings\n\n" + "\n".join(blocks) + "\n"
+    listed = [(label, w) for _, label, w in listed_warnings(changes) if label not in _CHANGES]
+    kept = replace(changes, newly_not_selected=())
+    lines = _items(listed)
+    lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(kept)]
+    if not lines:
+        return ""
+    counts = [
+        (len(changes.unchanged), "unchanged warning(s)"),
+        (sum(1 for _, fresh in changes.acknowledged if not fresh), "acknowledged warning(s)"),
+        (len(changes.not_selected), "experiment(s) not selected"),
+    ]
+    summary = ", ".join(f"{count} {what}" for count, what in counts if count)
+    return f"<details><summary>{summary}</summary>\n\n" + "\n".join(lines) + "\n\n</details>\n\n"
+
+
+def _items(listed: Sequence[tuple[str, ReviewedWarning]]) -> list[str]:
+    """One list item per warning, at most :data:`MARKDOWN_LISTED` per label."""
+    shown: dict[str, int] = {}
+    lines = []
+    for label, warning in listed:
+        shown[label] = shown.get(label, 0) + 1
+        if shown[label] <= MARKDOWN_LISTED:
+            lines.append(_markdown_item(label, warning))
+    lines += [
+        f"- ... and {count - MARKDOWN_LISTED} more {label} (run `trainstack diff` locally)"
+        for label, count in shown.items()
+        if count > MARKDOWN_LISTED
+    ]
+    return lines
 
 
 def _markdown_item(label: str, warning: ReviewedWarning) -> str:
@@ -120,25 +189,9 @@ def _markdown_item(label: str, warning: ReviewedWarning) -> str:
     return text
 
 
-def _row(stack_diff: StackDiff, item: ObjectDiff) -> str:
-    return f"| {_compared(stack_diff)} | {item.status} | {code_span(item.key.label)} |\n"
-
-
-def _extras(stack_diff: StackDiff) -> str:
-    lines = [
-        f"- {_compared(stack_diff)}: {code_span(config_note(change))}"
-        for change in stack_diff.config_changes
-    ]
-    lines += [f"- {_compared(stack_diff)}: note: {html.escape(note)}" for note in stack_diff.notes]
-    return "\n".join(lines) + "\n\n" if lines else ""
-
-
-def _section(stack_diff: StackDiff, item: ObjectDiff) -> str:
+def _section(item: ObjectDiff) -> str:
     fence = _fence(item.diff_lines)
-    summary = (
-        f"{item.status} <code>{html.escape(item.key.label)}</code> "
-        f"({html.escape(stack_diff.before_label)} → {html.escape(stack_diff.after_label)})"
-    )
+    summary = f"{item.status} <code>{html.escape(item.key.label)}</code>"
     body = "".join(f"{line}\n" for line in item.diff_lines)
     notes = "".join(f"\nmasked: {code_span(note)}\n" for note in object_notes(item))
     return (

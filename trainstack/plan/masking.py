@@ -2,9 +2,11 @@
 
 Secrets are replaced whole by ``[secret]``. So that a reviewer can still see *that* a
 secret changed, a :class:`Masker` built with a digest key records a keyed digest
-(HMAC-SHA256) of each secret it hides, by location. The key is random per ``diff``
-run and never written anywhere: the digests of two plans made with the same key can
-be compared, and no digest can be turned back into (or brute-forced to) its value.
+(HMAC-SHA256, truncated to 128 bits) of each secret it hides, by location: the digests
+of two plans made with the same key can be compared, and without the key no guess of a
+value can be checked against its digest. The key is random: per ``diff`` run, or the
+plan cache's own (``build/cache/secret-digest.key``, mode 0600; whoever reads it can
+test guesses against the cached plans' digests). docs/secrets.md says all of it.
 """
 
 from __future__ import annotations
