@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -138,9 +139,13 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     return "".join(out)
 
 
+_MERMAID_SAFE = re.compile(r"[^A-Za-z0-9 _./%+,-]")
+
+
 def _quoted(text: str) -> str:
-    """A mermaid string: no quote, backtick or line break can end it."""
-    return '"' + "".join(c if c.isprintable() and c not in '"`' else " " for c in text) + '"'
+    """A mermaid string of letters, digits and ``_./%+,-`` only: nothing in it can end the
+    string, the line or the block, or be read as markup or a link (others become ``_``)."""
+    return '"' + _MERMAID_SAFE.sub("_", text) + '"'
 
 
 def axis_top(largest: float) -> float:
@@ -171,7 +176,7 @@ def mermaid_bars(rows: Sequence[Row], a: str, b: str) -> str:
     top = axis_top(largest)
     return (
         "```mermaid\nxychart-beta\n"
-        f"    title {_quoted(f'{metric} (mean): {a} (first bar of each pair) vs {b}')}\n"
+        f"    title {_quoted(f'{metric} mean, {a} first bar of each pair, vs {b}')}\n"
         f"    x-axis [{', '.join(labels)}]\n"
         f"    y-axis {_quoted(unit or metric)} 0 --> {top:g}\n"
         f"    bar [{', '.join(series[a])}]\n"
