@@ -22,7 +22,12 @@ _NEWLINES = re.compile(r"\r\n|\n")
 
 def log_lines(text: str) -> list[str]:
     """The lines of a log: progress bars' carriage returns split lines too; long lines cut."""
-    return [_RANK_PREFIX.sub("", line[:MAX_LINE_CHARS]) for line in _LINE_BREAKS.split(text)]
+    lines = _LINE_BREAKS.split(text)
+    if any(len(line) > MAX_LINE_CHARS for line in lines):
+        lines = [line[:MAX_LINE_CHARS] for line in lines]
+    if "]<std" in text:  # whole-text checks first: a 64 MiB log has millions of lines
+        lines = [_RANK_PREFIX.sub("", line) if line[:1] == "[" else line for line in lines]
+    return lines
 
 
 def file_line_numbers(text: str) -> list[int]:
@@ -32,6 +37,14 @@ def file_line_numbers(text: str) -> list[int]:
     for number, line in enumerate(_NEWLINES.split(text), start=1):
         numbers += [number] * (line.count("\r") + 1)
     return numbers
+
+
+def _located(text: str, found: Sequence[Measurement]) -> tuple[Measurement, ...]:
+    """Each measurement's line as numbered in the file (the same unless carriage returns)."""
+    if "\r" not in text.replace("\r\n", "\n") or all(m.line is None for m in found):
+        return tuple(found)
+    numbers = file_line_numbers(text)
+    return tuple(replace(m, line=numbers[m.line - 1]) if m.line is not None else m for m in found)
 
 
 @dataclass(frozen=True)
@@ -68,12 +81,15 @@ def extract(
                     spec.scope or "job",
                 )
     for log_format in FORMATS:
+        if log_format.needle not in text:
+            continue
         for measurement in log_format.parse(lines):
             found.setdefault(measurement.name, measurement)
     for measurement in extra:
         found.setdefault(measurement.name, measurement)
     throughput = found.get(IMAGES_PER_SEC)
-    if throughput is not None and throughput.intervals is None:
+    printed = "images/sec:" in text or "img/sec per GPU" in text
+    if throughput is not None and throughput.intervals is None and printed:
         found[IMAGES_PER_SEC] = replace(throughput, intervals=throughput_intervals(lines))
     missing: list[tuple[int, MetricSpec]] = []
     for index, spec in enumerate(declared):
@@ -87,12 +103,7 @@ def extract(
                 higher_is_better=spec.higher_is_better,
                 scope=spec.scope or recognised.scope,
             )
-    numbers = file_line_numbers(text)
-    located = (
-        replace(m, line=numbers[m.line - 1]) if m.line is not None else m
-        for m in (found[name] for name in sorted(found))
-    )
-    return Extracted(tuple(located), tuple(missing))
+    return Extracted(_located(text, [found[name] for name in sorted(found)]), tuple(missing))
 
 
 def _last_value(lines: Sequence[str], pattern: re.Pattern[str]) -> tuple[float, int] | None:

@@ -37,6 +37,8 @@ class LogFormat:
     name: str
     example: str
     parse: Callable[[Sequence[str]], list[Measurement]]
+    needle: str = ""
+    """Text every line it reads holds: a log without it is skipped at once (big logs)."""
 
 
 def _last_number(
@@ -100,10 +102,14 @@ def _keras_epochs(lines: Sequence[str]) -> list[Measurement]:
     ]
 
 
-_KATIB_PAIR = re.compile(r"([A-Za-z_][\w.-]*)\s*=\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
-_KATIB_SEPARATORS = re.compile(r"[\s,;]*")
 _KATIB_MAX_PAIRS = 32
+_KATIB_MAX_LINES = 10_000
+"""Only the last lines holding ``=`` are read for pairs (the last value wins; reading
+millions of them would take minutes)."""
 """A line of more pairs is data, not metrics (and reading it would cost time: bounded)."""
+_KATIB_PAIR = re.compile(r"([A-Za-z_][\w.-]*)\s*=\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_KATIB_LINE = re.compile(rf"(?:{_KATIB_PAIR.pattern}[\s,;]*){{1,{_KATIB_MAX_PAIRS}}}")
+"""A line of 1 to 32 pairs and their separators, nothing else (one match, in C)."""
 _LOWER_IS_BETTER = ("loss", "error", "err", "time", "latency", "duration", "perplexity")
 
 
@@ -117,24 +123,16 @@ def _katib_pairs(line: str) -> list[tuple[str, float]]:
     cut = max(body.rfind(": "), body.rfind("] "))
     if cut >= 0:
         body = body[cut + 2 :]
-    pairs: list[tuple[str, float]] = []
-    position = 0
-    while position < len(body):
-        match = _KATIB_PAIR.match(body, position)
-        if match is None or len(pairs) == _KATIB_MAX_PAIRS:
-            return []
-        pairs.append((match.group(1), float(match.group(2))))
-        separators = _KATIB_SEPARATORS.match(body, match.end())
-        assert separators is not None  # `*` matches the empty string
-        position = separators.end()
-    return pairs
+    if not body or _KATIB_LINE.fullmatch(body) is None:
+        return []
+    return [(name, float(value)) for name, value in _KATIB_PAIR.findall(body)]
 
 
 def _katib(lines: Sequence[str]) -> list[Measurement]:
     values: dict[str, tuple[float, int]] = {}
-    for number, line in enumerate(lines, start=1):
-        if "=" in line:
-            values.update((name, (value, number)) for name, value in _katib_pairs(line))
+    candidates = [number for number, line in enumerate(lines, start=1) if "=" in line]
+    for number in candidates[-_KATIB_MAX_LINES:]:
+        values.update((name, (value, number)) for name, value in _katib_pairs(lines[number - 1]))
     return [
         Measurement(
             name,
@@ -195,6 +193,7 @@ FORMATS: tuple[LogFormat, ...] = (
             "images/sec",
             re.compile(r"Total images/sec\s*=\s*" + _VALUE),
         ),
+        "images/sec",
     ),
     LogFormat(
         "horovod-synthetic",
@@ -204,6 +203,7 @@ FORMATS: tuple[LogFormat, ...] = (
             "img/sec",
             re.compile(r"Total img/sec on \d+ GPU\(s\):\s*" + _VALUE),
         ),
+        "img/sec",
     ),
     LogFormat(
         "tf-cnn-benchmarks",
@@ -213,12 +213,14 @@ FORMATS: tuple[LogFormat, ...] = (
             "images/sec",
             re.compile(r"total images/sec:\s*" + _VALUE),
         ),
+        "images/sec",
     ),
     LogFormat(
         "keras-epochs",
         "Epoch 3/10 ... 469/469 [======] - 82s 174ms/step - loss: 0.09",
         _keras_epochs,
+        "Epoch ",
     ),
-    LogFormat("mlperf", ':::MLLOG {"key": "run_stop", "time_ms": ...}', _mlperf),
-    LogFormat("katib", "accuracy=0.9732 loss=0.0891", _katib),
+    LogFormat("mlperf", ':::MLLOG {"key": "run_stop", "time_ms": ...}', _mlperf, _MLLOG),
+    LogFormat("katib", "accuracy=0.9732 loss=0.0891", _katib, "="),
 )

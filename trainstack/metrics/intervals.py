@@ -24,7 +24,7 @@ _HOROVOD_ITER = re.compile(r"^\s*Iter #\d+:\s*([0-9]+(?:\.[0-9]+)?) img/sec per 
 
 
 def _collect(lines: Sequence[str], needle: str, pattern: re.Pattern[str]) -> list[float]:
-    values = []
+    values: list[float] = []
     for line in lines:
         if needle in line:
             match = pattern.match(line)

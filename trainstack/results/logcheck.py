@@ -34,26 +34,27 @@ def log_problem(run: StoredRun, display: Callable[[Path], str]) -> str:
     """What is wrong with ``run``'s kept log, or "" when it matches its record."""
     record = run.record
     path = run.path.with_name(log_name(record.run))
-    shown = display(path)
     if record.log.file != log_name(record.run):
         return f"{display(run.path)} names log {record.log.file!r}; expected {path.name!r}"
     try:
         status = os.lstat(path)
         if not stat.S_ISREG(status.st_mode):
-            return f"{shown} is not a regular file (a link or a special file): not read"
+            return f"{display(path)} is not a regular file (a link or a special file): not read"
         if status.st_size != record.log.bytes:
             return (
-                f"{shown} has {status.st_size} bytes, its record {record.log.bytes}: the log "
+                f"{display(path)} has {status.st_size} bytes, its record {record.log.bytes}: "
+                "the log "
                 "changed after recording"
             )
         found = _sha256(path)
     except FileNotFoundError:
-        return f"{shown} is missing: the log its run was read from"
+        return f"{display(path)} is missing: the log its run was read from"
     except OSError as error:
-        return f"cannot read {shown}: {error.strerror}"
+        return f"cannot read {display(path)}: {error.strerror}"
     if found != record.log.sha256:
         return (
-            f"{shown} has sha256 {found[:12]}, its record {record.log.sha256[:12]}: the log "
+            f"{display(path)} has sha256 {found[:12]}, its record {record.log.sha256[:12]}: "
+            "the log "
             "changed after recording"
         )
     return ""

@@ -57,25 +57,28 @@ class Written:
 
 def read_record(path: Path, display: Display) -> RunRecord:
     """One results file, validated; an error names the file, the key and what is allowed."""
-    where = display(path)
+
+    def where() -> str:  # only for an error: resolving thousands of paths is slow
+        return display(path)
+
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             found = f"more than {MAX_FILE_BYTES} bytes"
-            raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)])
+            raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)])
         document = json.loads(path.read_bytes())
     except RecursionError:
-        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
+        raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
     except json.JSONDecodeError as error:
         found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
-        raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from error
+        raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from error
     except (OSError, UnicodeDecodeError) as error:
-        raise ResultsFileError(where, [Problem("(document)", str(error), _RESTORE)]) from error
+        raise ResultsFileError(where(), [Problem("(document)", str(error), _RESTORE)]) from error
     if too_deep(document):
-        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])
+        raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])
     try:
         record = RunRecord.model_validate(document)
     except ValidationError as error:
-        raise ResultsFileError(where, problems_from(error, RunRecord)) from error
+        raise ResultsFileError(where(), problems_from(error, RunRecord)) from error
     checks: tuple[tuple[str, object, object], ...] = (
         ("run", run_number(path), record.run),
         ("experiment", path.parent.name, record.experiment),
@@ -84,7 +87,7 @@ def read_record(path: Path, display: Display) -> RunRecord:
     for key, wanted, actual in checks:
         if wanted != actual:
             raise ResultsFileError(
-                where,
+                where(),
                 [Problem(key, json.dumps(actual), f"{json.dumps(wanted)}, as in the file's path")],
             )
     return record
