@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import Case, Edit, check_refused, nothing, write
+from tests.hostile.corpus import Case, Edit, both, check_refused, nothing, write
 from tests.project_copy import copy_project
 
 RUNS = "results/aiacc/imagenet-tensorflow"
@@ -107,14 +107,6 @@ def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
     return edit
 
 
-def _both(*edits: Edit) -> Edit:
-    def edit(root: Path) -> None:
-        for each in edits:
-            each(root)
-
-    return edit
-
-
 INTEGRITY_CASES = [
     Case(
         "a-katib-value-past-the-largest-float",
@@ -150,7 +142,7 @@ INTEGRITY_CASES = [
     ),
     Case(
         "two-results-files-claiming-run-1",
-        _both(_recorded_run("1.0"), _recorded_run("2.0", "run-0001.json")),
+        both(_recorded_run("1.0"), _recorded_run("2.0", "run-0001.json")),
         (f"{RUNS}/run-001.json", "run: found 1", "a run number of its own", "run-0001.json"),
         args=("results", "compare", "aiacc", "baseline"),
     ),

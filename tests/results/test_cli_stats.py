@@ -39,6 +39,12 @@ def _declare(root: Path, metrics: str) -> None:
     path.write_text(path.read_text() + f"metrics:\n{metrics}")
 
 
+def _one_run_each(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for stack, value in (("aiacc", 1344.0), ("baseline", 1200.0)):
+        log = write(tmp_path / stack, "run.log", tf_cnn_log(value))
+        assert _add(root, stack, log, monkeypatch=monkeypatch).code == 0
+
+
 def test_one_run_a_side_is_too_few_in_every_format(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,13 +177,7 @@ def test_a_log_edited_after_recording_is_named_and_not_comparable(
 def test_unknown_metric_is_an_error_with_did_you_mean_without_plot(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for stack, value in (("aiacc", 1344.0), ("baseline", 1200.0)):
-        _add(
-            root,
-            stack,
-            write(tmp_path / stack, "r.log", tf_cnn_log(value)),
-            monkeypatch=monkeypatch,
-        )
+    _one_run_each(root, tmp_path, monkeypatch)
     ran = _compare(root, monkeypatch, "--metric", "image_per_sec")
     assert ran.code == 2
     assert ran.stderr == (
@@ -192,13 +192,7 @@ def test_a_unit_with_markdown_stays_inert_in_the_pr_comment(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _declare(root, "  - {name: images_per_sec, unit: '![x](https://e.io/x.png) @org/t'}\n")
-    for stack, value in (("aiacc", 1344.0), ("baseline", 1200.0)):
-        _add(
-            root,
-            stack,
-            write(tmp_path / stack, "r.log", tf_cnn_log(value)),
-            monkeypatch=monkeypatch,
-        )
+    _one_run_each(root, tmp_path, monkeypatch)
     markdown = _compare(root, monkeypatch, "--format", "markdown").stdout
     assert "![x](" not in markdown and "https://" not in markdown and "@org" not in markdown
     assert "\\!\\[x\\]\\(https\\:&#8203;//e\\.io/x\\.png\\) @&#8203;org/t" in markdown

@@ -200,12 +200,12 @@ def report(
 ) -> None:
     """Write DIR/index.html: the verdict first (change, 95% CI, p, runs), the tables, the
     plots, every run's environment and provenance, and what the comparison does not cover."""
-    from trainstack.results.report import write_report
+    from trainstack.results.report import Compared, write_report
 
     project = Project.find()
     rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
     runs = {stack: _stack_runs(project, stack) for stack in (a, b)}
-    path = write_report(project, rows, a, b, runs, out)
+    path = write_report(project, Compared(a, b, rows, runs), out)
     print(f"{project.display(path)}: report of {a} vs {b}, {len(rows)} row(s)")
 
 

@@ -31,6 +31,9 @@ COMPARE_SIZE = (10.0, 6.0)
 SCALING_SIZE = (12.0, 5.0)
 FORMATS = {".png": "png", ".svg": "svg"}
 CI_LABEL = "95% CI of the mean (Student's t)"
+MAX_PLOT_EXPERIMENTS = 20
+"""A comparison plot shows at most this many experiments (readable bars); the table all."""
+BAR_WIDTH = 0.38
 RUN_LABEL = "each run"
 _COLOURS = ("#1f77b4", "#ff7f0e")
 
@@ -78,77 +81,77 @@ def scaling_svg(results: Sequence[Scaling]) -> str:
     return buffer.getvalue().decode()
 
 
-def _side_bar(axes: Any, position: float, side: Side, labels: set[str]) -> None:
-    """Each run as a dot, the 95% CI as an error bar (from 2 runs), n under the bar."""
-    summary = side.summary
-    assert summary is not None
-    if summary.interval is not None:
-        low, high = summary.interval
+def _stack_bars(
+    axes: Any, positions: list[float], sides: list[Side], colour: str, legend: bool
+) -> float:
+    """One stack's bars from 0, its 95% CIs (from 2 runs), every run as a dot, n under
+    each bar; the highest point drawn."""
+    summaries = [side.summary for side in sides]
+    assert all(summary is not None for summary in summaries)
+    means = [summary.mean for summary in summaries if summary is not None]
+    axes.bar(positions, means, BAR_WIDTH, color=colour, label=f"{sides[0].stack} (mean)")
+    with_interval = [
+        (position, summary)
+        for position, summary in zip(positions, summaries, strict=True)
+        if summary is not None and summary.interval is not None
+    ]
+    if with_interval:
         axes.errorbar(
-            position,
-            summary.mean,
-            yerr=[[summary.mean - low], [high - summary.mean]],
+            [position for position, _ in with_interval],
+            [summary.mean for _, summary in with_interval],
+            yerr=[
+                [s.mean - s.interval[0] for _, s in with_interval if s.interval],
+                [s.interval[1] - s.mean for _, s in with_interval if s.interval],
+            ],
             fmt="none",
             ecolor="black",
             capsize=5,
-            label=None if CI_LABEL in labels else CI_LABEL,
+            label=CI_LABEL if legend else None,
         )
-        labels.add(CI_LABEL)
-    axes.scatter(
-        [position] * len(side.values),
-        side.values,
-        s=14,
-        color="black",
-        zorder=3,
-        label=None if RUN_LABEL in labels else RUN_LABEL,
-    )
-    labels.add(RUN_LABEL)
-    axes.text(
-        position,
-        -0.015,
-        f"n={len(side.values)}",
-        transform=axes.get_xaxis_transform(),
-        ha="center",
-        va="top",
-        fontsize=9,
-    )
+    dots = [(position, value) for position, side in zip(positions, sides, strict=True)
+            for value in side.values]  # fmt: skip
+    axes.scatter(*zip(*dots, strict=True), s=14, color="black", zorder=3,
+                 label=RUN_LABEL if legend else None)  # fmt: skip
+    for position, side in zip(positions, sides, strict=True):
+        axes.text(
+            position,
+            -0.015,
+            f"n={len(side.values)}",
+            transform=axes.get_xaxis_transform(),
+            ha="center",
+            va="top",
+            fontsize=9,
+        )
+    highs = [s.interval[1] for _, s in with_interval if s.interval]
+    return max([*means, *highs, *(value for _, value in dots)])
 
 
 def plot_compare(rows: Sequence[Row], a: str, b: str, metric: str, path: Path | BinaryIO) -> None:
-    """Bars of each experiment's mean on both stacks from 0, 95% CIs, runs, n, the change."""
+    """Bars of each experiment's mean on both stacks from 0, 95% CIs, runs, n, the change
+    (the first :data:`MAX_PLOT_EXPERIMENTS` experiments; the table has them all)."""
     kind = plot_format(path) if isinstance(path, Path) else "svg"
-    chosen = [row for row in rows if row.metric == metric and row.a.summary and row.b.summary]
-    if not chosen:
+    every = [row for row in rows if row.metric == metric and row.a.summary and row.b.summary]
+    if not every:
         raise ResultsError(f"--plot: no experiment has {metric} on both {a} and {b}")
+    chosen = every[:MAX_PLOT_EXPERIMENTS]
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=COMPARE_SIZE, dpi=DPI)
-    width = 0.38
-    labels: set[str] = set()
     top = 0.0
+    for offset, pick, colour in ((-BAR_WIDTH / 2, 0, _COLOURS[0]), (BAR_WIDTH / 2, 1, _COLOURS[1])):
+        positions = [index + offset for index in range(len(chosen))]
+        sides = [(row.a, row.b)[pick] for row in chosen]
+        top = max(top, _stack_bars(axes, positions, sides, colour, legend=pick == 0))
     for index, row in enumerate(chosen):
-        for offset, side, colour in (
-            (-width / 2, row.a, _COLOURS[0]),
-            (width / 2, row.b, _COLOURS[1]),
-        ):
-            assert side.summary is not None
-            label = f"{side.stack} (mean)"
-            axes.bar(
-                index + offset,
-                side.summary.mean,
-                width,
-                color=colour,
-                label=None if label in labels else label,
-            )
-            labels.add(label)
-            _side_bar(axes, index + offset, side, labels)
-            high = side.summary.interval[1] if side.summary.interval else side.summary.mean
-            top = max(top, high, *side.values)
         said = percent(row.change) if row.comparable else "not comparable"
         if row.stats is not None and row.stats.interval is not None:
             said += f"\n(95% CI {interval_text(row.stats)})"
         elif row.stats is not None and row.stats.too_few:
             said += f"\n({row.stats.too_few})"
-        axes.annotate(said, (index, top), textcoords="offset points", xytext=(0, 6), ha="center")
+        pair_top = max(max(row.a.values), max(row.b.values), *(
+            s.summary.interval[1] for s in (row.a, row.b) if s.summary and s.summary.interval
+        ))  # fmt: skip
+        axes.annotate(said, (index, pair_top), textcoords="offset points", xytext=(0, 6),
+                      ha="center")  # fmt: skip
     axes.set_ylim(0, top * 1.25 if top > 0 else 1)
     axes.set_xticks(
         list(range(len(chosen))),
@@ -160,7 +163,10 @@ def plot_compare(rows: Sequence[Row], a: str, b: str, metric: str, path: Path | 
     unit = chosen[0].unit
     axes.set_ylabel(f"{metric} ({unit})" if unit else metric)
     direction = "higher is better" if chosen[0].higher_is_better else "lower is better"
-    axes.set_title(f"{metric}: {a} vs {b} ({direction}); change of {a} against {b}")
+    shown = (
+        f" (first {len(chosen)} of {len(every)} experiments)" if len(every) > len(chosen) else ""
+    )
+    axes.set_title(f"{metric}: {a} vs {b} ({direction}); change of {a} against {b}{shown}")
     handles, labels_shown = axes.get_legend_handles_labels()
     figure.legend(handles, labels_shown, loc="lower center", ncols=4, frameon=False)
     figure.tight_layout(rect=(0, 0.06, 1, 1))

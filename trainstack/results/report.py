@@ -17,6 +17,7 @@ import base64
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
@@ -38,25 +39,23 @@ REPORT_FILE = "index.html"
 _GIT_TIMEOUT = 5.0
 
 
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=_GIT_TIMEOUT,
+        check=False,
+    )
+
+
 def _commit(root: Path) -> str:
     """The project's commit, and whether ``results/`` differs from it."""
     try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
+        head = _git(root, "rev-parse", "HEAD")
         if head.returncode != 0:
             return "not a git checkout (no commit to name)"
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--", "results"],
-            capture_output=True,
-            text=True,
-            timeout=_GIT_TIMEOUT,
-            check=False,
-        )
+        dirty = _git(root, "status", "--porcelain", "--", "results")
     except (OSError, subprocess.TimeoutExpired):
         return "unknown (git did not answer)"
     changed = " (results/ has changes not committed)" if dirty.stdout.strip() else ""
@@ -136,15 +135,19 @@ def _not_covered(rows: Sequence[Row]) -> list[str]:
     return covered + notes_of(rows) + unchecked_of(rows)
 
 
-def report_html(
-    project: Project,
-    rows: Sequence[Row],
-    a: str,
-    b: str,
-    runs: Mapping[str, Mapping[str, Sequence[StoredRun]]],
-    out: Path,
-) -> str:
+@dataclass(frozen=True)
+class Compared:
+    """What the report shows: the two stacks, the compared rows and every recorded run."""
+
+    a: str
+    b: str
+    rows: Sequence[Row]
+    runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
+
+
+def report_html(project: Project, compared: Compared, out: Path) -> str:
     """The page's text."""
+    a, b, rows = compared.a, compared.b, compared.rows
     verdicts = [escape(sentence(row)) for row in rows if row.comparable] or [
         "Nothing compares: " + escape(row.reason) for row in rows[:1]
     ]
@@ -158,19 +161,12 @@ def report_html(
         ),
         plots=_plots(rows, a, b),
         provenance=f"<p>Commit: <code>{escape(_commit(project.root))}</code></p>"
-        + _provenance(out, runs),
+        + _provenance(out, compared.runs),
         not_covered=[escape(item) for item in _not_covered(rows)],
     )
 
 
-def write_report(
-    project: Project,
-    rows: Sequence[Row],
-    a: str,
-    b: str,
-    runs: Mapping[str, Mapping[str, Sequence[StoredRun]]],
-    out: Path,
-) -> Path:
+def write_report(project: Project, compared: Compared, out: Path) -> Path:
     """Write ``out/index.html`` (only it) and return its path."""
     target = out / REPORT_FILE
     if target.is_symlink() or (target.exists() and not _ours(target)):
@@ -178,7 +174,7 @@ def write_report(
             f"{target}: exists and is not a trainstack report; not overwritten (choose "
             "another -o directory)"
         )
-    text = report_html(project, rows, a, b, runs, out.resolve())
+    text = report_html(project, compared, out.resolve())
     temporary = out / f".{REPORT_FILE}.{os.getpid()}.tmp"
     try:
         out.mkdir(parents=True, exist_ok=True)
