@@ -78,6 +78,10 @@ def test_not_resolved_names_the_runs_it_takes(
     assert row["runsNeeded"] > 3 and row["resolved"] is False
     text = _compare(root, monkeypatch).stdout
     assert f"±2% not resolved: needs ~{row['runsNeeded']} runs per side" in text
+    assert (
+        "imagenet-tensorflow: to resolve ±2%, set `runs: {imagenet-tensorflow: {count: "
+        f"{row['runsNeeded']}}}}}` under trainstack:experiments in both stack files"
+    ) in text
     wide = json.loads(_compare(root, monkeypatch, "--format", "json", "--resolve", "10").stdout)
     assert wide[0]["runsNeeded"] < row["runsNeeded"] and wide[0]["resolve"] == 0.1
 

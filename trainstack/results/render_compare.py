@@ -9,6 +9,7 @@ from typing import Any
 
 from trainstack.console.markdown import markdown_text
 from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
+from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
 from trainstack.results.verdict import interval_text, p_text, verdict
 
@@ -90,6 +91,14 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                 f"the run ({row.metric}; flagged, still counted)"
                 for run, drift in side.drifted
             ]
+        stats = row.stats
+        if stats and not stats.too_few and not stats.resolved and stats.runs_needed:
+            if stats.runs_needed <= MAX_RUNS_NEEDED:
+                notes.append(
+                    f"{row.experiment}: to resolve ±{stats.resolve * 100:g}%, set `runs: "
+                    f"{{{row.experiment}: {{count: {stats.runs_needed}}}}}` under "
+                    "trainstack:experiments in both stack files, then `pulumi up` and collect"
+                )
     return list(dict.fromkeys(notes))
 
 
