@@ -159,7 +159,9 @@ def _symlink(target: str, link: str) -> Edit:
     return edit
 
 
-def _both(*edits: Edit) -> Edit:
+def both(*edits: Edit) -> Edit:
+    """Several edits, in order."""
+
     def edit(root: Path) -> None:
         for each in edits:
             each(root)
@@ -518,7 +520,7 @@ NAMES_AND_PLACES = [
     ),
     Case(
         "output-is-a-symlink-to-a-plan",
-        _both(write("elsewhere/.keep", ""), _symlink("out/onprem", "elsewhere/onprem")),
+        both(write("elsewhere/.keep", ""), _symlink("out/onprem", "elsewhere/onprem")),
         ("elsewhere/onprem is a symbolic link",),
         args=("plan", "onprem", "-o", "elsewhere"),
     ),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import Case, Edit, check_refused, nothing, write
+from tests.hostile.corpus import Case, Edit, both, check_refused, nothing, write
 from tests.project_copy import copy_project
 
 RUNS = "results/aiacc/imagenet-tensorflow"
@@ -90,6 +90,68 @@ RESULTS_CASES = [
         secret="s3cr",
     ),
 ]
+
+
+def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
+    """A results file as `results add` writes it, its value replaced by ``value`` (text)."""
+
+    def edit(root: Path) -> None:
+        from tests.results.records import record
+        from trainstack.results.store import record_json
+
+        text = record_json(
+            record("aiacc", "imagenet-tensorflow", 1, {"images_per_sec": (1.0, "x", True)})
+        )
+        write(f"{RUNS}/{name}", text.replace('"value": 1.0', f'"value": {value}'))(root)
+
+    return edit
+
+
+INTEGRITY_CASES = [
+    Case(
+        "a-katib-value-past-the-largest-float",
+        write("train.log", "epoch 1: accuracy=0.9 loss=1e999\n"),
+        ("invalid training log in train.log", "line 1 (loss): found inf", "greater than 0"),
+        args=("results", "add", "aiacc", "imagenet-tensorflow", "train.log"),
+    ),
+    Case(
+        "a-negative-katib-value",
+        write("train.log", "noise\naccuracy=-0.5\n"),
+        ("line 2 (accuracy): found -0.5", "a finite number greater than 0"),
+        args=("results", "add", "aiacc", "imagenet-tensorflow", "train.log"),
+    ),
+    Case(
+        # json.loads recursed out of its depth on this line (RecursionError, exit 70).
+        "an-mlperf-record-nested-50000-deep",
+        write("train.log", ":::MLLOG " + "[" * 50_000 + "\n"),
+        ("invalid training log in train.log", "(metrics): found no line in a recognised format"),
+        args=("results", "add", "aiacc", "imagenet-tensorflow", "train.log"),
+        isolate=True,
+    ),
+    Case(
+        "a-results-file-holding-infinity",
+        _recorded_run("Infinity"),
+        (f"{RUNS}/run-001.json", "metrics.images_per_sec.value", "finite number"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-results-file-holding-zero",
+        _recorded_run("0.0"),
+        (f"{RUNS}/run-001.json", "metrics.images_per_sec.value: found 0.0", "a number > 0.0"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "two-results-files-claiming-run-1",
+        both(_recorded_run("1.0"), _recorded_run("2.0", "run-0001.json")),
+        (f"{RUNS}/run-001.json", "run: found 1", "a run number of its own", "run-0001.json"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", INTEGRITY_CASES, ids=str)
+def test_results_integrity(case: Case, tmp_path: Path) -> None:
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path)
 
 
 @pytest.mark.parametrize("case", RESULTS_CASES, ids=str)

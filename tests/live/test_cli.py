@@ -157,6 +157,7 @@ def test_collect_records_what_finished(
     assert "keras-lstm-2x1: no job on the cluster" in ran.stdout
     directory = root / "results" / "aiacc"
     assert sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*.*")) == [
+        ".lock",  # held while recording (git-ignored): concurrent commands lose no run
         "imagenet-tensorflow/run-001.json",
         "imagenet-tensorflow/run-001.log",
         "tf-multiworker-mnist/run-001.json",

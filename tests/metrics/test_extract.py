@@ -18,7 +18,7 @@ def test_declared_pattern_reads_its_own_metric_last_match_wins() -> None:
     spec = _spec(name="samples_per_sec", unit="samples/s", pattern=r"samples/s=([0-9.]+)")
     (found,) = extract(text, [spec]).measurements
     # `nan` does not match [0-9.]+; the last numeric match is 99.0
-    assert found == Measurement("samples_per_sec", "samples/s", True, 99.0, "declared")
+    assert found == Measurement("samples_per_sec", "samples/s", True, 99.0, "declared", line=2)
 
 
 def test_declaration_without_pattern_sets_unit_and_direction_of_a_recognised_metric() -> None:

@@ -21,9 +21,18 @@ def _metrics(name: str) -> dict[str, Measurement]:
 
 def test_tf_cnn_benchmarks_total_not_the_per_step_lines() -> None:
     found = _metrics("tf-cnn-benchmarks-aiacc.log")
-    assert found["images_per_sec"] == Measurement(
-        "images_per_sec", "images/sec", True, 1344.0, "tf-cnn-benchmarks"
+    measured = found["images_per_sec"]
+    # `total images/sec: 1344.00` is line 32 of the log; the step lines (27-30) are kept as
+    # the run's within-run figures: one worker's images/sec after the tool's warm-up.
+    assert (measured.value, measured.parser, measured.line, measured.scope) == (
+        1344.0,
+        "tf-cnn-benchmarks",
+        32,
+        "job",
     )
+    assert measured.intervals is not None
+    assert measured.intervals.values == (83.2, 84.5, 84.1, 84.0)
+    assert measured.intervals.scope == "rank"
     assert _metrics("tf-cnn-benchmarks-baseline.log")["images_per_sec"].value == 1200.0
 
 
@@ -38,12 +47,25 @@ def test_horovod_synthetic_benchmark_behind_mpirun_rank_tags() -> None:
     found = _metrics("horovod-synthetic.log")
     assert found["images_per_sec"].value == 1344.0
     assert found["images_per_sec"].parser == "horovod-synthetic"
+    intervals = found["images_per_sec"].intervals
+    assert intervals is not None and intervals.scope == "gpu"
+    assert intervals.values == (84.1, 83.9, 84.2)  # `Iter #N: X img/sec per GPU`
 
 
 def test_keras_epochs_through_carriage_return_progress_bars() -> None:
-    found = _metrics("keras-lstm-1x1.log")
+    raw = (DATA / "keras-lstm-1x1.log").read_bytes().decode()  # carriage returns kept
+    found = {m.name: m for m in extract(raw, []).measurements}
     # 24 s, then nine epochs of 14 s: 150 s in all, 15 s on average.
-    assert found["train_time"] == Measurement("train_time", "s", False, 150.0, "keras-epochs")
+    train = found["train_time"]
+    assert (train.value, train.parser, train.unit, train.higher_is_better) == (
+        150.0,
+        "keras-epochs",
+        "s",
+        False,
+    )
+    # The last epoch's bar is on line 21 of the file (its carriage returns start no line).
+    assert train.line == 21
+    assert train.intervals is not None and train.intervals.values == (24.0,) + (14.0,) * 9
     assert found["epoch_time"].value == 15.0
     # The ETA of unfinished bars and the loss/accuracy are not metrics of their own.
     assert set(found) == {"train_time", "epoch_time"}
@@ -70,7 +92,9 @@ def test_mlperf_records_skip_a_cut_record() -> None:
     found = _metrics("mlperf-resnet.log")
     assert found["eval_accuracy"].value == 0.7591
     # run_stop 1700000900500 ms - run_start 1700000000000 ms
-    assert found["time_to_train"] == Measurement("time_to_train", "s", False, 900.5, "mlperf")
+    assert found["time_to_train"] == Measurement(
+        "time_to_train", "s", False, 900.5, "mlperf", line=7
+    )
 
 
 def test_mlperf_failed_run_has_no_time_to_train() -> None:

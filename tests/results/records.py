@@ -34,7 +34,7 @@ def record(
         "log": {
             "file": f"run-{run:03d}.log",
             "sha256": hashlib.sha256((log or f"{stack}{experiment}{run}").encode()).hexdigest(),
-            "bytes": 1,
+            "bytes": len((log or f"{stack}{experiment}{run}").encode()),
             "truncated": False,
         },
         "metrics": {

@@ -48,7 +48,12 @@ def test_add_then_compare_workload_1(
     (row,) = json.loads(ran.stdout)
     assert row["experiment"] == "imagenet-tensorflow"
     assert (row["metric"], row["unit"], row["comparable"]) == ("images_per_sec", "images/sec", True)
-    assert row["change"] == 0.12  # 1344 / 1200 - 1
+    # Ratio of geometric means: 1343.99107 / 1199.99556 - 1 (each side's geometric mean is
+    # its mean times 1 - x²/3 with x = 6/1344 and 4/1200), six decimals.
+    assert row["change"] == 0.119997
+    assert row["changeInterval"] == pytest.approx([0.1097, 0.1304], abs=1e-3)
+    assert row["pValue"] < 1e-4 and row["test"] == "Welch's t-test on log values"
+    assert (row["a"]["n"], row["b"]["n"]) == (3, 3)
     assert {k: row["a"][k] for k in ("stack", "runs", "mean", "stdev")} == {
         "stack": "aiacc",
         "runs": 3,
@@ -61,12 +66,15 @@ def test_add_then_compare_workload_1(
         "mean": 1200.0,
         "stdev": 4.0,
     }
-    # 4.303 * 6 / sqrt(3) = 14.9060
-    assert row["a"]["ci95"] == pytest.approx([1329.094, 1358.906], abs=1e-3)
+    # t(0.975, 2) = 4.3027; 4.3027 * 6 / sqrt(3) = 14.9048
+    assert row["a"]["ci95"] == pytest.approx([1329.095, 1358.905], abs=1e-3)
     text = _compare(root, monkeypatch).stdout
     assert "1344.00 ± 6.00" in text and "1200.00 ± 4.00" in text and "+12.0%" in text
     markdown = _compare(root, monkeypatch, "--format", "markdown").stdout
-    assert "| imagenet-tensorflow | images_per_sec | images/sec | 3 | 1344.00 ± 6.00 |" in markdown
+    assert (
+        "| imagenet\\-tensorflow | images\\_per\\_sec | images/sec | 3 | 1344.00 ± 6.00 | 3 | "
+        "1200.00 ± 4.00 | +12.0% | +11.0% .. +13.0% | p<0.001 | aiacc better |"
+    ) in markdown
     assert "```mermaid\nxychart-beta\n" in markdown
 
 
@@ -197,8 +205,13 @@ def test_compare_plots(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     drawing = ElementTree.parse(svg).getroot()
     assert (drawing.get("width"), drawing.get("height")) == ("720pt", "432pt")
     text = svg.read_text()
-    assert "images_per_sec: aiacc vs baseline, change +12.0% (higher is better)" in text
-    assert "images_per_sec (images/sec)" in text and "experiment" in text
+    # Text stays text (svg.fonttype none): the title, the labels, n under each bar, the
+    # legend naming the error bars, the change with its interval above the pair.
+    assert "images_per_sec: aiacc vs baseline (higher is better)" in text
+    assert "images_per_sec (images/sec)" in text and "imagenet-tensorflow" in text
+    assert text.count(">n=3<") == 2 and "95% CI of the mean (Student's t)" in text
+    assert "+12.0%" in text and "(95% CI +11.0% .. +13.0%)" in text
+    assert "each run" in text and "aiacc (mean)" in text and "baseline (mean)" in text
     again = tmp_path / "again.svg"
     _compare(root, monkeypatch, "--plot", str(again))
     assert again.read_bytes() == svg.read_bytes()

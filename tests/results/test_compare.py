@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.results.records import DIGEST_A, DIGEST_B, images, record, stored
-from trainstack.results.compare import compare, relative_change
+from trainstack.core.errors import ResultsError
+from trainstack.results.compare import compare
+from trainstack.results.record import RunRecord
+from trainstack.results.store import StoredRun
 
 
 def test_workload_1_change_is_twelve_percent() -> None:
@@ -22,9 +25,13 @@ def test_workload_1_change_is_twelve_percent() -> None:
 
 def test_lower_is_better_is_inverted_so_positive_means_a_is_better() -> None:
     # Workload 4, 4 GPUs: 82 s scale-up (A) against 89 s scale-out (B): A is faster.
-    assert relative_change(82.0, 89.0, higher_is_better=False) == pytest.approx(89 / 82 - 1)
-    assert relative_change(89.0, 82.0, higher_is_better=False) < 0
-    assert relative_change(1.0, 0.0, higher_is_better=True) is None
+    def keras(stack: str, seconds: float) -> dict[str, list[StoredRun]]:
+        return {"x": stored(record(stack, "x", 1, {"train_time": (seconds, "s", False)}))}
+
+    (row,) = compare("aiacc", keras("aiacc", 82.0), "baseline", keras("baseline", 89.0))
+    assert row.change == pytest.approx(89 / 82 - 1)
+    (row,) = compare("aiacc", keras("aiacc", 89.0), "baseline", keras("baseline", 82.0))
+    assert row.change is not None and row.change < 0
 
 
 def test_means_and_deviations_of_several_runs() -> None:
@@ -38,7 +45,9 @@ def test_means_and_deviations_of_several_runs() -> None:
     assert (row.a.summary.mean, row.a.summary.stdev) == (1344.0, 6.0)
     assert (row.b.summary.mean, row.b.summary.stdev) == (1200.0, 4.0)
     assert row.a.runs == (1, 2, 3)
-    assert row.change == pytest.approx(0.12)
+    assert row.change == pytest.approx(0.12, abs=1e-4)  # geometric means: 1343.99 / 1200.00
+    assert row.stats is not None and row.stats.interval is not None
+    assert row.stats.interval[0] > 0  # the whole interval is a gain
 
 
 def test_different_base_values_are_not_comparable_and_name_the_experiment() -> None:
@@ -91,3 +100,82 @@ def test_missing_side_or_metric() -> None:
     ]
     assert rows[0].reason == "imagenet-tensorflow: no results on baseline"
     assert rows[1].reason == "keras-lstm-1x1: no results on aiacc"
+
+
+def _with(metric: str, value: float, **changes: object) -> RunRecord:
+    base = record("aiacc", "imagenet-tensorflow", 1, {metric: (value, "images/sec", True)})
+    document = base.model_dump(by_alias=True)
+    document["metrics"][metric].update(changes)
+    return RunRecord.model_validate(document)
+
+
+def test_a_per_rank_figure_never_compares_with_a_job_total() -> None:
+    rank = _with("images_per_sec", 84.0, scope="rank")
+    job = record("baseline", "imagenet-tensorflow", 1, {"images_per_sec": (1200.0, "x", True)})
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": stored(rank)},
+        "baseline",
+        {"imagenet-tensorflow": stored(job)},
+    )
+    assert not row.comparable and row.change is None
+    assert row.reason == (
+        "imagenet-tensorflow: images_per_sec covers one rank on aiacc and the job on "
+        "baseline: values of different scopes never compare"
+    )
+
+
+def test_a_log_that_changed_after_recording_makes_its_pair_not_comparable() -> None:
+    a = {"imagenet-tensorflow": images("aiacc", [1338.0, 1350.0])}
+    b = {"imagenet-tensorflow": images("baseline", [1196.0, 1204.0])}
+
+    def check(run: StoredRun) -> str:
+        return "run-002.log changed" if run.record.stack == "aiacc" and run.record.run == 2 else ""
+
+    (row,) = compare("aiacc", a, "baseline", b, check_log=check)
+    assert not row.comparable
+    assert row.reason == "imagenet-tensorflow: run-002.log changed"
+
+
+def test_unknown_metric_or_experiment_is_an_error_with_did_you_mean() -> None:
+    a = {"imagenet-tensorflow": images("aiacc", [1344.0])}
+    b = {"imagenet-tensorflow": images("baseline", [1200.0])}
+    with pytest.raises(
+        ResultsError,
+        match=r"--metric images_per_secc: not recorded .*"
+        r'\(did you mean "images_per_sec"\?\); recorded: images_per_sec',
+    ):
+        compare("aiacc", a, "baseline", b, metrics=["images_per_secc"])
+    with pytest.raises(ResultsError, match=r"--experiment imagenet-tf: not recorded"):
+        compare("aiacc", a, "baseline", b, experiments=["imagenet-tf"])
+
+
+def test_experiment_filter_and_a_matrix_points_main_metric_only() -> None:
+    def keras(stack: str) -> dict[str, list[StoredRun]]:
+        point = record(
+            stack,
+            "keras-lstm-1x1",
+            1,
+            {"train_time": (150.0, "s", False), "epoch_time": (15.0, "s", False)},
+        )
+        document = point.model_dump(by_alias=True)
+        document["matrix"] = {"name": "keras-lstm", "point": {"nodes": 1, "gpus": 1}}
+        return {
+            "keras-lstm-1x1": stored(RunRecord.model_validate(document)),
+            **{"imagenet-tensorflow": images(stack, [1344.0])},
+        }
+
+    rows = compare("aiacc", keras("aiacc"), "baseline", keras("baseline"))
+    assert [(r.experiment, r.metric) for r in rows] == [
+        ("imagenet-tensorflow", "images_per_sec"),
+        ("keras-lstm-1x1", "train_time"),  # epoch_time is not a row of its own...
+    ]
+    asked = compare(
+        "aiacc",
+        keras("aiacc"),
+        "baseline",
+        keras("baseline"),
+        metrics=["epoch_time"],
+        experiments=["keras-lstm-1x1"],
+    )
+    assert [(r.experiment, r.metric) for r in asked] == [("keras-lstm-1x1", "epoch_time")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,44 @@ def test_a_bad_value_names_the_key(tmp_path: Path) -> None:
     path.write_text(json.dumps(document))
     with pytest.raises(ResultsFileError, match=r"run: found 2; allowed: 1, as in the file's path"):
         read_record(path, _display)
+
+
+def test_a_job_annotated_run_0_is_never_written_as_run_000(tmp_path: Path) -> None:
+    # `compare` refuses run-000.json (run: a number >= 1): collect must never write it.
+    (written,) = write_runs(tmp_path, [_pending("zero", wanted=0)], _display)
+    assert written.record.run == 1
+    assert written.note == "the job's run number 0 is not >= 1; recorded as a new run"
+    directory = tmp_path / "results" / "aiacc" / "imagenet-tensorflow"
+    assert (directory / "run-001.json").exists() and not (directory / "run-000.json").exists()
+
+
+def test_two_files_claiming_one_run_number_are_refused(tmp_path: Path) -> None:
+    write_runs(tmp_path, [_pending("one")], _display)
+    directory = tmp_path / "results" / "aiacc" / "imagenet-tensorflow"
+    (directory / "run-0001.json").write_bytes((directory / "run-001.json").read_bytes())
+    with pytest.raises(
+        ResultsFileError,
+        match=r"in run-001.json: run: found 1; allowed: a run "
+        r"number of its own; run-0001.json has it",
+    ):
+        read_experiment_runs(directory, _display)
+
+
+def test_a_kept_log_is_checked_against_its_record(tmp_path: Path) -> None:
+    from trainstack.results.logcheck import log_problem
+
+    write_runs(tmp_path, [_pending("the log as recorded")], _display)
+    directory = tmp_path / "results" / "aiacc" / "imagenet-tensorflow"
+    (run,) = read_experiment_runs(directory, _display)
+    assert log_problem(run, _display) == ""
+    log = directory / "run-001.log"
+    log.write_text("the log as recorded, then edited")
+    assert log_problem(run, _display).startswith("run-001.log has 32 bytes, its record 19")
+    log.write_text("THE LOG AS RECORDED")  # same size, other bytes
+    assert "run-001.log has sha256 " in log_problem(run, _display)
+    log.unlink()
+    assert log_problem(run, _display) == "run-001.log is missing: the log its run was read from"
+    os.mkfifo(log)  # never opened: a FIFO would wait for a writer for ever
+    assert log_problem(run, _display) == (
+        "run-001.log is not a regular file (a link or a special file): not read"
+    )

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from trainstack.metrics.intervals import epoch_intervals
 from trainstack.metrics.measurement import Measurement
 
 IMAGES_PER_SEC = "images_per_sec"
@@ -36,16 +37,19 @@ class LogFormat:
     name: str
     example: str
     parse: Callable[[Sequence[str]], list[Measurement]]
+    needle: str = ""
+    """Text every line it reads holds: a log without it is skipped at once (big logs)."""
 
 
 def _last_number(
     lines: Sequence[str], needle: str, pattern: re.Pattern[str]
-) -> re.Match[str] | None:
-    for line in reversed(lines):
-        if needle in line:
-            match = pattern.search(line)
+) -> tuple[int, re.Match[str]] | None:
+    """The last match and its line number (1-based)."""
+    for index in range(len(lines) - 1, -1, -1):
+        if needle in lines[index]:
+            match = pattern.search(lines[index])
             if match:
-                return match
+                return index + 1, match
     return None
 
 
@@ -53,11 +57,12 @@ def _throughput(
     format_name: str, needle: str, pattern: re.Pattern[str]
 ) -> Callable[[Sequence[str]], list[Measurement]]:
     def parse(lines: Sequence[str]) -> list[Measurement]:
-        match = _last_number(lines, needle, pattern)
-        if match is None:
+        found = _last_number(lines, needle, pattern)
+        if found is None:
             return []
+        line, match = found
         value = float(match.group("value"))
-        return [Measurement(IMAGES_PER_SEC, "images/sec", True, value, format_name)]
+        return [Measurement(IMAGES_PER_SEC, "images/sec", True, value, format_name, line)]
 
     return parse
 
@@ -73,7 +78,8 @@ _EPOCH_END = re.compile(
 def _keras_epochs(lines: Sequence[str]) -> list[Measurement]:
     epochs: dict[int, float] = {}
     current: int | None = None
-    for line in lines:
+    last = 0
+    for number, line in enumerate(lines, start=1):
         if "Epoch " in line:
             start = _EPOCH.match(line)
             if start:
@@ -83,17 +89,27 @@ def _keras_epochs(lines: Sequence[str]) -> list[Measurement]:
             end = _EPOCH_END.match(line)
             if end and end.group(1) == end.group(2):
                 epochs[current] = float(end.group(3))
+                last = number
     if not epochs:
         return []
     times = [epochs[index] for index in sorted(epochs)]
+    within = epoch_intervals(times)
     return [
-        Measurement("epoch_time", "s", False, sum(times) / len(times), "keras-epochs"),
-        Measurement("train_time", "s", False, sum(times), "keras-epochs"),
+        Measurement(
+            "epoch_time", "s", False, sum(times) / len(times), "keras-epochs", last, "job", within
+        ),
+        Measurement("train_time", "s", False, sum(times), "keras-epochs", last, "job", within),
     ]
 
 
+_KATIB_MAX_PAIRS = 32
+_KATIB_MAX_LINES = 10_000
+"""Only the last lines holding ``=`` are read for pairs (the last value wins; reading
+millions of them would take minutes)."""
+"""A line of more pairs is data, not metrics (and reading it would cost time: bounded)."""
 _KATIB_PAIR = re.compile(r"([A-Za-z_][\w.-]*)\s*=\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
-_KATIB_SEPARATORS = re.compile(r"[\s,;]*")
+_KATIB_LINE = re.compile(rf"(?:{_KATIB_PAIR.pattern}[\s,;]*){{1,{_KATIB_MAX_PAIRS}}}")
+"""A line of 1 to 32 pairs and their separators, nothing else (one match, in C)."""
 _LOWER_IS_BETTER = ("loss", "error", "err", "time", "latency", "duration", "perplexity")
 
 
@@ -107,29 +123,26 @@ def _katib_pairs(line: str) -> list[tuple[str, float]]:
     cut = max(body.rfind(": "), body.rfind("] "))
     if cut >= 0:
         body = body[cut + 2 :]
-    pairs: list[tuple[str, float]] = []
-    position = 0
-    while position < len(body):
-        match = _KATIB_PAIR.match(body, position)
-        if match is None:
-            return []
-        pairs.append((match.group(1), float(match.group(2))))
-        separators = _KATIB_SEPARATORS.match(body, match.end())
-        assert separators is not None  # `*` matches the empty string
-        position = separators.end()
-    return pairs
+    if not body or _KATIB_LINE.fullmatch(body) is None:
+        return []
+    return [(name, float(value)) for name, value in _KATIB_PAIR.findall(body)]
 
 
 def _katib(lines: Sequence[str]) -> list[Measurement]:
-    values: dict[str, float] = {}
-    for line in lines:
-        if "=" in line:
-            values.update(_katib_pairs(line))
+    values: dict[str, tuple[float, int]] = {}
+    candidates = [number for number, line in enumerate(lines, start=1) if "=" in line]
+    for number in candidates[-_KATIB_MAX_LINES:]:
+        values.update((name, (value, number)) for name, value in _katib_pairs(lines[number - 1]))
     return [
         Measurement(
-            name, "", not any(word in name.lower() for word in _LOWER_IS_BETTER), value, "katib"
+            name,
+            "",
+            not any(word in name.lower() for word in _LOWER_IS_BETTER),
+            value,
+            "katib",
+            line,
         )
-        for name, value in sorted(values.items())
+        for name, (value, line) in sorted(values.items())
     ]
 
 
@@ -140,14 +153,15 @@ def _mlperf(lines: Sequence[str]) -> list[Measurement]:
     start: float | None = None
     stop: float | None = None
     accuracy: float | None = None
-    for line in lines:
+    stop_line = accuracy_line = 0
+    for number, line in enumerate(lines, start=1):
         at = line.find(_MLLOG)
         if at < 0:
             continue
         try:
             record = json.loads(line[at + len(_MLLOG) :])
-        except json.JSONDecodeError:
-            continue  # a record cut by another rank's output: noise
+        except (json.JSONDecodeError, RecursionError):
+            continue  # a record cut by another rank's output (or nested absurdly): noise
         if not isinstance(record, dict):
             continue
         key, value, time_ms = record.get("key"), record.get("value"), record.get("time_ms")
@@ -158,14 +172,15 @@ def _mlperf(lines: Sequence[str]) -> list[Measurement]:
         elif key == "run_stop" and isinstance(time_ms, int | float):
             # Only a successful run has a time to train (MLPerf training rules).
             if metadata.get("status", "success") == "success":
-                stop = float(time_ms)
+                stop, stop_line = float(time_ms), number
         elif key == "eval_accuracy" and isinstance(value, int | float):
-            accuracy = float(value)
+            accuracy, accuracy_line = float(value), number
     found = []
     if accuracy is not None:
-        found.append(Measurement("eval_accuracy", "", True, accuracy, "mlperf"))
+        found.append(Measurement("eval_accuracy", "", True, accuracy, "mlperf", accuracy_line))
     if start is not None and stop is not None and stop >= start:
-        found.append(Measurement("time_to_train", "s", False, (stop - start) / 1000, "mlperf"))
+        seconds = (stop - start) / 1000
+        found.append(Measurement("time_to_train", "s", False, seconds, "mlperf", stop_line))
     return found
 
 
@@ -178,6 +193,7 @@ FORMATS: tuple[LogFormat, ...] = (
             "images/sec",
             re.compile(r"Total images/sec\s*=\s*" + _VALUE),
         ),
+        "images/sec",
     ),
     LogFormat(
         "horovod-synthetic",
@@ -187,6 +203,7 @@ FORMATS: tuple[LogFormat, ...] = (
             "img/sec",
             re.compile(r"Total img/sec on \d+ GPU\(s\):\s*" + _VALUE),
         ),
+        "img/sec",
     ),
     LogFormat(
         "tf-cnn-benchmarks",
@@ -196,12 +213,14 @@ FORMATS: tuple[LogFormat, ...] = (
             "images/sec",
             re.compile(r"total images/sec:\s*" + _VALUE),
         ),
+        "images/sec",
     ),
     LogFormat(
         "keras-epochs",
         "Epoch 3/10 ... 469/469 [======] - 82s 174ms/step - loss: 0.09",
         _keras_epochs,
+        "Epoch ",
     ),
-    LogFormat("mlperf", ':::MLLOG {"key": "run_stop", "time_ms": ...}', _mlperf),
-    LogFormat("katib", "accuracy=0.9732 loss=0.0891", _katib),
+    LogFormat("mlperf", ':::MLLOG {"key": "run_stop", "time_ms": ...}', _mlperf, _MLLOG),
+    LogFormat("katib", "accuracy=0.9732 loss=0.0891", _katib, "="),
 )

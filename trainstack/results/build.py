@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from trainstack.console.safe_text import printable
 from trainstack.core.errors import LogError, Problem, ResultsError
 from trainstack.experiments import Experiment
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
 from trainstack.results.store import PendingRun
+from trainstack.results.within import within_run
 from trainstack.training_job.frameworks import framework
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -76,8 +79,18 @@ def measurements(
                 f"one of {formats}; or declare `metrics:` with a `pattern` in {experiment.source}",
             )
         )
+    problems += [
+        Problem(
+            f"line {m.line} ({m.name})" if m.line else f"({m.name}, {m.parser})",
+            printable(repr(m.value)),
+            "a finite number greater than 0 (statistics are on the log scale)",
+        )
+        for m in found.measurements
+        if not (math.isfinite(m.value) and m.value > 0)
+    ]
     if problems:
         raise LogError(log_display, problems)
+    warmups = {spec.name: spec.warmup for spec in experiment.metrics}
     return {
         m.name: MetricValue.model_validate(
             {
@@ -85,6 +98,9 @@ def measurements(
                 "unit": m.unit,
                 "higherIsBetter": m.higher_is_better,
                 "parser": m.parser,
+                "scope": m.scope,
+                "line": m.line,
+                "within": within_run(m.intervals, warmups.get(m.name)) if m.intervals else None,
             }
         )
         for m in found.measurements

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +15,10 @@ from trainstack.core.project import Project
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
 from trainstack.results.store import StoredRun, Written, read_stack_runs
+
+if TYPE_CHECKING:
+    from trainstack.results.compare import Row
+    from trainstack.results.scaling import Scaling
 
 results_app = typer.Typer(
     help="Results of training runs: record them as files, compare stacks, show scaling.",
@@ -97,34 +101,112 @@ def _stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
     return runs
 
 
-@results_app.command("compare", short_help="Two stacks' runs: mean ± sd, 95% CI, change A vs B.")
+MetricOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metric", help="Only this metric (repeatable); the plot's metric (default: images/sec)."
+    ),
+]
+ExperimentOption = Annotated[
+    list[str] | None, typer.Option("--experiment", help="Only this experiment (repeatable).")
+]
+ResolveOption = Annotated[
+    float,
+    typer.Option(
+        "--resolve",
+        min=0.1,
+        max=100.0,
+        help="The change (in %) the runs should resolve: runs needed per side at 95% "
+        "confidence and 80% power.",
+    ),
+]
+
+
+def compared_rows(
+    project: Project,
+    a: str,
+    b: str,
+    metrics: Sequence[str],
+    experiments: Sequence[str],
+    resolve_percent: float,
+) -> list[Row]:
+    """Both stacks' runs read, every kept log checked, compared."""
+    from trainstack.results.compare import compare as compare_rows
+    from trainstack.results.logcheck import log_problem
+
+    for stack in (a, b):
+        project.stack_file(stack)  # an unknown stack is an error naming the known ones
+    return compare_rows(
+        a,
+        _stack_runs(project, a),
+        b,
+        _stack_runs(project, b),
+        metrics=metrics,
+        experiments=experiments,
+        resolve=resolve_percent / 100,
+        check_log=lambda run: log_problem(run, project.display),
+    )
+
+
+def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
+    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
+    recorded = sorted({row.metric for row in rows})
+    if metrics:
+        return metrics[0]
+    if not recorded:
+        raise ResultsError("--plot: nothing to plot (no experiment compared)")
+    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]
+
+
+@results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
 def compare(
     a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.")],
     b: Annotated[str, typer.Argument(help="Stack B, e.g. baseline.")],
     output: FormatOption = Format.text,
     plot: PlotOption = None,
-    metric: Annotated[
-        str | None, typer.Option("--metric", help="Metric to plot (default: images_per_sec).")
-    ] = None,
+    metric: MetricOption = None,
+    experiment: ExperimentOption = None,
+    resolve: ResolveOption = 2.0,
 ) -> None:
-    """Per experiment and metric: runs, mean ± sd, 95% CI on each side; change of A vs B."""
-    from trainstack.results.compare import compare as compare_rows
+    """Per experiment and metric: n and mean ± sd on each side; the change of A against B
+    with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%."""
     from trainstack.results.render_compare import compare_json, compare_markdown, compare_text
 
     project = Project.find()
-    for stack in (a, b):
-        project.stack_file(stack)  # an unknown stack is an error naming the known ones
-    rows = compare_rows(a, _stack_runs(project, a), b, _stack_runs(project, b))
     if plot is not None:
-        from trainstack.results.plot import plot_compare, plot_format
+        from trainstack.results.plot import plot_format
 
         plot_format(plot)
-        metrics = sorted({row.metric for row in rows})
-        chosen = metric or ("images_per_sec" if "images_per_sec" in metrics else metrics[0])
-        plot_compare(rows, a, b, chosen, plot)
+    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
+    if plot is not None:
+        from trainstack.results.plot import plot_compare
+
+        plot_compare(rows, a, b, plot_metric(rows, metric or []), plot)
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}
     text = compare_json(rows) if output is Format.json else renders[output](rows, a, b)
     sys.stdout.write(text)
+
+
+@results_app.command("report", short_help="One self-contained HTML page: verdict, tables, plots.")
+def report(
+    a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.")],
+    b: Annotated[str, typer.Argument(help="Stack B, e.g. baseline.")],
+    out: Annotated[
+        Path, typer.Option("-o", "--output", help="Directory to write index.html into.")
+    ],
+    metric: MetricOption = None,
+    experiment: ExperimentOption = None,
+    resolve: ResolveOption = 2.0,
+) -> None:
+    """Write DIR/index.html: the verdict first (change, 95% CI, p, runs), the tables, the
+    plots, every run's environment and provenance, and what the comparison does not cover."""
+    from trainstack.results.report import Compared, write_report
+
+    project = Project.find()
+    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
+    runs = {stack: _stack_runs(project, stack) for stack in (a, b)}
+    path = write_report(project, Compared(a, b, rows, runs), out)
+    print(f"{project.display(path)}: report of {a} vs {b}, {len(rows)} row(s)")
 
 
 @results_app.command("scaling", short_help="A matrix's speed-up and efficiency against GPUs.")
@@ -137,19 +219,39 @@ def scaling(
         str | None,
         typer.Option("--metric", help="Metric (default: images_per_sec, train_time, duration)."),
     ] = None,
+    experiment: ExperimentOption = None,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", help="Another stack with the matrix: drawn on the same plot."),
+    ] = None,
 ) -> None:
     """A matrix's points against total GPUs: speed-up, efficiency, scale-up vs scale-out."""
-    from trainstack.experiments import load_stack_experiments
     from trainstack.results.render_scaling import scaling_json, scaling_markdown, scaling_text
-    from trainstack.results.scaling import scaling as compute
 
     project = Project.find()
-    points = load_stack_experiments(project, stack).matrix_points(matrix)
-    names = [point.point_name for point in points]
-    result = compute(stack, matrix, names, _stack_runs(project, stack), metric)
+    if plot is not None:
+        from trainstack.results.plot import plot_format
+
+        plot_format(plot)
+    result = matrix_scaling(project, stack, matrix, metric, experiment or [])
     if plot is not None:
         from trainstack.results.plot import plot_scaling
 
-        plot_scaling(result, plot)
+        others = []
+        if against is not None:
+            others.append(matrix_scaling(project, against, matrix, result.metric, experiment or []))
+        plot_scaling([result, *others], plot)
     renders = {Format.text: scaling_text, Format.markdown: scaling_markdown}
     sys.stdout.write(scaling_json(result) if output is Format.json else renders[output](result))
+
+
+def matrix_scaling(
+    project: Project, stack: str, matrix: str, metric: str | None, experiments: Sequence[str]
+) -> Scaling:
+    """One stack's scaling of a matrix from its recorded runs."""
+    from trainstack.experiments import load_stack_experiments
+    from trainstack.results.scaling import scaling as compute
+
+    points = load_stack_experiments(project, stack).matrix_points(matrix)
+    names = [point.point_name for point in points]
+    return compute(stack, matrix, names, _stack_runs(project, stack), metric, experiments)

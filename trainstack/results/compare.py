@@ -3,20 +3,27 @@
 Only runs of the same experiment as declared now count on each side: the runs whose
 base-values digest is that of the side's latest run (earlier runs of an edited
 experiment are left out and counted). Two sides compare only when those digests are
-equal: otherwise the jobs were not the same and the pair is reported as not comparable;
-and when their runs' environments differ in nothing but the acceleration
-(:mod:`trainstack.results.environment`).
+equal (otherwise the jobs were not the same); when their runs' environments differ in
+nothing but the acceleration (:mod:`trainstack.results.environment`); when the metric
+covers the same scope on both (a job's total never against one rank's figure); and when
+every run's kept log still has the digest its record holds. The change, its interval,
+test and the runs it takes: :mod:`trainstack.results.change`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
 from trainstack.results.record import MetricValue, RunRecord
+from trainstack.results.select import check_known, main_metric
 from trainstack.results.stats import Summary, summarize
 from trainstack.results.store import StoredRun
+
+LogCheck = Callable[[StoredRun], str]
+"""What is wrong with a run's kept log ("" when it matches its record)."""
 
 
 @dataclass(frozen=True)
@@ -26,10 +33,14 @@ class Side:
     stack: str
     runs: tuple[int, ...]
     """Run numbers whose values count."""
+    values: tuple[float, ...]
     summary: Summary | None
     digest: str | None
     excluded: int
     """Runs left out: recorded with an earlier base-values digest."""
+    scopes: tuple[str, ...] = ()
+    drifted: tuple[tuple[int, float], ...] = ()
+    """Runs whose within-run figures drifted: (run, drift)."""
 
 
 @dataclass(frozen=True)
@@ -43,27 +54,38 @@ class Row:
     a: Side
     b: Side
     change: float | None
-    """mean(A)/mean(B) - 1, or mean(B)/mean(A) - 1 when lower is better: > 0 means A is better."""
+    """> 0 means A is better (see :mod:`trainstack.results.change`); None if not comparable."""
     comparable: bool
     reason: str
     environment: EnvironmentVerdict
     """Where the two sides' runs ran, compared."""
+    stats: Change | None = None
+    """Interval, test and runs needed (comparable rows)."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
     """The runs with the latest run's digest, and how many earlier runs were left out."""
+    kept, excluded = _current(runs)
+    return [run.record for run in kept], excluded
+
+
+def _current(runs: Sequence[StoredRun]) -> tuple[list[StoredRun], int]:
     if not runs:
         return [], 0
     latest = max(runs, key=lambda run: run.record.run).record.base_values_digest
-    kept = [run.record for run in runs if run.record.base_values_digest == latest]
+    kept = [run for run in runs if run.record.base_values_digest == latest]
     return kept, len(runs) - len(kept)
 
 
-def relative_change(a: float, b: float, higher_is_better: bool) -> float | None:
-    """How much better A is than B, as a fraction (``None`` when a mean is 0)."""
-    if higher_is_better:
-        return a / b - 1 if b else None
-    return b / a - 1 if a else None
+def _shown_metrics(records: Sequence[RunRecord], asked: Sequence[str]) -> list[str]:
+    """Every metric, or the asked ones; a matrix point's main metric only, unless asked."""
+    recorded = sorted({name for record in records for name in record.metrics})
+    if asked:
+        return [name for name in recorded if name in asked]
+    if any(record.matrix is not None for record in records):
+        main = main_metric(recorded)
+        return [main] if main else recorded
+    return recorded
 
 
 def compare(
@@ -71,24 +93,35 @@ def compare(
     a_runs: Mapping[str, Sequence[StoredRun]],
     b_stack: str,
     b_runs: Mapping[str, Sequence[StoredRun]],
+    *,
+    metrics: Sequence[str] = (),
+    experiments: Sequence[str] = (),
+    resolve: float = DEFAULT_RESOLVE,
+    check_log: LogCheck | None = None,
 ) -> list[Row]:
-    """Every (experiment, metric) recorded on either side, sorted."""
+    """Every (experiment, metric) recorded on either side (or those asked for), sorted."""
+    names = sorted(set(a_runs) | set(b_runs))
+    where = f"the results of {a_stack} or {b_stack}"
+    check_known("--experiment", experiments, names, where)
+    every = [run.record for runs in (*a_runs.values(), *b_runs.values()) for run in runs]
+    check_known("--metric", metrics, {m for record in every for m in record.metrics}, where)
     rows = []
-    for experiment in sorted(set(a_runs) | set(b_runs)):
-        a_kept, a_excluded = current_runs(a_runs.get(experiment, ()))
-        b_kept, b_excluded = current_runs(b_runs.get(experiment, ()))
-        metrics = sorted({name for record in (*a_kept, *b_kept) for name in record.metrics})
-        environment = environment_verdict(experiment, a_stack, a_kept, b_stack, b_kept)
-        for metric in metrics:
-            a = _side(a_stack, a_kept, a_excluded, metric)
-            b = _side(b_stack, b_kept, b_excluded, metric)
-            first = _first_value(metric, a_kept, b_kept)
-            reason = _not_comparable(experiment, metric, a, b)
+    for experiment in [name for name in names if not experiments or name in experiments]:
+        a_kept, a_excluded = _current(a_runs.get(experiment, ()))
+        b_kept, b_excluded = _current(b_runs.get(experiment, ()))
+        a_records, b_records = [r.record for r in a_kept], [r.record for r in b_kept]
+        environment = environment_verdict(experiment, a_stack, a_records, b_stack, b_records)
+        logs = _log_problems(experiment, (*a_kept, *b_kept), check_log)
+        for metric in _shown_metrics((*a_records, *b_records), metrics):
+            a = _side(a_stack, a_records, a_excluded, metric)
+            b = _side(b_stack, b_records, b_excluded, metric)
+            first = _first_value(metric, a_records, b_records)
+            reason = _not_comparable(experiment, metric, a, b) or logs
             if not reason and not environment.comparable:
                 reason = environment.reason
-            change = None
-            if not reason and a.summary and b.summary:
-                change = relative_change(a.summary.mean, b.summary.mean, first.higher_is_better)
+            stats = None
+            if not reason:
+                stats = change_of(a.values, b.values, first.higher_is_better, resolve)
             rows.append(
                 Row(
                     experiment=experiment,
@@ -97,24 +130,42 @@ def compare(
                     higher_is_better=first.higher_is_better,
                     a=a,
                     b=b,
-                    change=change,
+                    change=stats.estimate if stats else None,
                     comparable=not reason,
                     reason=reason,
                     environment=environment,
+                    stats=stats,
                 )
             )
     return rows
 
 
+def _log_problems(experiment: str, runs: Sequence[StoredRun], check: LogCheck | None) -> str:
+    if check is None:
+        return ""
+    problems = [problem for run in runs if (problem := check(run))]
+    if not problems:
+        return ""
+    more = f"; and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return f"{experiment}: {problems[0]}{more}"
+
+
 def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) -> Side:
     with_metric = [record for record in records if metric in record.metrics]
-    values = [record.metrics[metric].value for record in with_metric]
+    values = [record.metrics[metric] for record in with_metric]
     return Side(
         stack=stack,
         runs=tuple(record.run for record in with_metric),
-        summary=summarize(values) if values else None,
+        values=tuple(value.value for value in values),
+        summary=summarize([value.value for value in values]) if values else None,
         digest=records[0].base_values_digest if records else None,
         excluded=excluded,
+        scopes=tuple(sorted({value.scope for value in values})),
+        drifted=tuple(
+            (record.run, value.within.drift)
+            for record, value in zip(with_metric, values, strict=True)
+            if value.within and value.within.drifted and value.within.drift is not None
+        ),
     )
 
 
@@ -136,7 +187,16 @@ def _not_comparable(experiment: str, metric: str, a: Side, b: Side) -> str:
             f"{_short(a.digest)} on {a.stack}, {_short(b.digest)} on {b.stack}); "
             f"see `trainstack diff {a.stack} {b.stack} --fairness`"
         )
+    if len(a.scopes) > 1 or a.scopes != b.scopes:
+        return (
+            f"{experiment}: {metric} covers {_scopes(a)} on {a.stack} and {_scopes(b)} on "
+            f"{b.stack}: values of different scopes never compare"
+        )
     return ""
+
+
+def _scopes(side: Side) -> str:
+    return " and ".join(f"one {scope}" if scope != "job" else "the job" for scope in side.scopes)
 
 
 def _short(digest: str | None) -> str:

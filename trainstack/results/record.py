@@ -14,19 +14,61 @@ from pydantic import Field, StringConstraints
 
 from trainstack.core.base_model import StrictModel
 from trainstack.facts.model import RunEnvironment
+from trainstack.metrics.measurement import Scope
+
+MAX_INTERVALS = 1000
+"""Within-run figures kept per metric (the last ones): results files stay small."""
+DRIFT_THRESHOLD = 0.05
+"""A run whose within-run figures move more than this (last third against first) drifted."""
 
 FORMAT = "trainstack-results/1"
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
+PositiveFinite = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class WithinRun(StrictModel):
+    """The figures the log printed during the run, the warm-up left out, and their drift."""
+
+    values: list[PositiveFinite] = Field(
+        max_length=MAX_INTERVALS,
+        description="Every figure after the warm-up, in the log's order (the last "
+        f"{MAX_INTERVALS} when there are more).",
+    )
+    scope: Scope = Field(description="What each figure covers: `job`, `rank` or `gpu`.")
+    source: str = Field(description="What the figures are, e.g. tf_cnn_benchmarks step lines.")
+    warmup: int = Field(ge=0, description="Figures left out at the start (the warm-up).")
+    warmup_rule: str = Field(description="The warm-up rule applied, as declared or the tool's.")
+    drift: float | None = Field(
+        description="(mean of the last third - mean of the first third) / mean of all the "
+        "figures kept; none with fewer than 4."
+    )
+    drifted: bool = Field(
+        description=f"Whether the drift is beyond ±{DRIFT_THRESHOLD:.0%}: the run was not "
+        "stable (flagged, never dropped)."
+    )
+
+
 class MetricValue(StrictModel):
     """A metric's value in this run."""
 
-    value: float = Field(description="The value (the last one the log printed).")
+    value: PositiveFinite = Field(description="The value (the last one the log printed).")
     unit: str = Field(description="Its unit, e.g. images/sec or s.")
     higher_is_better: bool = Field(description="Whether a higher value is better.")
     parser: str = Field(description="The format (or `declared` pattern) that read it.")
+    scope: Scope = Field(
+        default="job",
+        description="What the value covers: `job`, `rank` (one worker process) or `gpu`; "
+        "values of different scopes never compare.",
+    )
+    line: int | None = Field(
+        default=None, ge=1, description="The log line it was read from (1-based), if any."
+    )
+    within: WithinRun | None = Field(
+        default=None, description="The log's within-run figures for it, when it prints them."
+    )
 
 
 class Shape(StrictModel):

@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from trainstack.console.tables import markdown_table, number, percent, text_table
+from trainstack.console.markdown import markdown_text
+from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
+from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
-from trainstack.results.stats import MIN_RUNS_FOR_INTERVAL
+from trainstack.results.verdict import interval_text, p_text, verdict
 
 MERMAID_MAX_EXPERIMENTS = 10
 """Bar charts in the markdown only up to this many experiments per metric (readability)."""
 
 
-def _legend(a: str, b: str) -> str:
+def legend(a: str, b: str) -> str:
     return (
-        f"change = mean({a}) / mean({b}) - 1 (lower-is-better metrics: mean({b}) / mean({a}) - 1), "
-        f"positive: {a} is better; ± sample standard deviation; 95% CI: Student's t, from "
-        f"{MIN_RUNS_FOR_INTERVAL} runs"
+        f"change: how much better {a} is than {b} (ratio of geometric means - 1, inverted for "
+        f"lower-is-better metrics: positive means {a} is better), with its 95% confidence "
+        "interval and the p-value of Welch's t-test on the log values; n: runs; ± sample "
+        "standard deviation"
     )
 
 
@@ -31,46 +35,49 @@ def _mean_sd(side: Side) -> str:
     return f"{number(summary.mean)} ± {number(summary.stdev)}"
 
 
-def _interval(side: Side) -> str:
-    interval = side.summary.interval if side.summary else None
-    return "-" if interval is None else f"{number(interval[0])} .. {number(interval[1])}"
+def compare_rows_cells(rows: Sequence[Row]) -> list[list[str]]:
+    """The table's cells, one list per row."""
+    return [_cells(row) for row in rows]
 
 
 def _cells(row: Row) -> list[str]:
-    change = percent(row.change) if row.comparable else "not comparable"
     return [
         row.experiment,
         row.metric,
         row.unit,
         str(len(row.a.runs)),
         _mean_sd(row.a),
-        _interval(row.a),
         str(len(row.b.runs)),
         _mean_sd(row.b),
-        _interval(row.b),
-        change,
+        percent(row.change) if row.comparable else "not comparable",
+        interval_text(row.stats),
+        p_text(row.stats.p_value if row.stats else None),
+        verdict(row),
     ]
 
 
-def _headers(a: str, b: str) -> list[str]:
+def compare_table_headers(a: str, b: str) -> list[str]:
     return [
         "experiment",
         "metric",
         "unit",
-        f"{a} runs",
+        f"{a} n",
         f"{a} mean ± sd",
-        f"{a} 95% CI",
-        f"{b} runs",
+        f"{b} n",
         f"{b} mean ± sd",
-        f"{b} 95% CI",
         "change",
+        "change 95% CI",
+        "p",
+        "verdict",
     ]
 
 
 _RIGHT = {3, 4, 5, 6, 7, 8, 9}
+_USER_TEXT = (0, 1, 2)
+"""Cells holding user text (experiment, metric, unit): escaped in markdown."""
 
 
-def _notes(rows: Sequence[Row]) -> list[str]:
+def notes_of(rows: Sequence[Row]) -> list[str]:
     notes = sorted({row.reason for row in rows if row.reason})
     for row in rows:
         for side in (row.a, row.b):
@@ -79,10 +86,23 @@ def _notes(rows: Sequence[Row]) -> list[str]:
                     f"{row.experiment}: {side.excluded} earlier run(s) on {side.stack} left out "
                     "(recorded with other base values)"
                 )
+            notes += [
+                f"{row.experiment}: run {run} on {side.stack} drifted {percent(drift)} within "
+                f"the run ({row.metric}; flagged, still counted)"
+                for run, drift in side.drifted
+            ]
+        stats = row.stats
+        if stats and not stats.too_few and not stats.resolved and stats.runs_needed:
+            if stats.runs_needed <= MAX_RUNS_NEEDED:
+                notes.append(
+                    f"{row.experiment}: to resolve ±{stats.resolve * 100:g}%, set `runs: "
+                    f"{{{row.experiment}: {{count: {stats.runs_needed}}}}}` under "
+                    "trainstack:experiments in both stack files, then `pulumi up` and collect"
+                )
     return list(dict.fromkeys(notes))
 
 
-def _unchecked(rows: Sequence[Row]) -> list[str]:
+def unchecked_of(rows: Sequence[Row]) -> list[str]:
     """Why the environments of some pairs were not compared (runs from saved logs)."""
     found = {row.environment.reason for row in rows if row.environment.status == "unknown"}
     return sorted(found - {""})
@@ -90,13 +110,13 @@ def _unchecked(rows: Sequence[Row]) -> list[str]:
 
 def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     """Aligned plain text."""
-    out = [f"{a} vs {b}: {_legend(a, b)}\n\n"]
-    out.append(text_table(_headers(a, b), [_cells(row) for row in rows], _RIGHT))
-    notes = _notes(rows)
+    out = [f"{a} vs {b}: {legend(a, b)}\n\n"]
+    out.append(text_table(compare_table_headers(a, b), [_cells(row) for row in rows], _RIGHT))
+    notes = notes_of(rows)
     if notes:
-        out.append("\nnot comparable or left out:\n")
+        out.append("\nnot comparable, left out or flagged:\n")
         out += [f"  - {note}\n" for note in notes]
-    unchecked = _unchecked(rows)
+    unchecked = unchecked_of(rows)
     if unchecked:
         out.append("\nenvironments not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
@@ -105,60 +125,103 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
 
 def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     """Tables, notes and a mermaid bar chart per metric: usable as a pull-request comment."""
-    out = [f"### Results: `{a}` vs `{b}`\n\n", f"{_legend(a, b)}.\n\n"]
-    out.append(markdown_table(_headers(a, b), [_cells(row) for row in rows], _RIGHT))
-    notes = _notes(rows)
+    sa, sb = markdown_text(a), markdown_text(b)
+    out = [f"### Results: {sa} vs {sb}\n\n", f"{legend(sa, sb)}.\n\n"]
+    cells = [
+        [markdown_text(cell) if index in _USER_TEXT else cell for index, cell in enumerate(row)]
+        for row in (_cells(row) for row in rows)
+    ]
+    headers = [markdown_text(header) for header in compare_table_headers(a, b)]
+    out.append(markdown_table(headers, cells, _RIGHT))
+    notes = notes_of(rows)
     if notes:
-        out.append("\n**Not comparable or left out**\n\n")
-        out += [f"- {note}\n" for note in notes]
-    unchecked = _unchecked(rows)
+        out.append("\n**Not comparable, left out or flagged**\n\n")
+        out += [f"- {markdown_text(note)}\n" for note in notes]
+    unchecked = unchecked_of(rows)
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
-        out += [f"- {note}\n" for note in unchecked]
+        out += [f"- {markdown_text(note)}\n" for note in unchecked]
     for metric in sorted({row.metric for row in rows}):
-        chart = _mermaid([r for r in rows if r.metric == metric and r.comparable], a, b)
+        chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
             out.append("\n" + chart)
     return "".join(out)
 
 
-def _mermaid(rows: Sequence[Row], a: str, b: str) -> str:
+_MERMAID_SAFE = re.compile(r"[^A-Za-z0-9 _./%+,-]")
+
+
+def _quoted(text: str) -> str:
+    """A mermaid string of letters, digits and ``_./%+,-`` only: nothing in it can end the
+    string, the line or the block, or be read as markup or a link (others become ``_``)."""
+    return '"' + _MERMAID_SAFE.sub("_", text) + '"'
+
+
+def axis_top(largest: float) -> float:
+    """A round top for a y axis from 0 (1, 2 or 5 times a power of ten) above ``largest``."""
+    import math
+
+    if largest <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(largest * 1.05))
+    return next(step * power for step in (1, 2, 5, 10) if step * power >= largest * 1.05)
+
+
+def mermaid_bars(rows: Sequence[Row], a: str, b: str) -> str:
+    """Bars from 0, one series per stack, side by side (each series 0 in the other's slots)."""
     if not rows or len(rows) > MERMAID_MAX_EXPERIMENTS:
         return ""
     labels: list[str] = []
-    values: list[str] = []
+    series: dict[str, list[str]] = {a: [], b: []}
+    largest = 0.0
     for row in rows:
         for side in (row.a, row.b):
             assert side.summary is not None  # comparable rows have values on both sides
-            labels.append(json.dumps(f"{row.experiment} {side.stack}"))
-            values.append(f"{side.summary.mean:.2f}")
+            labels.append(_quoted(f"{row.experiment} {side.stack}"))
+            largest = max(largest, side.summary.mean)
+            for stack, values in series.items():
+                values.append(f"{side.summary.mean:.2f}" if stack == side.stack else "0")
     metric, unit = rows[0].metric, rows[0].unit
+    top = axis_top(largest)
     return (
         "```mermaid\nxychart-beta\n"
-        f'    title "{metric}: {a} vs {b}"\n'
+        f"    title {_quoted(f'{metric} mean, {a} first bar of each pair, vs {b}')}\n"
         f"    x-axis [{', '.join(labels)}]\n"
-        f'    y-axis "{unit or metric}"\n'
-        f"    bar [{', '.join(values)}]\n"
+        f"    y-axis {_quoted(unit or metric)} 0 --> {top:g}\n"
+        f"    bar [{', '.join(series[a])}]\n"
+        f"    bar [{', '.join(series[b])}]\n"
         "```\n"
     )
-
-
-def _rounded(value: float | None) -> float | None:
-    """Six decimals: enough for any metric, and no float noise (0.1200000000000001)."""
-    return None if value is None else round(value, 6)
 
 
 def _side_json(side: Side) -> dict[str, Any]:
     summary = side.summary
     return {
         "stack": side.stack,
+        "n": len(side.runs),
         "runs": len(side.runs),
         "runNumbers": list(side.runs),
-        "mean": _rounded(summary.mean) if summary else None,
-        "stdev": _rounded(summary.stdev) if summary else None,
-        "ci95": [_rounded(x) for x in summary.interval] if summary and summary.interval else None,
+        "mean": rounded(summary.mean) if summary else None,
+        "stdev": rounded(summary.stdev) if summary else None,
+        "ci95": [rounded(x) for x in summary.interval] if summary and summary.interval else None,
         "baseValuesDigest": side.digest,
         "excludedRuns": side.excluded,
+        "scope": list(side.scopes),
+        "drifted": [{"run": run, "drift": rounded(drift)} for run, drift in side.drifted],
+    }
+
+
+def _stats_json(row: Row) -> dict[str, Any]:
+    stats = row.stats
+    if stats is None:
+        return {"changeInterval": None, "pValue": None, "test": None, "runsNeeded": None}
+    return {
+        "changeInterval": [rounded(x) for x in stats.interval] if stats.interval else None,
+        "pValue": None if stats.p_value is None else float(f"{stats.p_value:.4g}"),
+        "test": stats.test,
+        "runsNeeded": stats.runs_needed,
+        "resolve": rounded(stats.resolve),
+        "resolved": stats.resolved,
     }
 
 
@@ -172,7 +235,9 @@ def compare_json(rows: Sequence[Row]) -> str:
             "higherIsBetter": row.higher_is_better,
             "a": _side_json(row.a),
             "b": _side_json(row.b),
-            "change": _rounded(row.change),
+            "change": rounded(row.change),
+            **_stats_json(row),
+            "verdict": verdict(row),
             "comparable": row.comparable,
             "reason": row.reason or None,
             "environment": {

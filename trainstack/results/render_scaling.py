@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from trainstack.console.tables import markdown_table, number, text_table
+from trainstack.console.markdown import markdown_text
+from trainstack.console.tables import markdown_table, number, rounded, text_table
+from trainstack.results.render_compare import axis_top
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Point, Scaling
 
 _RIGHT = {2, 3, 4, 5, 6, 7}
@@ -80,19 +82,22 @@ def scaling_text(scaling: Scaling) -> str:
 
 def scaling_markdown(scaling: Scaling) -> str:
     """Tables and a mermaid line chart of speed-up per series (scale-up, scale-out)."""
-    out = [f"### Scaling: `{scaling.matrix}` on `{scaling.stack}`\n\n", _legend(scaling) + ".\n\n"]
-    out.append(markdown_table(_headers(scaling), _rows(scaling), _RIGHT))
+    title = f"### Scaling: {markdown_text(scaling.matrix)} on {markdown_text(scaling.stack)}\n\n"
+    out = [title, markdown_text(_legend(scaling)) + "\n\n"]
+    headers = [markdown_text(header) for header in _headers(scaling)]
+    out.append(markdown_table(headers, _rows(scaling), _RIGHT))
     pairs = _side_by_side(scaling)
     if pairs:
         out.append("\n" + markdown_table(["GPUs", SCALE_UP, SCALE_OUT], pairs, {0, 1, 2}))
         gpus = [row[0] for row in pairs]
         up = {p.gpus: p for p in scaling.series(SCALE_UP)}
         scale_out = {p.gpus: p for p in scaling.series(SCALE_OUT)}
+        speedups = [p.speedup for p in (*up.values(), *scale_out.values())]
         out.append(
             "\n```mermaid\nxychart-beta\n"
             f'    title "{scaling.matrix}: speed-up, scale-up (first line) and scale-out"\n'
             f'    x-axis "GPUs" [{", ".join(gpus)}]\n'
-            '    y-axis "speed-up (x)"\n'
+            f'    y-axis "speed-up (x)" 0 --> {axis_top(max(speedups)):g}\n'
             f"    line [{', '.join(f'{up[int(g)].speedup:.2f}' for g in gpus)}]\n"
             f"    line [{', '.join(f'{scale_out[int(g)].speedup:.2f}' for g in gpus)}]\n"
             "```\n"
@@ -121,10 +126,10 @@ def scaling_json(scaling: Scaling) -> str:
                 "workers": p.workers,
                 "gpusPerWorker": p.gpus_per_worker,
                 "runs": p.runs,
-                "mean": p.mean,
-                "stdev": p.stdev,
-                "speedup": p.speedup,
-                "efficiency": p.efficiency,
+                "mean": rounded(p.mean),
+                "stdev": rounded(p.stdev),
+                "speedup": rounded(p.speedup),
+                "efficiency": rounded(p.efficiency),
             }
             for p in scaling.points
         ],

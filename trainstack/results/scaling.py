@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from trainstack.core.errors import ResultsError
 from trainstack.results.compare import current_runs
 from trainstack.results.record import RunRecord, Shape
+from trainstack.results.select import check_known, main_metric
 from trainstack.results.stats import summarize
 from trainstack.results.store import StoredRun
 
-PREFERRED_METRICS = ("images_per_sec", "train_time", "duration", "time_to_train")
 SCALE_UP, SCALE_OUT, MIXED = "scale-up", "scale-out", "mixed"
 
 
@@ -64,8 +64,12 @@ def scaling(
     point_names: Sequence[str],
     runs: Mapping[str, Sequence[StoredRun]],
     metric: str | None = None,
+    experiments: Sequence[str] = (),
 ) -> Scaling:
-    """The scaling of ``matrix``'s points (``point_names``) from their recorded runs."""
+    """The scaling of ``matrix``'s points (``point_names``, or the ``experiments`` among
+    them) from their recorded runs."""
+    check_known("--experiment", experiments, point_names, f"matrix {matrix}")
+    point_names = [name for name in point_names if not experiments or name in experiments]
     current = {name: current_runs(runs.get(name, ()))[0] for name in point_names}
     chosen = _metric(stack, matrix, current, metric)
     measured = {
@@ -92,15 +96,16 @@ def _metric(
 ) -> str:
     """The metric asked for, else the first preferred one the points report, else any."""
     available = sorted({m for records in current.values() for r in records for m in r.metrics})
-    chosen = metric or next((m for m in PREFERRED_METRICS if m in available), None)
-    chosen = chosen or (available[0] if available else None)
-    if chosen is None or chosen not in available:
-        found = ", ".join(available) or "none (no results recorded for its points)"
+    if not available:
         raise ResultsError(
-            f"matrix {matrix} on {stack}: no point reports metric {chosen or '(any)'}; "
-            f"metrics recorded: {found}"
+            f"matrix {matrix} on {stack}: no results recorded for its points "
+            f"({', '.join(current) or 'none'}); record runs with `trainstack results collect "
+            f"{stack}` or `trainstack results add {stack} POINT LOGFILE`"
         )
-    return chosen
+    if metric is not None:
+        check_known("--metric", [metric], available, f"matrix {matrix} on {stack}")
+        return metric
+    return main_metric(available) or available[0]
 
 
 def _points(

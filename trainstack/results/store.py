@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from trainstack.core.errors import Problem, ResultsError, ResultsFileError
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.core.validation import problems_from
+from trainstack.results.lock import stack_lock
 from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
 from trainstack.results.record import RunRecord
 
@@ -55,25 +57,28 @@ class Written:
 
 def read_record(path: Path, display: Display) -> RunRecord:
     """One results file, validated; an error names the file, the key and what is allowed."""
-    where = display(path)
+
+    def where() -> str:  # only for an error: resolving thousands of paths is slow
+        return display(path)
+
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             found = f"more than {MAX_FILE_BYTES} bytes"
-            raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)])
+            raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)])
         document = json.loads(path.read_bytes())
     except RecursionError:
-        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
+        raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
     except json.JSONDecodeError as error:
         found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
-        raise ResultsFileError(where, [Problem("(document)", found, _RESTORE)]) from error
+        raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from error
     except (OSError, UnicodeDecodeError) as error:
-        raise ResultsFileError(where, [Problem("(document)", str(error), _RESTORE)]) from error
+        raise ResultsFileError(where(), [Problem("(document)", str(error), _RESTORE)]) from error
     if too_deep(document):
-        raise ResultsFileError(where, [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])
+        raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])
     try:
         record = RunRecord.model_validate(document)
     except ValidationError as error:
-        raise ResultsFileError(where, problems_from(error, RunRecord)) from error
+        raise ResultsFileError(where(), problems_from(error, RunRecord)) from error
     checks: tuple[tuple[str, object, object], ...] = (
         ("run", run_number(path), record.run),
         ("experiment", path.parent.name, record.experiment),
@@ -82,7 +87,7 @@ def read_record(path: Path, display: Display) -> RunRecord:
     for key, wanted, actual in checks:
         if wanted != actual:
             raise ResultsFileError(
-                where,
+                where(),
                 [Problem(key, json.dumps(actual), f"{json.dumps(wanted)}, as in the file's path")],
             )
     return record
@@ -95,6 +100,12 @@ def read_experiment_runs(directory: Path, display: Display) -> list[StoredRun]:
     files = sorted(
         (number, path) for path in directory.iterdir() if (number := run_number(path)) is not None
     )
+    for (number, first), (other, second) in zip(files, files[1:], strict=False):
+        if number == other:  # run-001.json and run-0001.json
+            raise ResultsFileError(
+                display(second),
+                [Problem("run", str(number), f"a run number of its own; {display(first)} has it")],
+            )
     return [StoredRun(path, read_record(path, display)) for _, path in files]
 
 
@@ -113,7 +124,18 @@ def read_stack_runs(root: Path, stack: str, display: Display) -> dict[str, list[
 
 
 def write_runs(root: Path, pending: Sequence[PendingRun], display: Display) -> list[Written]:
-    """Record each pending run under a run number of its own; skip logs already recorded."""
+    """Record each pending run under a run number of its own; skip logs already recorded.
+
+    One command at a time per stack (:func:`~trainstack.results.lock.stack_lock`): two
+    ``add`` or ``collect`` never take the same number or lose a run."""
+    stacks = sorted({item.record.stack for item in pending})
+    with ExitStack() as held:
+        for stack in stacks:
+            held.enter_context(stack_lock(stack_dir(root, stack), display))
+        return _write_locked(root, pending, display)
+
+
+def _write_locked(root: Path, pending: Sequence[PendingRun], display: Display) -> list[Written]:
     written: list[Written] = []
     taken: dict[Path, tuple[set[int], dict[str, int]]] = {}
     for item in pending:
@@ -132,9 +154,11 @@ def write_runs(root: Path, pending: Sequence[PendingRun], display: Display) -> l
             continue
         run = item.wanted_run
         note = ""
-        if run is None or run in numbers:
-            if run is not None:
+        if run is None or run in numbers or run < 1:
+            if run is not None and run >= 1:
                 note = f"run {run} is already recorded with another log; recorded as a new run"
+            elif run is not None:
+                note = f"the job's run number {run} is not >= 1; recorded as a new run"
             run = max(numbers, default=0) + 1
         record = item.record.model_copy(
             update={"run": run, "log": item.record.log.model_copy(update={"file": log_name(run)})}
