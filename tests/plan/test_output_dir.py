@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -118,9 +117,9 @@ def two_plans(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
 
 
 def _stop_at(root: Path, out: Path, point: str, signal_number: int) -> tuple[int, str]:
-    # Signals are held at "swapped": the pause must end for them to be handled.
-    pause = f"{point}:1" if point == "swapped" else point
-    env = {**os.environ, "PYTHONPATH": str(REPO), PAUSE_ENV: pause}
+    # The writer waits at the point until the signal arrives (at "swapped", held, the
+    # pause ends when it arrives and the signal is handled after the block): no sleeping.
+    env = {**os.environ, "PYTHONPATH": str(REPO), PAUSE_ENV: point}
     process = subprocess.Popen(
         [sys.executable, "-m", "trainstack", "plan", STACK, "-o", str(out)],
         cwd=root,
@@ -132,7 +131,6 @@ def _stop_at(root: Path, out: Path, point: str, signal_number: int) -> tuple[int
     assert process.stderr is not None
     line = process.stderr.readline()  # blocks until the writer pauses (or the plan fails)
     assert line == f"paused at {point}\n"
-    time.sleep(0.1)  # inside time.sleep now (or with signals held, for "swapped")
     process.send_signal(signal_number)
     rest = process.stderr.read()
     return process.wait(timeout=60), rest

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.console.signals import removed_on_stop
 from trainstack.core.errors import DiffError
 
 
@@ -41,8 +42,10 @@ def checkout(project_root: Path, ref: str) -> Iterator[BaseCheckout]:
     archive = _run(["git", "-C", str(top), "archive", "--format=tar", commit])
     if archive.returncode != 0:
         raise DiffError(f"git archive {ref} failed: {_text(archive.stderr)}")
-    with tempfile.TemporaryDirectory(prefix="trainstack-base-") as scratch:
-        root = Path(scratch)
+    with (
+        tempfile.TemporaryDirectory(prefix="trainstack-base-") as scratch,
+        removed_on_stop(Path(scratch)) as root,
+    ):
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(root, filter="data")
         yield BaseCheckout(ref=ref, commit=commit, project_root=root / prefix)

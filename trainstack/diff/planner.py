@@ -18,14 +18,15 @@ import os
 import secrets
 import subprocess
 import sys
-import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainstack.console.signals import on_stop
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
+from trainstack.diff.children import Children
 from trainstack.diff.progress import Progress
 from trainstack.plan import (
     DIGEST_KEY_ENV,
@@ -167,10 +168,10 @@ def _plan_all(
     # As many children as cores: the working tree's plans here finish first, and the
     # revision's go on on every core.
     workers = max(1, min(len(pending), os.cpu_count() or 1))
-    children = _Children()
+    children = Children()
     failures: list[str | None] = []
     made: _Made = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with on_stop(children.kill), ThreadPoolExecutor(max_workers=workers) as pool:
         try:
             futures: list[tuple[RevisionPlan, str | None, Future[str | None]]] = [
                 (
@@ -219,41 +220,8 @@ def _plan_working_tree(head: list[tuple[str, str | None]], run: _Run) -> _Made:
     return made
 
 
-class _Children:
-    """The ``trainstack plan`` processes started for revisions, so they can be stopped."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._processes: list[subprocess.Popen[str]] = []
-        self._stopped = False
-
-    def start(self, command: list[str], cwd: str, env: dict[str, str]) -> subprocess.Popen[str]:
-        """Start ``command`` (refused once :meth:`stop` was called)."""
-        with self._lock:
-            if self._stopped:
-                raise DiffError("the diff was stopped")
-            process = subprocess.Popen(
-                command,
-                cwd=cwd,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            self._processes.append(process)
-            return process
-
-    def stop(self) -> None:
-        """SIGTERM to every running plan: each removes its staging directory and exits."""
-        with self._lock:
-            self._stopped = True
-            for process in self._processes:
-                if process.poll() is None:
-                    process.terminate()
-
-
 def _plan_revision(
-    request: RevisionPlan, digest_key: str, children: _Children, progress: Progress | None
+    request: RevisionPlan, digest_key: str, children: Children, progress: Progress | None
 ) -> str | None:
     """Plan one stack of a checkout; returns the error message, or ``None`` on success."""
     if progress is not None:
@@ -265,7 +233,7 @@ def _plan_revision(
             progress.done()
 
 
-def _run_revision(request: RevisionPlan, digest_key: str, children: _Children) -> str | None:
+def _run_revision(request: RevisionPlan, digest_key: str, children: Children) -> str | None:
     root = str(request.project_root)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
