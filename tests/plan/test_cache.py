@@ -197,7 +197,8 @@ def test_entries_are_whole_bounded_and_the_key_is_private(
     cache.prune()
     kept = sorted(path.name for path in (tmp_path / "cache" / "plans").iterdir())
     assert kept == digests[1:]  # the least recently used went first
-    assert cache.get(digests[2], "s") == tmp_path / "cache" / "plans" / digests[2] / "s"
+    assert cache.get(digests[2], "s", tmp_path / "served")
+    assert (tmp_path / "served" / "resources.json").read_text() == "[]\n"
     assert (tmp_path / "cache" / MARKER).is_file()
     key_file = tmp_path / "cache" / KEY_FILE
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
@@ -205,7 +206,8 @@ def test_entries_are_whole_bounded_and_the_key_is_private(
 
 
 def test_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cache_module, "MAX_BYTES", 1500)
+    # Each entry: 603 bytes of plan and a manifest of some 260 (two file digests, the MAC).
+    monkeypatch.setattr(cache_module, "MAX_BYTES", 2000)
     cache = PlanCache.open(tmp_path / "cache")
     cache.secret_key()
     for index in range(3):

@@ -71,7 +71,7 @@ def make_plans(
     """Plan ``revisions`` in subprocesses and ``stacks`` of ``project`` here, into ``output_dir``.
 
     Returns where each plan is, by where it was asked for (``output_dir/<stack>``, or
-    ``<revision output_dir>/<stack>``): a plan found in ``cache`` is read from there.
+    ``<revision output_dir>/<stack>``): a plan found in ``cache`` is copied there, verified.
     Without a cache every plan is made, with a key of this run only.
 
     A revision that fails raises :class:`DiffError` with its stderr; a working-tree stack
@@ -127,9 +127,13 @@ class _CacheLookup:
             self._sides[root] = side_digest(self._shared, root, stack_dir)
         return plan_digest(self._sides[root], stack, self._key)
 
-    def find(self, entry: str | None, stack: str) -> Path | None:
-        """Where the cache keeps the plan of ``entry``, if it has it."""
-        return self._cache.get(entry, stack) if self._cache is not None and entry else None
+    def find(self, entry: str | None, stack: str, output_dir: Path) -> bool:
+        """Whether the cache had the plan of ``entry`` and copied it, verified, to
+        ``output_dir/<stack>``."""
+        if self._cache is None or not entry:
+            return False
+        output_dir.mkdir(parents=True, exist_ok=True)
+        return self._cache.get(entry, stack, output_dir / stack)
 
 
 def _not_cached(
@@ -143,17 +147,16 @@ def _not_cached(
     head: list[tuple[str, str | None]] = []
     for stack in dict.fromkeys(stacks):
         entry = lookup.entry(run.project.root, stack)
-        found = lookup.find(entry, stack)
-        if found is not None:
-            run.located[run.output_dir / stack] = found
+        if lookup.find(entry, stack, run.output_dir):
+            run.located[run.output_dir / stack] = run.output_dir / stack
         else:
             head.append((stack, entry))
     pending: list[tuple[RevisionPlan, str | None]] = []
     for request in revisions:
         entry = lookup.entry(request.project_root, request.stack)
-        found = lookup.find(entry, request.stack)
-        if found is not None:
-            run.located[request.output_dir / request.stack] = found
+        if lookup.find(entry, request.stack, request.output_dir):
+            planned = request.output_dir / request.stack
+            run.located[planned] = planned
         else:
             pending.append((request, entry))
     return head, pending
