@@ -32,6 +32,7 @@ from trainstack.plan import (
     DIGEST_KEY_ENV,
     Plan,
     PlanCache,
+    TreeTooLarge,
     environment_digest,
     plan_digest,
     plan_stack,
@@ -114,8 +115,11 @@ class _CacheLookup:
         self._cache = cache
         self._project = project
         self._key = key
-        self._shared = environment_digest() if cache is not None else b""
-        self._sides: dict[Path, bytes] = {}
+        self._sides: dict[Path, bytes | None] = {}
+        try:
+            self._shared = environment_digest() if cache is not None else b""
+        except TreeTooLarge:
+            self._cache = None  # hashing would take longer than planning
 
     def entry(self, root: Path, stack: str) -> str | None:
         """The cache entry of ``stack`` of the checkout at ``root`` (``None`` without a cache)."""
@@ -124,8 +128,12 @@ class _CacheLookup:
         if root not in self._sides:
             project = self._project
             stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
-            self._sides[root] = side_digest(self._shared, root, stack_dir)
-        return plan_digest(self._sides[root], stack, self._key)
+            try:
+                self._sides[root] = side_digest(self._shared, root, stack_dir)
+            except TreeTooLarge:
+                self._sides[root] = None  # this side is planned, not looked up
+        side = self._sides[root]
+        return plan_digest(side, stack, self._key) if side is not None else None
 
     def find(self, entry: str | None, stack: str, output_dir: Path) -> bool:
         """Whether the cache had the plan of ``entry`` and copied it, verified, to
