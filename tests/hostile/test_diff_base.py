@@ -8,11 +8,8 @@ the plan does not read the hostile file, and one error line naming it when it do
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +18,7 @@ import pytest
 from tests.diff.plan_dirs import commit_all, copy_project, init_repo
 from tests.project_copy import Outcome, assert_refused, run_subprocess, tree
 from tests.stack_helpers import REPO
+from tests.tmpfs import in_small_tmpfs
 from trainstack.plan.cache import CACHE_DIR_ENV
 
 STACK = "onprem"
@@ -154,23 +152,7 @@ print(json.dumps({"status": result.returncode, "stderr": result.stderr,
 
 def test_a_full_disk_while_extracting_is_one_error_line(pristine: Path, tmp_path: Path) -> None:
     """A real tmpfs of 256 KiB (in a private mount namespace) as the scratch directory."""
-    if shutil.which("unshare") is None:
-        pytest.skip("unshare (util-linux) is not installed: cannot mount a test tmpfs")
-    mount = tmp_path / "mnt"
-    mount.mkdir()
-    script = 'mount -t tmpfs -o size=256k tmpfs "$1" && exec "$2" -c "$3" "$1" "$4" "$5" "$6"'
-    args = [mount, sys.executable, _FULL_DISK, pristine, tmp_path / "cache", REPO]
-    result = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, "sh", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    if result.returncode != 0 and "mount" in result.stderr:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()}")
-    assert result.returncode == 0, result.stderr
-    outcome = json.loads(result.stdout)
+    outcome = in_small_tmpfs(tmp_path / "mnt", 256, _FULL_DISK, pristine, tmp_path / "cache", REPO)
     assert outcome["status"] == 2
     (line,) = outcome["stderr"].splitlines()
     assert line.startswith("error: cannot extract main (")

@@ -289,3 +289,40 @@ def test_with_base_the_unchanged_revision_comes_from_the_cache(
     # Only the working tree changed: one new entry; main's plan is served again.
     assert len(added) == 1
     assert third.stdout.count("-  desiredSize: '4'") == first.stdout.count("-  desiredSize: '4'")
+
+
+def _digest_within(root: Path, seconds: float = 30) -> str:
+    """The digest, in a thread: a walk that blocks (a FIFO opened) fails the test."""
+    import threading
+
+    found: list[str] = []
+    walker = threading.Thread(target=lambda: found.append(_digest(root)), daemon=True)
+    walker.start()
+    walker.join(timeout=seconds)
+    assert not walker.is_alive(), "the digest walk blocked"
+    return found[0]
+
+
+def test_special_files_and_links_out_are_never_opened_or_walked(tmp_path: Path) -> None:
+    """A FIFO, a link to /dev/zero and a link to / in the tree: the digest ends at once,
+    and they count by what they are (a changed link target changes it)."""
+    root = copy_project(tmp_path / "project")
+    before = _digest(root)
+    os.mkfifo(root / "experiments" / "pipe.yaml")
+    (root / "zero").symlink_to("/dev/zero")
+    (root / "everything").symlink_to("/", target_is_directory=True)
+    (root / "loop").symlink_to(".", target_is_directory=True)
+    with_specials = _digest_within(root)
+    assert with_specials != before
+    (root / "everything").unlink()
+    (root / "everything").symlink_to("/etc", target_is_directory=True)
+    assert _digest_within(root) != with_specials
+
+
+def test_a_tree_over_the_bound_is_not_hashed_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_project(tmp_path / "project")
+    monkeypatch.setattr(cache_digests, "MAX_HASHED_FILES", 5)
+    with pytest.raises(cache_digests.TreeTooLarge, match="more than 5 files"):
+        _digest(root)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import json
 import os
 import resource
 import shutil
@@ -22,6 +21,7 @@ import pytest
 
 from tests.project_copy import copy_project, edit_yaml, run_subprocess, tree
 from tests.stack_helpers import REPO
+from tests.tmpfs import in_small_tmpfs
 from trainstack.core.errors import OutputError
 from trainstack.plan import output_dir
 from trainstack.plan.model import Plan
@@ -200,26 +200,9 @@ print(json.dumps({"status": result.returncode, "stderr": result.stderr,
 
 def _in_small_tmpfs(root: Path, mode: str, size_kib: int) -> dict[str, object]:
     """Plan onto a tmpfs of ``size_kib`` in a private mount namespace (no root needed)."""
-    if shutil.which("unshare") is None:
-        pytest.skip("unshare (util-linux) is not installed: cannot mount a test tmpfs")
-    mount = root / "mnt"
-    mount.mkdir(exist_ok=True)
-    script = (
-        f'mount -t tmpfs -o size={size_kib}k tmpfs "$1" && '
-        'exec "$2" -c "$3" "$1" "$4" "$5" "$6" "$7"'
+    outcome: dict[str, object] = in_small_tmpfs(
+        root / "mnt", size_kib, _IN_NAMESPACE, root / "out", root, mode, REPO
     )
-    args = [mount, sys.executable, _IN_NAMESPACE, root / "out", root, mode, REPO]
-    result = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, "sh", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    if result.returncode != 0 and "mount" in result.stderr:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()}")
-    assert result.returncode == 0, result.stderr
-    outcome: dict[str, object] = json.loads(result.stdout)
     return outcome
 
 
