@@ -68,6 +68,10 @@ def _archive(top: Path, commit: str, ref: str, root: str, where: str) -> dict[st
         assert git.stdout is not None
         try:
             left_out = extract(git.stdout, root, where)
+            # The end-of-archive padding git may still be writing: read it, so that git
+            # never writes into a closed pipe (SIGPIPE: a failure of a good archive).
+            while git.stdout.read(1 << 16):
+                pass
         except BaseException:
             git.kill()
             raise
