@@ -90,6 +90,8 @@ def tree(directory: Path) -> dict[str, str | bytes]:
             entries[key] = f"-> {os.readlink(path)}"
         elif path.is_dir():
             entries[key] = "<dir>"
+        elif not path.is_file():
+            entries[key] = "<fifo, device or socket>"  # never opened: it could block
         else:
             entries[key] = path.read_bytes()
     return entries

@@ -20,7 +20,12 @@ import typer
 
 from trainstack.chart import chart_app
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
-from trainstack.console.signals import Interrupted, unwinding
+from trainstack.console.signals import (
+    Interrupted,
+    announce,
+    stop_signal,
+    stopping_on_signals,
+)
 from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import TrainstackError
 from trainstack.diff import diff
@@ -99,24 +104,42 @@ def run() -> None:
 
 
 def main() -> None:
-    """Command-line entry point (usage errors are Typer's own: message and exit 2)."""
+    """Command-line entry point (usage errors are Typer's own: message and exit 2).
+
+    A command stopped by a signal ends with 128+N whatever its unwinding raised on the
+    way (a plan cut short can fail in any way) or if it finished anyway (the signal's
+    exception was lost inside the engine): see :mod:`trainstack.console.signals`.
+    """
     try:
-        with unwinding():
+        with stopping_on_signals():
             app()
-    except TrainstackError as error:
+    except BaseException as error:
+        _stopped()
+        _fail(error)
+    _stopped()
+
+
+def _stopped() -> None:
+    stopped = stop_signal()
+    if stopped is not None:
+        announce(stopped)
+        sys.exit(128 + stopped)
+
+
+def _fail(error: BaseException) -> None:
+    if isinstance(error, TrainstackError):
         print_user_error(error)
         sys.exit(USER_ERROR_EXIT)
-    except Interrupted as stop:
-        print_error(f"stopped by signal {stop.signal_number}")
-        sys.exit(128 + stop.signal_number)
-    except Exception as error:
-        if os.environ.get(DEBUG_ENV):
-            raise
-        # The message may quote an input value (a secret): only the type and the place.
-        frames = traceback.extract_tb(error.__traceback__)
-        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
-        print_error(
-            f"internal error ({type(error).__name__}{where}); this is a bug in "
-            f"trainstack: please report it with the output of {DEBUG_ENV}=1"
-        )
-        sys.exit(INTERNAL_ERROR_EXIT)
+    if isinstance(error, Interrupted):  # raised by hand, without a signal
+        announce(error.signal_number)
+        sys.exit(128 + error.signal_number)
+    if not isinstance(error, Exception) or os.environ.get(DEBUG_ENV):
+        raise error
+    # The message may quote an input value (a secret): only the type and the place.
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    print_error(
+        f"internal error ({type(error).__name__}{where}); this is a bug in "
+        f"trainstack: please report it with the output of {DEBUG_ENV}=1"
+    )
+    sys.exit(INTERNAL_ERROR_EXIT)

@@ -29,16 +29,23 @@ def test_memory_counts_requests_defaults_and_limits(deploy: Deployer) -> None:
     # 2 workers x 300Gi (a limit alone is also the request) + the launcher's 8Gi default
     # request; limits: 2 x 300Gi + the launcher's 32Gi default limit.
     experiment = team_experiment("big", worker=workers(2, 1, limits={"memory": "300Gi"}))
+    # One problem (the job does not fit its team's quota): one line, every amount in it.
     assert failures(deploy, experiment, config=team_config()) == [
-        "experiments/00-big.yaml: experiment big: team: the job needs 608Gi memory "
-        "(1 launcher + 2 worker x 1 GPUs), but team vision has a quota of 512Gi memory "
-        f"(trainstack:teams[0].quota.memory in {STACK}): its ResourceQuota refuses the pods "
-        "beyond that",
-        "experiments/00-big.yaml: experiment big: team: the job needs 632Gi memory limits "
-        "(1 launcher + 2 worker x 1 GPUs), but team vision has a quota of 512Gi memory "
-        f"limits (trainstack:teams[0].quota.memory in {STACK}): its ResourceQuota refuses "
-        "the pods beyond that",
+        "experiments/00-big.yaml: experiment big: team: the job needs 608Gi memory and "
+        "632Gi memory limits (1 launcher + 2 worker x 1 GPUs), but team vision has a quota "
+        f"of 512Gi memory and 512Gi memory limits (trainstack:teams[0].quota.memory in {STACK}"
+        "): its ResourceQuota refuses the pods beyond that",
     ]
+
+
+def test_a_job_over_every_quota_is_one_line_naming_each_key(deploy: Deployer) -> None:
+    experiment = team_experiment("huge", worker=workers(4, 4, limits={"memory": "300Gi"}))
+    (line,) = failures(deploy, experiment, config=team_config())
+    assert line.startswith(
+        "experiments/00-huge.yaml: experiment huge: team: the job needs 16 GPUs, "
+    )
+    assert "memory and " in line and "memory limits (1 launcher + 4 worker x 4 GPUs)" in line
+    assert f"(trainstack:teams[0].quota.gpu, trainstack:teams[0].quota.memory in {STACK})" in line
 
 
 def test_experiments_created_at_once_exceed_the_quota_together(deploy: Deployer) -> None:

@@ -99,7 +99,21 @@ def test_secret_outside_kubeconfig_is_refused(load: Loader) -> None:
         ConfigError, match="only trainstack:kubeconfig and the node passwords"
     ) as caught:
         load(config)
-    assert caught.value.problems[0].path == "trainstack:operators"
+    # One problem, at the key that holds the secure: value (not the whole setting).
+    assert [problem.path for problem in caught.value.problems] == [
+        "trainstack:operators.trainingOperator.config.token"
+    ]
+
+
+def test_a_secure_value_on_a_required_key_is_one_problem_at_that_key(load: Loader) -> None:
+    """The whole key is secret to Pulumi: it is not also said to be missing."""
+    config = example_config("aiacc")
+    config["trainstack:nodePools"][0]["desiredSize"] = {"secure": "v1:a"}
+    with pytest.raises(ConfigError, match="found a secret value") as caught:
+        load(config)
+    assert [(problem.path, problem.found) for problem in caught.value.problems] == [
+        ("trainstack:nodePools[0].desiredSize", "a secret value (not shown)")
+    ]
 
 
 def test_provider_settings_are_left_to_their_providers(load: Loader) -> None:

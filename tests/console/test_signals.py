@@ -1,46 +1,184 @@
-"""SIGTERM and SIGHUP unwind like Ctrl-C; deferred blocks hold them until they end."""
+"""Ctrl-C, SIGTERM and SIGHUP stop a command: unwinding first, the guard if that is lost.
+
+Each case runs a small program in a process of its own (a stop ends the process it
+happens in) and waits for the program to say it is ready before signalling it: no sleep
+guesses when the signal lands.
+"""
 
 from __future__ import annotations
 
 import os
 import signal
-import threading
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from trainstack.console.signals import Interrupted, deferred, unwinding
+from tests.stack_helpers import REPO
+
+_PRELUDE = """
+import os, sys, time
+from pathlib import Path
+from trainstack.console import signals
+marker = Path(sys.argv[1])
+def ready():
+    sys.stdout.write("ready\\n"); sys.stdout.flush()
+"""
+
+
+def _run(tmp_path: Path, body: str, signal_number: int) -> tuple[int, str, str]:
+    """Run ``body``, signal it once it printed ``ready``; (status, stderr, marker text)."""
+    marker = tmp_path / "marker"
+    process = subprocess.Popen(
+        [sys.executable, "-c", _PRELUDE + body, str(marker)],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == "ready\n"
+    process.send_signal(signal_number)
+    _, stderr = process.communicate(timeout=30)
+    return process.returncode, stderr, marker.read_text() if marker.exists() else ""
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
-def test_a_termination_signal_raises_interrupted(number: int) -> None:
-    before = signal.getsignal(number)
-    with pytest.raises(Interrupted, match=f"interrupted by signal {number}"):
-        with unwinding():
-            os.kill(os.getpid(), number)  # handled at the next bytecode
-    assert signal.getsignal(number) == before
+def test_a_termination_signal_unwinds_the_main_thread(tmp_path: Path, number: int) -> None:
+    body = """
+with signals.stopping_on_signals():
+    try:
+        ready()
+        time.sleep(30)
+    except signals.Interrupted as stop:
+        marker.write_text(f"unwound by {stop.signal_number}")
+        signals.announce(stop.signal_number)
+        os._exit(128 + stop.signal_number)
+"""
+    status, stderr, marker = _run(tmp_path, body, number)
+    assert (status, marker) == (128 + number, f"unwound by {number}")
+    assert stderr == f"error: stopped by signal {number}\n"
 
 
-@pytest.mark.parametrize("other_threads", [0, 2])
-def test_a_deferred_block_finishes_before_the_signal_is_handled(other_threads: int) -> None:
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_lost_stop_is_ended_by_the_guard_after_its_cleanups(tmp_path: Path, number: int) -> None:
+    """The exception is swallowed (as inside an asyncio task): the guard still ends the
+    process, runs what was registered with on_stop, and says why once."""
+    body = """
+signals.install()
+with signals.on_stop(lambda: marker.write_text("cleaned up")):
+    while True:
+        try:
+            ready()
+            time.sleep(30)
+        except BaseException:
+            pass  # lost: the program goes on as if nothing happened
+"""
+    status, stderr, marker = _run(tmp_path, body, number)
+    assert (status, marker) == (128 + number, "cleaned up")
+    expected = "" if number == signal.SIGINT else f"error: stopped by signal {number}\n"
+    assert stderr == expected
+
+
+def test_a_stopped_program_never_commits(tmp_path: Path) -> None:
+    """raise_if_stopping: work that would commit after a lost stop ends instead."""
+    body = """
+signals.install()
+try:
+    ready()
+    time.sleep(30)
+except BaseException:
+    pass
+try:
+    signals.raise_if_stopping()
+    marker.write_text("committed")
+except signals.Interrupted:
+    marker.write_text("refused")
+    os._exit(3)
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGTERM)
+    assert (status, marker) == (3, "refused")
+
+
+def test_a_deferred_block_finishes_before_the_signal_is_handled(tmp_path: Path) -> None:
     """Also while other threads run (the kernel may hand the signal to any of them)."""
-    stop = threading.Event()
-    for _ in range(other_threads):
-        threading.Thread(target=stop.wait, daemon=True).start()
-    steps: list[str] = []
-    with pytest.raises(Interrupted):
-        with unwinding():
-            with deferred():
-                os.kill(os.getpid(), signal.SIGTERM)
-                steps.append("after the signal, still inside")
-            steps.append("never reached: the signal is handled when the block ends")
-    stop.set()
-    assert steps == ["after the signal, still inside"]
+    body = """
+import threading
+for _ in range(2):
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+steps = []
+try:
+    with signals.stopping_on_signals():
+        with signals.deferred():
+            ready()
+            while not signals.signal_arrived():
+                time.sleep(0.01)
+            steps.append("after the signal, still inside")
+        steps.append("never reached: the signal is handled when the block ends")
+except signals.Interrupted:
+    marker.write_text(repr(steps))
+    os._exit(0)
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGTERM)
+    assert (status, marker) == (0, repr(["after the signal, still inside"]))
 
 
-def test_ctrl_c_held_by_a_deferred_block_is_a_keyboard_interrupt_after_it() -> None:
-    steps: list[str] = []
-    with pytest.raises(KeyboardInterrupt):
-        with deferred():
-            os.kill(os.getpid(), signal.SIGINT)
-            steps.append("inside")
-    assert steps == ["inside"]
+def test_ctrl_c_held_by_a_deferred_block_is_a_keyboard_interrupt_after_it(
+    tmp_path: Path,
+) -> None:
+    body = """
+steps = []
+try:
+    with signals.deferred():
+        ready()
+        while not signals.signal_arrived():
+            time.sleep(0.01)
+        steps.append("inside")
+except KeyboardInterrupt:
+    marker.write_text(repr(steps))
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGINT)
+    assert (status, marker) == (0, repr(["inside"]))
+
+
+def test_the_guard_waits_for_a_deferred_block(tmp_path: Path) -> None:
+    """A swap is never cut: the guard ends the process only once the block is done."""
+    body = """
+signals.install()
+try:
+    with signals.deferred():
+        ready()
+        while not signals.signal_arrived():
+            time.sleep(0.01)
+        time.sleep(signals.GRACE_SECONDS * 3)  # longer than the grace period
+        marker.write_text("block done")
+except BaseException:
+    pass
+time.sleep(30)
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGTERM)
+    assert (status, marker) == (128 + signal.SIGTERM, "block done")
+
+
+def test_ctrl_c_while_the_command_line_loads_ends_quietly(tmp_path: Path) -> None:
+    """``python -m trainstack`` takes seconds to import: a signal then is no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "trainstack", "operators"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    # -X importtime prints a line as each module is imported, the innermost first: the
+    # first of pulumi's modules means the bulk of the imports (pulumi itself) is under way.
+    for line in process.stderr:
+        if "| pulumi." in line or "|   pulumi." in line or " pulumi" in line:
+            break
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "Traceback" not in stderr
+    assert "KeyboardInterrupt" not in stderr

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainstack.core.errors import InputLimitError
-from trainstack.core.files import read_text
+from trainstack.core.files import open_regular, read_text
 from trainstack.core.limits import MAX_FILE_BYTES
 
 
@@ -35,3 +35,17 @@ def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
 def test_a_missing_file_is_one_clear_problem(tmp_path: Path) -> None:
     with pytest.raises(InputLimitError, match=r"found unreadable \(No such file or directory\)"):
         read_text(tmp_path / "absent.yaml")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "link"])
+def test_open_regular_never_opens_anything_else(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "entry"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "device":
+        path.symlink_to("/dev/zero")
+    else:
+        (tmp_path / "real").write_text("x")
+        path.symlink_to(tmp_path / "real")
+    with pytest.raises(OSError, match="not a regular file|a symbolic link"):
+        open_regular(path, follow_links=kind == "device")

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from trainstack.config.stack import StackConfig
 from trainstack.core.validation import problems_from
 from trainstack.experiments.model import ExperimentFile
+from trainstack.training_job.model import TrainingJob
 
 
 def _problems(model: Any, data: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -23,6 +24,16 @@ def test_a_value_no_union_member_takes_is_one_problem_at_its_key() -> None:
     assert _problems(ExperimentFile, {**data, "job": {}}) == [
         ("matrix.points[0].n", "[1]", "one of: a string; an integer; true or false")
     ]
+
+
+def test_a_list_of_wrong_items_for_a_union_is_one_problem_not_one_per_item() -> None:
+    """``command: str | list[str]`` given a list of numbers: one line, both members."""
+    problems = _problems(TrainingJob, {"command": [1, 2]})
+    assert ("command", "[1, 2]", "one of: a list whose every item is a string; a string") in (
+        problems
+    )
+    assert [path for path, _, _ in problems].count("command") == 1
+    assert not [path for path, _, _ in problems if path.startswith("command[")]
 
 
 @pytest.mark.parametrize(

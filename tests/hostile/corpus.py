@@ -544,4 +544,33 @@ NAMES_AND_PLACES = [
     ),
 ]
 
-PLAN_CASES = STACK_FILES + EXPERIMENTS + NAMES_AND_PLACES
+# One problem, one line (each was several: the first claiming only a string is allowed;
+# two at the wrong key, one saying it was missing), and a capacity Kubernetes refuses.
+ONE_LINE_EACH = [
+    Case(
+        "a-list-command-of-non-strings",
+        job("horovod-resnet50-onprem.yaml", "command", value=[1, 2, {"a": "b"}]),
+        (
+            "experiments/horovod-resnet50-onprem.yaml:",
+            'job.command: found [1, 2, {"a": "b"}]; allowed: one of: a list whose every '
+            "item is a string; a string",
+        ),
+    ),
+    Case(
+        "a-secure-value-on-a-pool-key",
+        stack_text("onprem", "desiredSize: 2", "desiredSize:\n        secure: v1:AAAA"),
+        (f"{ONPREM}:19:", "trainstack:nodePools[0].desiredSize: found a secret value (not shown)"),
+    ),
+    Case(
+        "a-dataset-of-capacity-zero",
+        stack("onprem", _set("trainstack:datasets", 0, "capacity", value="0")),
+        (ONPREM, 'trainstack:datasets[0].capacity: found "0"; allowed: a quantity greater than'),
+    ),
+    Case(
+        "a-dataset-of-capacity-zero-gibibytes",
+        stack("onprem", _set("trainstack:datasets", 2, "capacity", value="0Gi")),
+        (ONPREM, 'trainstack:datasets[2].capacity: found "0Gi"'),
+    ),
+]
+
+PLAN_CASES = STACK_FILES + EXPERIMENTS + NAMES_AND_PLACES + ONE_LINE_EACH

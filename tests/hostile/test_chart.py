@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,11 @@ def _values(old: str, new: str) -> str:
 def _link_in_output(root: Path) -> None:
     (root / "elsewhere").mkdir()
     (root / "elsewhere" / "values.yaml").symlink_to(root / "Pulumi.yaml")
+
+
+def _fifo_in_output(root: Path) -> None:
+    (root / "elsewhere").mkdir()
+    os.mkfifo(root / "elsewhere" / "values.yaml")
 
 
 CHART_CASES = [
@@ -110,6 +116,25 @@ CHART_CASES = [
         _link_in_output,
         ("elsewhere/values.yaml is a symbolic link: writing the chart would follow it",),
         args=("chart", "generate", "--output", "elsewhere"),
+    ),
+    Case(
+        "generate-below-a-file",
+        write("chart.txt", "notes"),
+        ("cannot write the chart to --output chart.txt/chart", "Not a directory (ENOTDIR)"),
+        args=("chart", "generate", "--output", "chart.txt/chart"),
+    ),
+    Case(
+        "generate-where-nothing-can-be-made",  # /proc takes no new directories, even as root
+        nothing,
+        ("cannot write the chart to --output /proc/trainstack-chart", "(ENOENT)"),
+        args=("chart", "generate", "--output", "/proc/trainstack-chart"),
+    ),
+    Case(
+        "generate-onto-a-fifo",  # opening it to write would wait for a reader for ever
+        _fifo_in_output,
+        ("elsewhere/values.yaml is not a regular file or directory (a FIFO",),
+        args=("chart", "generate", "--output", "elsewhere"),
+        isolate=True,
     ),
     Case(
         "package-into-a-file",

@@ -25,6 +25,17 @@ def _sparse_results_file(root: Path) -> None:
     os.truncate(root / RUNS / "run-001.json", 2 << 20)
 
 
+def _special_results_file(make: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / RUNS).mkdir(parents=True)
+        if make == "fifo":
+            os.mkfifo(root / RUNS / "run-001.json")
+        else:
+            (root / RUNS / "run-001.json").symlink_to("/dev/zero")
+
+    return edit
+
+
 RESULTS_CASES = [
     Case(
         "stack-name-climbing-out",
@@ -56,6 +67,20 @@ RESULTS_CASES = [
         _sparse_results_file,
         (f"{RUNS}/run-001.json", "more than 1048576 bytes"),
         args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-results-file-that-is-a-fifo",  # opening it would wait for a writer for ever
+        _special_results_file("fifo"),
+        (f"{RUNS}/run-001.json", "unreadable (not a regular file)"),
+        args=("results", "compare", "aiacc", "baseline"),
+        isolate=True,
+    ),
+    Case(
+        "a-results-file-linked-to-dev-zero",  # reading it would never end
+        _special_results_file("dev-zero"),
+        (f"{RUNS}/run-001.json", "unreadable (not a regular file)"),
+        args=("results", "compare", "aiacc", "baseline"),
+        isolate=True,
     ),
     Case(
         "a-kubeconfig-alias-bomb",

@@ -197,7 +197,8 @@ def test_entries_are_whole_bounded_and_the_key_is_private(
     cache.prune()
     kept = sorted(path.name for path in (tmp_path / "cache" / "plans").iterdir())
     assert kept == digests[1:]  # the least recently used went first
-    assert cache.get(digests[2], "s") == tmp_path / "cache" / "plans" / digests[2] / "s"
+    assert cache.get(digests[2], "s", tmp_path / "served")
+    assert (tmp_path / "served" / "resources.json").read_text() == "[]\n"
     assert (tmp_path / "cache" / MARKER).is_file()
     key_file = tmp_path / "cache" / KEY_FILE
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
@@ -205,7 +206,8 @@ def test_entries_are_whole_bounded_and_the_key_is_private(
 
 
 def test_size_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cache_module, "MAX_BYTES", 1500)
+    # Each entry: 603 bytes of plan and a manifest of some 260 (two file digests, the MAC).
+    monkeypatch.setattr(cache_module, "MAX_BYTES", 2000)
     cache = PlanCache.open(tmp_path / "cache")
     cache.secret_key()
     for index in range(3):
@@ -287,3 +289,40 @@ def test_with_base_the_unchanged_revision_comes_from_the_cache(
     # Only the working tree changed: one new entry; main's plan is served again.
     assert len(added) == 1
     assert third.stdout.count("-  desiredSize: '4'") == first.stdout.count("-  desiredSize: '4'")
+
+
+def _digest_within(root: Path, seconds: float = 30) -> str:
+    """The digest, in a thread: a walk that blocks (a FIFO opened) fails the test."""
+    import threading
+
+    found: list[str] = []
+    walker = threading.Thread(target=lambda: found.append(_digest(root)), daemon=True)
+    walker.start()
+    walker.join(timeout=seconds)
+    assert not walker.is_alive(), "the digest walk blocked"
+    return found[0]
+
+
+def test_special_files_and_links_out_are_never_opened_or_walked(tmp_path: Path) -> None:
+    """A FIFO, a link to /dev/zero and a link to / in the tree: the digest ends at once,
+    and they count by what they are (a changed link target changes it)."""
+    root = copy_project(tmp_path / "project")
+    before = _digest(root)
+    os.mkfifo(root / "experiments" / "pipe.yaml")
+    (root / "zero").symlink_to("/dev/zero")
+    (root / "everything").symlink_to("/", target_is_directory=True)
+    (root / "loop").symlink_to(".", target_is_directory=True)
+    with_specials = _digest_within(root)
+    assert with_specials != before
+    (root / "everything").unlink()
+    (root / "everything").symlink_to("/etc", target_is_directory=True)
+    assert _digest_within(root) != with_specials
+
+
+def test_a_tree_over_the_bound_is_not_hashed_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_project(tmp_path / "project")
+    monkeypatch.setattr(cache_digests, "MAX_HASHED_FILES", 5)
+    with pytest.raises(cache_digests.TreeTooLarge, match="more than 5 files"):
+        _digest(root)

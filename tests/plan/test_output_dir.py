@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import json
 import os
 import resource
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.project_copy import copy_project, edit_yaml, run_subprocess, tree
 from tests.stack_helpers import REPO
+from tests.tmpfs import in_small_tmpfs
 from trainstack.core.errors import OutputError
 from trainstack.plan import output_dir
 from trainstack.plan.model import Plan
@@ -118,9 +117,9 @@ def two_plans(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
 
 
 def _stop_at(root: Path, out: Path, point: str, signal_number: int) -> tuple[int, str]:
-    # Signals are held at "swapped": the pause must end for them to be handled.
-    pause = f"{point}:1" if point == "swapped" else point
-    env = {**os.environ, "PYTHONPATH": str(REPO), PAUSE_ENV: pause}
+    # The writer waits at the point until the signal arrives (at "swapped", held, the
+    # pause ends when it arrives and the signal is handled after the block): no sleeping.
+    env = {**os.environ, "PYTHONPATH": str(REPO), PAUSE_ENV: point}
     process = subprocess.Popen(
         [sys.executable, "-m", "trainstack", "plan", STACK, "-o", str(out)],
         cwd=root,
@@ -132,7 +131,6 @@ def _stop_at(root: Path, out: Path, point: str, signal_number: int) -> tuple[int
     assert process.stderr is not None
     line = process.stderr.readline()  # blocks until the writer pauses (or the plan fails)
     assert line == f"paused at {point}\n"
-    time.sleep(0.1)  # inside time.sleep now (or with signals held, for "swapped")
     process.send_signal(signal_number)
     rest = process.stderr.read()
     return process.wait(timeout=60), rest
@@ -202,26 +200,9 @@ print(json.dumps({"status": result.returncode, "stderr": result.stderr,
 
 def _in_small_tmpfs(root: Path, mode: str, size_kib: int) -> dict[str, object]:
     """Plan onto a tmpfs of ``size_kib`` in a private mount namespace (no root needed)."""
-    if shutil.which("unshare") is None:
-        pytest.skip("unshare (util-linux) is not installed: cannot mount a test tmpfs")
-    mount = root / "mnt"
-    mount.mkdir(exist_ok=True)
-    script = (
-        f'mount -t tmpfs -o size={size_kib}k tmpfs "$1" && '
-        'exec "$2" -c "$3" "$1" "$4" "$5" "$6" "$7"'
+    outcome: dict[str, object] = in_small_tmpfs(
+        root / "mnt", size_kib, _IN_NAMESPACE, root / "out", root, mode, REPO
     )
-    args = [mount, sys.executable, _IN_NAMESPACE, root / "out", root, mode, REPO]
-    result = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script, "sh", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    if result.returncode != 0 and "mount" in result.stderr:
-        pytest.skip(f"cannot mount a tmpfs in a user namespace here: {result.stderr.strip()}")
-    assert result.returncode == 0, result.stderr
-    outcome: dict[str, object] = json.loads(result.stdout)
     return outcome
 
 

@@ -7,6 +7,7 @@ freshly generated ones.
 
 from __future__ import annotations
 
+import errno
 import shutil
 from collections.abc import Callable
 from fnmatch import fnmatch
@@ -53,17 +54,23 @@ def write_chart(output: Path, source: Path) -> list[Path]:
     generated ones. Returns the generated files written."""
     if not (source / "templates").is_dir():
         raise ChartError(f"{source} has no templates/: it is not the repository's chart")
-    _refuse_links(output)
-    if output.resolve() != source.resolve():
-        _copy_hand_written(source, output)
-    written = []
-    for name, text in generated_files().items():
-        target = output / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # newline="\n": byte-identical output on every platform
-        with target.open("w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        written.append(target)
+    try:
+        _refuse_links(output)
+        if output.resolve() != source.resolve():
+            _copy_hand_written(source, output)
+        written = []
+        for name, text in generated_files().items():
+            target = output / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # newline="\n": byte-identical output on every platform
+            with target.open("w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+            written.append(target)
+    except OSError as error:
+        code = errno.errorcode.get(error.errno or 0, "")
+        reason = f"{error.strerror} ({code})" if error.strerror and code else str(error)
+        where = "" if str(error.filename or output) == str(output) else f"{error.filename}: "
+        raise ChartError(f"cannot write the chart to --output {output}: {where}{reason}") from None
     return written
 
 
@@ -76,6 +83,11 @@ def _refuse_links(output: Path) -> None:
             if path.is_symlink():
                 raise ChartError(
                     f"{path} is a symbolic link: writing the chart would follow it; remove it"
+                )
+            if not (path.is_file() or path.is_dir()):  # a FIFO would block the write
+                raise ChartError(
+                    f"{path} is not a regular file or directory (a FIFO, device or socket): "
+                    "remove it"
                 )
 
 

@@ -148,25 +148,34 @@ def _fits(
     borrowing = enforced.raised
     key = "team"
     findings = []
-    for resource in RESOURCES:
-        used, allowed = resource.used(usage), resource.allowed(ceiling)
-        if allowed is not None and used > allowed:
-            cap = "can hold at most" if borrowing else "has a quota of"
-            findings.append(
-                team_job.finding(
-                    key,
-                    f"the job needs {resource.show(used)} ({_breakdown(team_job.roles)}), but "
-                    f"team {team.name} {cap} {resource.show(allowed)} "
-                    f"({team_job.where(resource.quota_key)}"
-                    f"{', with what it may borrow' if borrowing else ''}): "
-                    + (
-                        "Kueue never admits it"
-                        if experiment.queued
-                        else "its ResourceQuota refuses the pods beyond that"
-                    ),
-                )
+    over = [
+        (resource, resource.used(usage), allowed)
+        for resource in RESOURCES
+        if (allowed := resource.allowed(ceiling)) is not None and resource.used(usage) > allowed
+    ]
+    if over:
+        # One problem (the job does not fit), one line: every resource it is over in it.
+        cap = "can hold at most" if borrowing else "has a quota of"
+        keys = dict.fromkeys(f"{team_job.team_key}.{r.quota_key}" for r, _, _ in over)
+        findings.append(
+            team_job.finding(
+                key,
+                f"the job needs {_and(r.show(used) for r, used, _ in over)} "
+                f"({_breakdown(team_job.roles)}), but team {team.name} {cap} "
+                f"{_and(r.show(allowed) for r, _, allowed in over)} "
+                f"({', '.join(keys)} in {team_job.source}"
+                f"{', with what it may borrow' if borrowing else ''}): "
+                + (
+                    "Kueue never admits it"
+                    if experiment.queued
+                    else "its ResourceQuota refuses the pods beyond that"
+                ),
             )
+        )
+    for resource in RESOURCES:
+        if any(resource is r for r, _, _ in over):
             continue
+        used = resource.used(usage)
         mine = resource.allowed(share)
         if experiment.queued and borrowing and mine is not None and used > mine:
             findings.append(
@@ -181,6 +190,12 @@ def _fits(
                 )
             )
     return findings
+
+
+def _and(parts: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    listed = list(parts)
+    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
 
 
 def _together(

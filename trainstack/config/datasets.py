@@ -11,6 +11,7 @@ from trainstack.config.clusters.alicloud import VSwitchId
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity
+from trainstack.core.quantity import parse_quantity
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]
@@ -114,7 +115,7 @@ class Dataset(StrictModel):
         "`<name>-<namespace>`; the PV of `namespace` keeps the dataset's name.",
         examples=[["nlp"]],
     )
-    capacity: Quantity = Field(description="Declared capacity, e.g. `1Pi`.")
+    capacity: Quantity = Field(description="Declared capacity, greater than zero, e.g. `1Pi`.")
     access_modes: list[AccessMode] = Field(
         default_factory=_read_write_many,
         min_length=1,
@@ -133,6 +134,16 @@ class Dataset(StrictModel):
         default_factory=Protection,
         description="Protection of the dataset's PVs (and of a NAS file system it creates).",
     )
+
+    @model_validator(mode="after")
+    def _capacity_above_zero(self) -> Dataset:
+        # The API server refuses a PV capacity or PVC request of 0 ("must be greater than
+        # zero": kubernetes/kubernetes pkg/apis/core/validation/validation.go,
+        # isNotPositiveErrorMsg, checked by ValidatePositiveQuantityValue): refused here,
+        # at plan time, instead of at `pulumi up`.
+        if parse_quantity(self.capacity) <= 0:
+            raise constraint("capacity", self.capacity, "a quantity greater than zero, e.g. 1Ti")
+        return self
 
     @model_validator(mode="after")
     def _sub_path_stays_inside(self) -> Dataset:

@@ -70,6 +70,7 @@ def _placeholders(config: BaseModel) -> list[tuple[str, str]]:
 
 
 AnyStack = LoadedStack | LoadedDataStack
+_MISSING = "nothing (the key is missing)"
 
 
 def load_stack_config(
@@ -162,6 +163,8 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
         invalid = problems_from(error, StackConfig, _PREFIX)
         if problems:  # the old key's fix says where the pools go: no "missing nodePools"
             invalid = [p for p in invalid if p.path != f"{_PREFIX}nodePools"]
+        # A key set aside as secret is refused as such below, not said to be missing too.
+        invalid = [p for p in invalid if p.path not in found.secrets or p.found != _MISSING]
         problems.extend(invalid)
         config = None
     problems.extend(secret_problems(config, raw, found.secrets))

@@ -46,15 +46,16 @@ def secret_problems(
     problems = []
     for key in sorted(secrets):
         if key not in wanted:
-            problems.append(
+            problems += [
                 Problem(
-                    key,
+                    path,
                     "a secret value (not shown)",
                     f"plain configuration: only {KUBECONFIG_KEY} and the node passwords a "
                     "pool's login.passwordSecret names may be secret; reference Kubernetes "
                     "Secrets by name instead of putting credentials here",
                 )
-            )
+                for path in secure_leaves(key, raw.get(key))
+            ]
     for key, where in sorted(wanted.items()):
         if key not in raw:
             problems.append(
@@ -78,6 +79,18 @@ def secret_problems(
             if rule is not None:
                 problems.append(Problem(key, "a password (not shown)", rule))
     return problems
+
+
+def secure_leaves(key: str, value: Any) -> list[str]:
+    """Where inside ``key`` its ``secure:`` values are (offline: the placeholders left by
+    :func:`~trainstack.config.pulumi_config.pulumi_config_map`), e.g.
+    ``trainstack:nodePools[0].desiredSize``; the key itself when it is secret as a whole."""
+    leaves = [
+        dotted_path(location, key)
+        for location, leaf in _leaves(decode_config_value(value))
+        if leaf == SECRET_PLACEHOLDER
+    ]
+    return leaves or [key]
 
 
 def plain_credentials(key: str, value: Any, secret_keys: set[str]) -> list[Problem]:

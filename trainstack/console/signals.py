@@ -1,22 +1,54 @@
-"""Signals: SIGTERM and SIGHUP unwind like Ctrl-C; a few system calls defer all three.
+"""Signals: Ctrl-C, SIGTERM and SIGHUP end a command within a second, cleaning up first.
 
-Python turns SIGINT into :class:`KeyboardInterrupt`, but dies on SIGTERM or SIGHUP
-without running a single ``finally``: temporary and staging directories would stay
-behind. While a command runs, those signals raise :class:`Interrupted` instead, so that
-every cleanup runs on the way out. :func:`deferred` holds the three signals around steps
-that must not be cut in half (swapping a plan directory, removing the one it replaced): a
-signal that arrives meanwhile is handled right after.
+Python turns SIGINT into :class:`KeyboardInterrupt` and dies on SIGTERM or SIGHUP without
+running a single ``finally``. While a command runs (:func:`stopping_on_signals`), the
+first of the three signals:
+
+1. unwinds the main thread (:class:`KeyboardInterrupt` for Ctrl-C, :class:`Interrupted`
+   for the others), so that every ``finally`` and context manager cleans up on the way out;
+2. starts a guard: if the process still runs :data:`GRACE_SECONDS` later, the guard runs
+   the cleanups registered with :func:`on_stop` (staging and temporary directories, child
+   processes), prints what the command would have printed and ends the process with
+   status 128+N. An exception raised by a signal handler can land anywhere: inside an
+   asyncio task of the Pulumi engine (which then waits for ever, or logs "Task exception
+   was never retrieved"), in a ``__del__`` ("Exception ignored in": the signal would be
+   lost), in a wait for a child process. The guard makes the deadline hold regardless;
+3. silences what an interrupted engine prints on its way out (asyncio's task log, the
+   "Exception ignored" hook for the stop's own exception); later signals are ignored.
+
+The guard is started by a thread that waits on the wakeup file descriptor of Python's
+signal handling (:func:`signal.set_wakeup_fd`), which the C-level handler writes at once:
+its clock starts when the signal arrives, also while the main thread is inside a long call
+into native code (Helm's Go library) and cannot run the Python-level handler yet.
+
+So a command ends at most :data:`STOP_DEADLINE_SECONDS` after the signal; a block that
+must not be cut in half (:func:`deferred`: swapping a plan directory) only delays it by
+its own length, at most :data:`DEFERRED_WAIT_SECONDS`. Work that commits (the swap) asks
+:func:`raise_if_stopping` first, so a lost exception never lets a stopped command commit.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import logging
 import os
+import shutil
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 from typing import Any
+
+GRACE_SECONDS = 0.3
+"""How long the main thread has to unwind by itself before the guard ends the process."""
+DEFERRED_WAIT_SECONDS = 5.0
+"""How long the guard waits for a :func:`deferred` block (a swap) to end."""
+STOP_DEADLINE_SECONDS = 1.0
+"""What a stop takes at most, outside a deferred block (documented in docs/faults.md)."""
 
 
 class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like KeyboardInterrupt)
@@ -33,6 +65,19 @@ class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like Ke
 
 UNWINDING = (signal.SIGTERM, signal.SIGHUP)
 DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+STOPPING = (signal.SIGINT, *UNWINDING)
+
+_stop: int | None = None
+_guarding = threading.Lock()
+"""Taken by whoever starts the guard (once per process)."""
+_announced = threading.Lock()
+_critical = threading.Lock()
+"""Held by the main thread inside a :func:`deferred` block; the guard waits for it."""
+_registry_lock = threading.Lock()
+_cleanups: dict[int, Callable[[], None]] = {}
+_ids = itertools.count()
+_noted: list[int] = []
+"""Signals held by the deferred block running now."""
 
 
 def _in_main_thread() -> bool:
@@ -40,22 +85,143 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _raise(signal_number: int, _frame: FrameType | None) -> None:
-    raise Interrupted(signal_number)
+def stop_signal() -> int | None:
+    """The signal that is stopping the process, if one is."""
+    return _stop
+
+
+def signal_arrived() -> bool:
+    """A stop began, or a deferred block holds a signal (for tests' pause points)."""
+    return _stop is not None or bool(_noted)
+
+
+def raise_if_stopping() -> None:
+    """Before committing: a stop that began (its exception lost on the way) ends here."""
+    if _stop is not None:
+        raise KeyboardInterrupt if _stop == signal.SIGINT else Interrupted(_stop)
+
+
+def _on_signal(signal_number: int, _frame: FrameType | None) -> None:
+    global _stop
+    if _stop is not None:
+        return  # already stopping: the guard ends the process in time
+    _stop = signal_number
+    _silence_the_engine()
+    _start_guard(signal_number)
+    raise_if_stopping()
 
 
 @contextlib.contextmanager
-def unwinding() -> Iterator[None]:
-    """While inside: SIGTERM and SIGHUP raise :class:`Interrupted` (in the main thread)."""
+def stopping_on_signals() -> Iterator[None]:
+    """While inside: the three signals stop the command (module docstring; main thread)."""
     if not _in_main_thread():
         yield
         return
-    previous = {number: signal.signal(number, _raise) for number in UNWINDING}
+    previous = {number: signal.signal(number, _on_signal) for number in STOPPING}
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+unwinding = stopping_on_signals
+"""The earlier name (SIGTERM and SIGHUP unwind like Ctrl-C): the same context manager."""
+
+
+def install() -> None:
+    """For the life of the process (the executable, before its imports): the three
+    signals stop it as :func:`stopping_on_signals` says, the guard's clock started by the
+    signal's arrival (module docstring)."""
+    for number in STOPPING:
+        signal.signal(number, _on_signal)
+    reading, writing = os.pipe()
+    os.set_blocking(writing, False)
+    signal.set_wakeup_fd(writing, warn_on_full_buffer=False)
+    threading.Thread(target=_watch, args=(reading,), name="signal-watch", daemon=True).start()
+
+
+def _watch(reading: int) -> None:
+    """Start the guard as soon as the C-level handler reports one of the three signals."""
+    while True:
+        try:
+            data = os.read(reading, 64)
+        except OSError:
+            return
+        if not data:
+            return
+        for number in data:
+            if number in STOPPING:
+                _start_guard(number)
+
+
+def _start_guard(signal_number: int) -> None:
+    if _guarding.acquire(blocking=False):
+        threading.Thread(
+            target=_guard, args=(signal_number,), name="stop-guard", daemon=True
+        ).start()
+
+
+@contextlib.contextmanager
+def on_stop(cleanup: Callable[[], None]) -> Iterator[None]:
+    """While inside: ``cleanup`` runs if the guard has to end the process (any thread)."""
+    with _registry_lock:
+        key = next(_ids)
+        _cleanups[key] = cleanup
+    try:
+        yield
+    finally:
+        with _registry_lock:
+            _cleanups.pop(key, None)
+
+
+@contextlib.contextmanager
+def removed_on_stop(path: Path) -> Iterator[Path]:
+    """While inside: the directory ``path`` is removed if the guard ends the process."""
+
+    def remove() -> None:
+        if not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+
+    with on_stop(remove):
+        yield path
+
+
+def announce(signal_number: int) -> None:
+    """Say once why the command ended (SIGTERM, SIGHUP: an error line; Ctrl-C: nothing,
+    the terminal shows it)."""
+    if not _announced.acquire(blocking=False):
+        return
+    if signal_number != signal.SIGINT:
+        with contextlib.suppress(OSError):
+            os.write(2, f"error: stopped by signal {signal_number}\n".encode())
+
+
+def _guard(signal_number: int) -> None:
+    time.sleep(GRACE_SECONDS)
+    held = _critical.acquire(timeout=DEFERRED_WAIT_SECONDS)
+    with _registry_lock:
+        cleanups = list(_cleanups.values())
+    for cleanup in reversed(cleanups):
+        with contextlib.suppress(BaseException):
+            cleanup()
+    announce(signal_number)
+    with contextlib.suppress(BaseException):
+        sys.stdout.flush()
+    del held
+    os._exit(128 + signal_number)
+
+
+def _silence_the_engine() -> None:
+    """What an interrupted asyncio program prints on its way out is noise, not news."""
+    logging.getLogger("asyncio").disabled = True
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt | Interrupted):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
 
 
 @contextlib.contextmanager
@@ -66,24 +232,30 @@ def deferred() -> Iterator[None]:
     mask: the kernel gives a signal sent to the process to any thread that does not block
     it (the Pulumi SDK's worker threads), and Python then runs the main thread's handler
     at once. When the block ends each noted signal goes to the handler it was meant for
-    (the default action of a signal without one).
+    (the default action of a signal without one). A stop's guard waits for the block.
     """
     if not _in_main_thread():
         yield
         return
-    noted: list[int] = []
 
     def note(signal_number: int, _frame: FrameType | None) -> None:
-        noted.append(signal_number)
+        _noted.append(signal_number)
 
+    outer = not _critical.locked()
+    if outer:
+        _critical.acquire()
     previous = {number: signal.signal(number, note) for number in DEFERRED}
     try:
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-        for held in dict.fromkeys(noted):
-            _deliver(held, previous[signal.Signals(held)])
+        held = list(dict.fromkeys(_noted))
+        _noted.clear()
+        if outer:
+            _critical.release()
+        for noted in held:
+            _deliver(noted, previous[signal.Signals(noted)])
 
 
 def _deliver(signal_number: int, handler: Any) -> None:

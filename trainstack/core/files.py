@@ -7,6 +7,7 @@ the key's line in that file again (:mod:`trainstack.core.yaml.positions`).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -73,3 +74,27 @@ def read_text(path: Path, display: str | None = None) -> str:
         raise YamlSyntaxError(
             source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")]
         ) from None
+
+
+def open_regular(path: Path | str, *, follow_links: bool = False) -> int:
+    """A descriptor to read ``path`` from, only if it is a regular file.
+
+    Never opens a FIFO (that waits for a writer for ever), a device (``/dev/zero`` never
+    ends) or a socket: the type is checked before opening, the open does not block, and
+    the type is checked again on the descriptor (the path may have changed meanwhile).
+    Without ``follow_links``, a symbolic link is refused (``O_NOFOLLOW``). Raises
+    :class:`OSError` (``EINVAL`` for a file of another type, ``ELOOP`` for a link).
+    """
+    info = os.stat(path, follow_symlinks=follow_links)
+    if not stat.S_ISREG(info.st_mode):
+        link = stat.S_ISLNK(info.st_mode)
+        code, what = (
+            (errno.ELOOP, "a symbolic link") if link else (errno.EINVAL, "not a regular file")
+        )
+        raise OSError(code, what, str(path))
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+    descriptor = os.open(path, flags if follow_links else flags | os.O_NOFOLLOW)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return descriptor

@@ -6,7 +6,6 @@ and what is allowed, so one message tells the user exactly what to change.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,11 +15,12 @@ from pydantic import BaseModel, Discriminator, Tag, ValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails
 
 from trainstack.core.base_model import CONSTRAINT_ERROR, PATTERN_WORDS, constraint
-from trainstack.core.describe import describe_value
+from trainstack.core.describe import describe_value, did_you_mean
 from trainstack.core.errors import Problem
 from trainstack.core.key_paths import dotted_path
 
 _FIELD_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_ITEM = re.compile(r"\[\d+\]")
 
 _TYPE_WORDS = {
     "int_type": "an integer",
@@ -58,23 +58,38 @@ def problems_from(
     """One :class:`Problem` per wrong value the user wrote, in a stable order.
 
     pydantic reports a value that fits no member of a union once per member (at
-    locations such as ``points[0].nodes.int``, ``.str``, ``.bool``): those become one
-    problem at the user's key, listing what each member allows.
+    ``points[0].nodes.int``, ``.str``, ``.bool``), a list member once per wrong item
+    (``command.list[str].0``): one problem at the user's key, what each member allows.
     """
     problems: set[Problem] = set()
-    branches: dict[tuple[str, str], list[str]] = {}
+    unions: dict[str, list[Problem]] = {}
     for detail in error.errors():
         located = _locate(model, detail["loc"])
         problem = _problem(detail, located, prefix)
         if located.branched and detail["type"] != CONSTRAINT_ERROR:
-            branches.setdefault((problem.path, problem.found), []).append(problem.allowed)
+            at = dotted_path(located.loc[: located.union_at], prefix)
+            unions.setdefault(at, []).append(problem)
         else:
             problems.add(problem)
-    for (path, found), allowed in branches.items():
-        kinds = sorted(set(allowed))
-        words = kinds[0] if len(kinds) == 1 else "one of: " + "; ".join(kinds)
-        problems.add(Problem(path, found, words))
+    for at, found in unions.items():
+        problems.update(_one_per_union(at, found))
     return sorted(problems, key=lambda problem: (problem.path, problem.found))
+
+
+def _one_per_union(at: str, found: list[Problem]) -> set[Problem]:
+    """The problems of a value that fits no member of the union at ``at``: one line."""
+    shallow = [problem for problem in found if problem.path == at]
+    items = [problem for problem in found if _ITEM.fullmatch(problem.path.removeprefix(at))]
+    if shallow and items and len(shallow) + len(items) == len(found):
+        each = " or ".join(sorted({problem.allowed for problem in items}))
+        kinds = sorted({p.allowed for p in shallow} | {f"a list whose every item is {each}"})
+        return {Problem(at, shallow[0].found, "one of: " + "; ".join(kinds))}
+    branches: dict[tuple[str, str], set[str]] = {}
+    for problem in found:
+        branches.setdefault((problem.path, problem.found), set()).add(problem.allowed)
+    words = {key: sorted(kinds) for key, kinds in branches.items()}
+    one_of = {key: k[0] if len(k) == 1 else "one of: " + "; ".join(k) for key, k in words.items()}
+    return {Problem(path, value, allowed) for (path, value), allowed in one_of.items()}
 
 
 @dataclass(frozen=True)
@@ -88,6 +103,8 @@ class _Located:
     """The annotation at the location (e.g. the union whose tag is missing)."""
     branched: bool
     """The location went through a member of a plain (untagged) union."""
+    union_at: int
+    """How many keys of ``loc`` lead to that union (all of them when not branched)."""
 
 
 def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
@@ -152,15 +169,6 @@ def errors_under(error: ValidationError, key: str) -> ValidationError:
     return ValidationError.from_exception_data(error.title, details)
 
 
-def did_you_mean(found: str, known: Sequence[str]) -> str:
-    """`` (did you mean "desiredSize"?)`` for a key close to a known one (difflib), else ``""``."""
-    close = difflib.get_close_matches(found, known, n=1, cutoff=0.75)
-    if not close:
-        lowered = {key.lower(): key for key in known}
-        close = [lowered[found.lower()]] if found.lower() in lowered else []
-    return f" (did you mean {describe_value(close[0])}?)" if close else ""
-
-
 def _field_parts(field: str) -> list[int | str]:
     """``datasets[0].source`` -> ``["datasets", 0, "source"]`` (a constraint's field path)."""
     return [int(index) if index else key for key, index in _FIELD_TOKEN.findall(field)]
@@ -177,6 +185,7 @@ def _locate(model: type[BaseModel], loc: Sequence[int | str]) -> _Located:
     parent: Any = model
     kept: list[int | str] = []
     branched = False
+    union_at: int | None = None
     for part in loc:
         tagged = _union_member_by_tag(current, part)
         if tagged is None:
@@ -186,11 +195,12 @@ def _locate(model: type[BaseModel], loc: Sequence[int | str]) -> _Located:
             continue
         if _is_branch_label(current, part):
             branched = True
+            union_at = len(kept) if union_at is None else union_at
             continue
         parent = current
         kept.append(part)
         current = _step(current, part)
-    return _Located(kept, parent, current, branched)
+    return _Located(kept, parent, current, branched, len(kept) if union_at is None else union_at)
 
 
 def _is_branch_label(annotation: Any, part: int | str) -> bool:

@@ -23,7 +23,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field, StringConstraints
 
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.validation import did_you_mean
+from trainstack.core.describe import did_you_mean
 
 WARNING_IDS: dict[str, str] = {
     "sharedMemory": "/dev/shm off, or under 1Gi, on a multi-GPU (NCCL) job",

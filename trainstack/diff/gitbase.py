@@ -7,15 +7,16 @@ stash and worktree list are never touched, and the directory is removed afterwar
 from __future__ import annotations
 
 import contextlib
-import io
 import subprocess
-import tarfile
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainstack.core.errors import DiffError
+from trainstack.console.signals import removed_on_stop
+from trainstack.core.errors import DiffError, TrainstackError
+from trainstack.core.project import Project
+from trainstack.diff.extract import extract, refuse_links_into
 
 
 @dataclass(frozen=True)
@@ -34,18 +35,62 @@ class BaseCheckout:
 
 @contextlib.contextmanager
 def checkout(project_root: Path, ref: str) -> Iterator[BaseCheckout]:
-    """The project as it is at ``ref``, in a temporary directory removed on exit."""
+    """The project as it is at ``ref``, in a temporary directory removed on exit.
+
+    Any tree is safe to extract (:mod:`trainstack.diff.extract`): nothing is followed,
+    links leaving the tree are left out (an error where the plan reads), it is bounded.
+    """
     top = Path(_git(project_root, "rev-parse", "--show-toplevel", what="find the repository"))
     prefix = _git(project_root, "rev-parse", "--show-prefix", what="find the repository")
     commit = _resolve(top, ref)
-    archive = _run(["git", "-C", str(top), "archive", "--format=tar", commit])
-    if archive.returncode != 0:
-        raise DiffError(f"git archive {ref} failed: {_text(archive.stderr)}")
-    with tempfile.TemporaryDirectory(prefix="trainstack-base-") as scratch:
-        root = Path(scratch)
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(root, filter="data")
-        yield BaseCheckout(ref=ref, commit=commit, project_root=root / prefix)
+    where = f"{ref} ({commit[:7]})"
+    with (
+        tempfile.TemporaryDirectory(prefix="trainstack-base-") as scratch,
+        removed_on_stop(Path(scratch)) as root,
+    ):
+        left_out = _archive(top, commit, ref, str(root), where)
+        project = root / prefix
+        refuse_links_into(left_out, prefix.rstrip("/"), _stack_dir(project), where)
+        yield BaseCheckout(ref=ref, commit=commit, project_root=project)
+
+
+def _archive(top: Path, commit: str, ref: str, root: str, where: str) -> dict[str, str]:
+    """``git archive`` of ``commit`` extracted into ``root`` as it streams."""
+    with tempfile.TemporaryFile() as errors:
+        try:
+            git = subprocess.Popen(
+                ["git", "-C", str(top), "archive", "--format=tar", commit],
+                stdout=subprocess.PIPE,
+                stderr=errors,
+            )
+        except FileNotFoundError as error:
+            raise DiffError("git is not installed or not on PATH; --base needs it") from error
+        assert git.stdout is not None
+        try:
+            left_out = extract(git.stdout, root, where)
+            # The end-of-archive padding git may still be writing: read it, so that git
+            # never writes into a closed pipe (SIGPIPE: a failure of a good archive).
+            while git.stdout.read(1 << 16):
+                pass
+        except BaseException:
+            git.kill()
+            raise
+        finally:
+            git.stdout.close()
+            status = git.wait()
+        if status != 0:
+            errors.seek(0)
+            raise DiffError(f"git archive {ref} failed: {_text(errors.read())}")
+    return left_out
+
+
+def _stack_dir(project: Path) -> str:
+    """Where the revision keeps its stack files, relative to its project (``""``: unknown)."""
+    try:
+        stack_dir = Project.load(project).stack_config_dir
+        return stack_dir.relative_to(project).as_posix() if stack_dir != project else ""
+    except (TrainstackError, ValueError):
+        return ""  # no Pulumi.yaml, or one the plan will refuse with its own message
 
 
 def _resolve(top: Path, ref: str) -> str:

@@ -18,19 +18,21 @@ import os
 import secrets
 import subprocess
 import sys
-import threading
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainstack.console.signals import on_stop
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
+from trainstack.diff.children import Children
 from trainstack.diff.progress import Progress
 from trainstack.plan import (
     DIGEST_KEY_ENV,
     Plan,
     PlanCache,
+    TreeTooLarge,
     environment_digest,
     plan_digest,
     plan_stack,
@@ -70,7 +72,7 @@ def make_plans(
     """Plan ``revisions`` in subprocesses and ``stacks`` of ``project`` here, into ``output_dir``.
 
     Returns where each plan is, by where it was asked for (``output_dir/<stack>``, or
-    ``<revision output_dir>/<stack>``): a plan found in ``cache`` is read from there.
+    ``<revision output_dir>/<stack>``): a plan found in ``cache`` is copied there, verified.
     Without a cache every plan is made, with a key of this run only.
 
     A revision that fails raises :class:`DiffError` with its stderr; a working-tree stack
@@ -113,8 +115,11 @@ class _CacheLookup:
         self._cache = cache
         self._project = project
         self._key = key
-        self._shared = environment_digest() if cache is not None else b""
-        self._sides: dict[Path, bytes] = {}
+        self._sides: dict[Path, bytes | None] = {}
+        try:
+            self._shared = environment_digest() if cache is not None else b""
+        except TreeTooLarge:
+            self._cache = None  # hashing would take longer than planning
 
     def entry(self, root: Path, stack: str) -> str | None:
         """The cache entry of ``stack`` of the checkout at ``root`` (``None`` without a cache)."""
@@ -123,12 +128,20 @@ class _CacheLookup:
         if root not in self._sides:
             project = self._project
             stack_dir = (project if root == project.root else Project.load(root)).stack_config_dir
-            self._sides[root] = side_digest(self._shared, root, stack_dir)
-        return plan_digest(self._sides[root], stack, self._key)
+            try:
+                self._sides[root] = side_digest(self._shared, root, stack_dir)
+            except TreeTooLarge:
+                self._sides[root] = None  # this side is planned, not looked up
+        side = self._sides[root]
+        return plan_digest(side, stack, self._key) if side is not None else None
 
-    def find(self, entry: str | None, stack: str) -> Path | None:
-        """Where the cache keeps the plan of ``entry``, if it has it."""
-        return self._cache.get(entry, stack) if self._cache is not None and entry else None
+    def find(self, entry: str | None, stack: str, output_dir: Path) -> bool:
+        """Whether the cache had the plan of ``entry`` and copied it, verified, to
+        ``output_dir/<stack>``."""
+        if self._cache is None or not entry:
+            return False
+        output_dir.mkdir(parents=True, exist_ok=True)
+        return self._cache.get(entry, stack, output_dir / stack)
 
 
 def _not_cached(
@@ -142,17 +155,16 @@ def _not_cached(
     head: list[tuple[str, str | None]] = []
     for stack in dict.fromkeys(stacks):
         entry = lookup.entry(run.project.root, stack)
-        found = lookup.find(entry, stack)
-        if found is not None:
-            run.located[run.output_dir / stack] = found
+        if lookup.find(entry, stack, run.output_dir):
+            run.located[run.output_dir / stack] = run.output_dir / stack
         else:
             head.append((stack, entry))
     pending: list[tuple[RevisionPlan, str | None]] = []
     for request in revisions:
         entry = lookup.entry(request.project_root, request.stack)
-        found = lookup.find(entry, request.stack)
-        if found is not None:
-            run.located[request.output_dir / request.stack] = found
+        if lookup.find(entry, request.stack, request.output_dir):
+            planned = request.output_dir / request.stack
+            run.located[planned] = planned
         else:
             pending.append((request, entry))
     return head, pending
@@ -167,10 +179,10 @@ def _plan_all(
     # As many children as cores: the working tree's plans here finish first, and the
     # revision's go on on every core.
     workers = max(1, min(len(pending), os.cpu_count() or 1))
-    children = _Children()
+    children = Children()
     failures: list[str | None] = []
     made: _Made = []
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with on_stop(children.kill), ThreadPoolExecutor(max_workers=workers) as pool:
         try:
             futures: list[tuple[RevisionPlan, str | None, Future[str | None]]] = [
                 (
@@ -219,41 +231,8 @@ def _plan_working_tree(head: list[tuple[str, str | None]], run: _Run) -> _Made:
     return made
 
 
-class _Children:
-    """The ``trainstack plan`` processes started for revisions, so they can be stopped."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._processes: list[subprocess.Popen[str]] = []
-        self._stopped = False
-
-    def start(self, command: list[str], cwd: str, env: dict[str, str]) -> subprocess.Popen[str]:
-        """Start ``command`` (refused once :meth:`stop` was called)."""
-        with self._lock:
-            if self._stopped:
-                raise DiffError("the diff was stopped")
-            process = subprocess.Popen(
-                command,
-                cwd=cwd,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            self._processes.append(process)
-            return process
-
-    def stop(self) -> None:
-        """SIGTERM to every running plan: each removes its staging directory and exits."""
-        with self._lock:
-            self._stopped = True
-            for process in self._processes:
-                if process.poll() is None:
-                    process.terminate()
-
-
 def _plan_revision(
-    request: RevisionPlan, digest_key: str, children: _Children, progress: Progress | None
+    request: RevisionPlan, digest_key: str, children: Children, progress: Progress | None
 ) -> str | None:
     """Plan one stack of a checkout; returns the error message, or ``None`` on success."""
     if progress is not None:
@@ -265,7 +244,7 @@ def _plan_revision(
             progress.done()
 
 
-def _run_revision(request: RevisionPlan, digest_key: str, children: _Children) -> str | None:
+def _run_revision(request: RevisionPlan, digest_key: str, children: Children) -> str | None:
     root = str(request.project_root)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.console.signals import removed_on_stop
 from trainstack.core.errors import DiffError
 from trainstack.core.project import PROJECT_FILE, Project
 from trainstack.diff.compare import compare
@@ -49,7 +50,10 @@ def two_stacks(
     """Stacks ``first`` and ``second`` of the working tree; both must exist."""
     for stack in (first, second):
         project.stack_file(stack)  # a typo in a stack name is an error, not an empty side
-    with tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch:
+    with (
+        tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch,
+        removed_on_stop(Path(scratch)),
+    ):
         located = make_plans(
             [],
             project,
@@ -78,6 +82,7 @@ def against_base(
     with (
         checkout(project.root, ref) as base,
         tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch,
+        removed_on_stop(Path(scratch)),
     ):
         base_project = (
             Project.load(base.project_root)

@@ -19,7 +19,12 @@ if TYPE_CHECKING:
         PlanCache,
         cache_for,
     )
-    from trainstack.plan.cache_digests import environment_digest, plan_digest, side_digest
+    from trainstack.plan.cache_digests import (
+        TreeTooLarge,
+        environment_digest,
+        plan_digest,
+        side_digest,
+    )
     from trainstack.plan.charts import HELM_RELEASE
     from trainstack.plan.cli import complete_stack, plan
     from trainstack.plan.engine import run_program
@@ -39,6 +44,7 @@ __all__ = [
     "Masker",
     "Plan",
     "PlanCache",
+    "TreeTooLarge",
     "cache_for",
     "complete_stack",
     "environment_digest",
@@ -60,7 +66,7 @@ if not TYPE_CHECKING:
             "PlanCache",
             "cache_for",
         ],
-        cache_digests=["environment_digest", "plan_digest", "side_digest"],
+        cache_digests=["TreeTooLarge", "environment_digest", "plan_digest", "side_digest"],
         charts=["HELM_RELEASE"],
         cli=["complete_stack", "plan"],
         engine=["run_program"],

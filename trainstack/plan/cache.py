@@ -2,9 +2,17 @@
 
 Where: ``build/cache/`` of the project (git-ignored, like ``build/plan``), or
 ``$TRAINSTACK_CACHE_DIR``; ``TRAINSTACK_NO_CACHE=1`` (or ``trainstack diff --no-cache``)
-turns it off. Layout: ``plans/<sha256>/<stack>/`` (a plan directory as ``trainstack
-plan`` writes it), ``secret-digest.key`` (below), the marker ``.trainstack-cache`` and a
+turns it off. Layout: ``plans/<sha256>/`` (an entry: ``<stack>/``, a plan directory as
+``trainstack plan`` writes it, and ``manifest.json``, its files' digests signed with the
+key below), ``secret-digest.key`` (below), the marker ``.trainstack-cache`` and a
 ``.gitignore`` of ``*`` (git never lists the cache, wherever it is).
+
+Trusted only once verified (:mod:`trainstack.plan.cache_entries`): an entry is served by
+copying it into the diff's scratch directory, each file hashed on the way and checked
+against the signed manifest; a symbolic link, FIFO, device or foreign file in it, or any
+byte changed, and the entry is removed and the plan made again. Nothing in the cache is
+followed or opened unless it is a regular file (the key file too). Names under
+``plans/`` that are not entries are never read.
 
 What the digest covers, so that a cached plan can never be stale:
 :mod:`trainstack.plan.cache_digests`.
@@ -33,6 +41,9 @@ import shutil
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from trainstack.core.files import open_regular
+from trainstack.plan.cache_entries import Unverified, serve, store
 
 CACHE_DIR_ENV = "TRAINSTACK_CACHE_DIR"
 NO_CACHE_ENV = "TRAINSTACK_NO_CACHE"
@@ -86,23 +97,37 @@ class PlanCache:
             return self._key
         path = self.root / KEY_FILE
         try:
-            if path.exists():
-                self._key = bytes.fromhex(path.read_text(encoding="ascii").strip())
+            if os.path.lexists(path):
+                with os.fdopen(open_regular(path), "rb") as handle:
+                    self._key = bytes.fromhex(handle.read(256).decode("ascii").strip())
             else:
                 self._key, self._key_is_new = secrets.token_bytes(32), True
         except (OSError, ValueError) as error:
             raise CacheUnavailable(f"{path}: unusable secret-digest key ({error})") from None
         return self._key
 
-    def get(self, digest: str, stack: str) -> Path | None:
-        """The cached plan directory of ``stack`` for ``digest``, or ``None``."""
+    def get(self, digest: str, stack: str, target: Path) -> bool:
+        """Copy the cached plan of ``stack`` for ``digest`` to the new directory ``target``
+        if the cache has it and it verifies (:mod:`trainstack.plan.cache_entries`); an
+        entry that does not verify is removed, to be planned again."""
         entry = self._entry(digest)
-        plan = entry / stack
-        if entry.is_symlink() or plan.is_symlink() or not (plan / "resources.json").is_file():
-            return None
+        if not os.path.lexists(entry):
+            return False
+        try:
+            serve(entry, stack, self.secret_key(), target, MAX_BYTES)
+        except (Unverified, OSError):
+            self._discard(entry)
+            return False
         with contextlib.suppress(OSError):
-            os.utime(entry)  # recently used: pruned last
-        return plan
+            os.utime(entry, follow_symlinks=False)  # recently used: pruned last
+        return True
+
+    def _discard(self, entry: Path) -> None:
+        with contextlib.suppress(OSError):
+            if os.path.islink(entry) or not os.path.isdir(entry):
+                os.unlink(entry)
+            else:
+                shutil.rmtree(entry)
 
     def put_all(self, plans: Iterable[tuple[str, str, Path]]) -> None:
         """Keep a copy of each ``(digest, stack, plan directory)``; then prune.
@@ -142,20 +167,19 @@ class PlanCache:
 
     def _put(self, digest: str, stack: str, plan_dir: Path) -> None:
         entry = self._entry(digest)
-        if entry.exists():
+        if os.path.lexists(entry):
             return
         staging = self.root / PLANS / f".new-{os.getpid()}-{secrets.token_hex(6)}"
         try:
-            staging.mkdir(mode=0o700)
-            shutil.copytree(plan_dir, staging / stack, symlinks=True)
+            store(plan_dir, staging, stack, self.secret_key(), MAX_BYTES)
             # One rename: a reader sees the whole plan or nothing. Made meanwhile by another
             # diff: the rename fails and that one is kept.
             with contextlib.suppress(OSError):
                 os.rename(staging, entry)
-        except OSError:
-            pass
+        except (OSError, Unverified):
+            pass  # not cached: the next diff plans it again
         finally:
-            if staging.exists() and not staging.is_symlink():
+            if os.path.isdir(staging) and not os.path.islink(staging):
                 shutil.rmtree(staging, ignore_errors=True)
 
     def prune(self) -> None:
@@ -199,7 +223,13 @@ def _entries(plans: Path) -> Iterator[Path]:
 
 
 def _size(path: Path) -> int:
-    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+    """Bytes of the regular files under ``path`` (links not followed)."""
+    total = 0
+    for directory, _, files in os.walk(path):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(directory, name)).st_size
+    return total
 
 
 def _refuse_links(path: Path) -> None:

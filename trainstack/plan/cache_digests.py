@@ -7,8 +7,12 @@ Any byte that could change a plan changes the digest (:func:`side_digest`,
   and of its stack directory (``stackConfigDir``, wherever it is): stack files, the data
   stacks they read, experiments (always inside the project), the chart, the
   operators' overlays, ``__main__.py``, ``components/`` and the checkout's own
-  ``trainstack/`` code; symbolic links are followed (cycles cut). Left out: ``.git``,
-  ``build``, ``.venv``, ``node_modules`` and tool caches, which no plan reads;
+  ``trainstack/`` code. A link to a file is read through; a link to a directory is
+  walked only when it stays inside the tree (cycles cut); only regular files are ever
+  opened (a FIFO or ``/dev/zero`` counts by its type). Left out: ``.git``, ``build``,
+  ``.venv``, ``node_modules`` and tool caches, which no plan reads. Bounded: a tree over
+  :data:`MAX_HASHED_FILES` files or :data:`MAX_HASHED_BYTES` is not hashed to the end
+  (:class:`TreeTooLarge`) and its side is planned without the cache;
 - the code of the ``trainstack`` package that runs, wherever it is installed;
 - the Python version and every installed distribution's name and version;
 - ``PULUMI_*`` and ``TRAINSTACK_*`` environment variables, the files of
@@ -25,8 +29,9 @@ from importlib import metadata
 from pathlib import Path
 
 from trainstack.core.file_names import check_stack_name
+from trainstack.core.files import open_regular
 
-FORMAT = b"trainstack plan cache 1\n"
+FORMAT = b"trainstack plan cache 2\n"
 
 # Directories no plan reads (and that can be large): never hashed.
 _SKIPPED_DIRS = frozenset(
@@ -45,33 +50,92 @@ _SKIPPED_DIRS = frozenset(
     }
 )
 _ENV_PREFIXES = ("PULUMI_", "TRAINSTACK_")
+MAX_HASHED_FILES = 200_000
+"""Files hashed for one tree (a side's project, the CRD directory, the running code)."""
+MAX_HASHED_BYTES = 1 << 30
+"""Bytes hashed for one tree: 1 GiB, some seconds of SHA-256 (the project is some MB)."""
 _SECRET_KEY_ENV = "TRAINSTACK_SECRET_DIGEST_KEY"
 
 
+class TreeTooLarge(Exception):
+    """A tree over :data:`MAX_HASHED_FILES` or :data:`MAX_HASHED_BYTES`: its side is planned
+    without the cache (hashing it would take longer than planning)."""
+
+
 def _hash_tree(digest: hashlib._Hash, root: Path, label: str) -> None:
-    """Every regular file under ``root`` (links followed, cycles cut), path and content."""
+    """Every regular file under ``root``, path and content; bounded (:class:`TreeTooLarge`).
+
+    A link to a file is read through (the plan reads through it too), a link to a
+    directory is walked only when it stays inside ``root`` (never ``/`` or a home
+    directory), cycles are cut, and only regular files are opened: a FIFO, a device
+    (``/dev/zero``) or a socket counts by its type, never read (it could block for ever).
+    """
     digest.update(f"tree {label}\n".encode())
+    budget = _Budget()
+    inside = os.path.realpath(root)
     seen: set[tuple[int, int]] = set()
-    for directory, names, files in os.walk(root, followlinks=True):
-        info = os.stat(directory)
+    pending = [""]
+    while pending:
+        relative = pending.pop()
+        directory = os.path.join(root, relative)
+        try:
+            info = os.stat(directory)
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name, reverse=True)
+        except OSError as error:
+            digest.update(f"unreadable {relative} {error.errno}\n".encode())
+            continue
         if (info.st_dev, info.st_ino) in seen:
-            names[:] = []
             continue
         seen.add((info.st_dev, info.st_ino))
-        names[:] = sorted(
-            name for name in names if name not in _SKIPPED_DIRS and not name.endswith(".egg-info")
-        )
-        relative = os.path.relpath(directory, root)
-        for name in sorted(files):
-            path = os.path.join(directory, name)
-            digest.update(f"file {relative}/{name}\n".encode())
-            try:
-                with open(path, "rb") as handle:
-                    while block := handle.read(1 << 20):
-                        digest.update(block)
-            except OSError as error:
-                # A file a plan could not read either (a dangling link...): its state counts.
-                digest.update(f"unreadable {error.errno}\n".encode())
+        for entry in entries:
+            name = os.path.join(relative, entry.name)
+            if _is_directory(entry):
+                if entry.name in _SKIPPED_DIRS or entry.name.endswith(".egg-info"):
+                    continue
+                if entry.is_symlink() and not _within(entry.path, inside):
+                    digest.update(f"outside link {name} {os.readlink(entry.path)}\n".encode())
+                    continue
+                pending.append(name)
+            else:
+                _hash_file(digest, entry.path, name, budget)
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _within(path: str, inside: str) -> bool:
+    real = os.path.realpath(path)
+    return real == inside or real.startswith(inside + os.sep)
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.files = 0
+        self.bytes = 0
+
+    def spend(self, size: int) -> None:
+        self.bytes += size
+        if self.bytes > MAX_HASHED_BYTES:
+            raise TreeTooLarge(f"more than {MAX_HASHED_BYTES} bytes")
+
+
+def _hash_file(digest: hashlib._Hash, path: str, name: str, budget: _Budget) -> None:
+    digest.update(f"file {name}\n".encode())
+    budget.files += 1
+    if budget.files > MAX_HASHED_FILES:
+        raise TreeTooLarge(f"more than {MAX_HASHED_FILES} files")
+    try:
+        with os.fdopen(open_regular(path, follow_links=True), "rb") as handle:
+            while block := handle.read(1 << 20):
+                budget.spend(len(block))
+                digest.update(block)
+    except OSError as error:
+        # A file a plan could not read either (a dangling link, a FIFO): its state counts.
+        digest.update(f"unreadable {error.errno}\n".encode())
 
 
 def environment_digest() -> bytes:

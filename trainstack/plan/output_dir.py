@@ -27,9 +27,10 @@ files of the new plan empty (the plan does not ``fsync``: it would cost more tha
 plan itself, and a plan is re-made in seconds).
 
 For tests, ``TRAINSTACK_TEST_PAUSE_AT=<point>[:<seconds>]`` makes the writer print
-``paused at <point>`` on stderr and sleep there (30 s by default; points: ``writing``,
-``written``, ``swapping``, ``swapped`` — the last one with signals held), so that a test
-can signal the real process at that very point.
+``paused at <point>`` on stderr and wait there until a signal arrives, at most that long
+(30 s by default; points: ``writing``, ``written``, ``swapping``, ``swapped`` — the last
+one with signals held), so that a test can signal the real process at that very point
+without guessing how long to sleep.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from trainstack.console.signals import deferred
+from trainstack.console.signals import deferred, raise_if_stopping, removed_on_stop, signal_arrived
 from trainstack.core.errors import OutputError
 from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (
@@ -72,7 +73,9 @@ def checkpoint(point: str) -> None:
     if wanted == point:
         sys.stderr.write(f"paused at {point}\n")
         sys.stderr.flush()
-        time.sleep(float(seconds) if seconds else PAUSE_SECONDS)
+        until = time.monotonic() + (float(seconds) if seconds else PAUSE_SECONDS)
+        while time.monotonic() < until and not signal_arrived():
+            time.sleep(0.01)
 
 
 @contextlib.contextmanager
@@ -92,22 +95,26 @@ def replacing(output_dir: Path, stack: str) -> Iterator[Path]:
         staging.mkdir(mode=0o755)
     except OSError as error:
         raise _output_error(error, root) from None
-    try:
-        _write_marker(staging)
-        yield staging
-        checkpoint("swapping")
-        with deferred():
-            check_replaceable(target)
-            replaced = _swap(staging, target, root, stack)
-            checkpoint("swapped")
-            if replaced is not None:
-                remove_ours(replaced)
-    except OSError as error:
-        raise _output_error(error, target) from None
-    finally:
-        with deferred():
-            if staging.exists() and not staging.is_symlink():
-                remove_ours(staging)
+    # If a stop's guard ends the process (signals.py), the staging directory goes too:
+    # before the swap it holds the unfinished plan, after it the replaced one.
+    with removed_on_stop(staging):
+        try:
+            _write_marker(staging)
+            yield staging
+            checkpoint("swapping")
+            with deferred():
+                raise_if_stopping()  # a stop whose exception was lost on the way: no swap
+                check_replaceable(target)
+                replaced = _swap(staging, target, root, stack)
+                checkpoint("swapped")
+                if replaced is not None:
+                    remove_ours(replaced)
+        except OSError as error:
+            raise _output_error(error, target) from None
+        finally:
+            with deferred():
+                if staging.exists() and not staging.is_symlink():
+                    remove_ours(staging)
 
 
 def _output_root(output_dir: Path) -> Path:

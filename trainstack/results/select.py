@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from trainstack.console.safe_text import printable
+from trainstack.core.describe import did_you_mean
 from trainstack.core.errors import ResultsError
-from trainstack.core.validation import did_you_mean
 
 PREFERRED_METRICS = ("images_per_sec", "train_time", "duration", "time_to_train")
 """A matrix point's main metric: the first of these it reports."""

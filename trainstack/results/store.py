@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.core.errors import Problem, ResultsError, ResultsFileError
+from trainstack.core.files import open_regular
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.core.validation import problems_from
@@ -62,16 +63,22 @@ def read_record(path: Path, display: Display) -> RunRecord:
         return display(path)
 
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        # Only a regular file is opened: a FIFO or /dev/zero would block or never end.
+        with os.fdopen(open_regular(path, follow_links=True), "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
             found = f"more than {MAX_FILE_BYTES} bytes"
             raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)])
-        document = json.loads(path.read_bytes())
+        document = json.loads(data)
     except RecursionError:
         raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)]) from None
     except json.JSONDecodeError as error:
         found = f"invalid JSON ({error.msg} at line {error.lineno} column {error.colno})"
         raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from error
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
+        found = f"unreadable ({error.strerror or error})"
+        raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from None
+    except UnicodeDecodeError as error:
         raise ResultsFileError(where(), [Problem("(document)", str(error), _RESTORE)]) from error
     if too_deep(document):
         raise ResultsFileError(where(), [Problem("(document)", TOO_DEEP, ALLOWED_DEPTH)])

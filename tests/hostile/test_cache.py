@@ -1,0 +1,106 @@
+"""A hostile plan cache: ``diff`` shows only what its inputs hold, and never hangs.
+
+The cache of a real ``diff aiacc baseline`` is corrupted in each way below (every entry
+at once); the next ``diff`` (a process of its own: a FIFO read would hang it) must print
+exactly what the first printed, re-planning the entries it cannot verify.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.project_copy import Outcome, copy_project, run_subprocess
+from trainstack.plan.cache import CACHE_DIR_ENV
+
+
+def _diff(root: Path, cache: Path) -> Outcome:
+    return run_subprocess(["diff", "aiacc", "baseline"], root, {CACHE_DIR_ENV: str(cache)})
+
+
+@pytest.fixture(scope="module")
+def cached(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """A project, a cache holding both sides' plans, and the diff's output.
+
+    The cache's place is part of the plans' digest (every ``TRAINSTACK_*`` variable is):
+    each case restores the cache there from the copy ``<cache>.pristine``.
+    """
+    root = copy_project(tmp_path_factory.mktemp("project"))
+    cache = tmp_path_factory.mktemp("cache") / "cache"
+    first = _diff(root, cache)
+    assert first.status == 1, first.stderr
+    assert len(os.listdir(cache / "plans")) == 2
+    shutil.copytree(cache, cache.with_suffix(".pristine"), symlinks=True)
+    return root, cache, first.stdout
+
+
+def _forged(text: str) -> str:
+    """The plan with a node pool's size no input holds (resources.json, what diff reads)."""
+    forged = text.replace('"desiredSize": "4"', '"desiredSize": "999"', 1)
+    assert forged != text
+    return forged
+
+
+def _forge_a_value(entry: Path, outside: Path) -> None:
+    for path in entry.rglob("resources.json"):
+        path.write_text(_forged(path.read_text()))
+
+
+def _link_out(entry: Path, outside: Path) -> None:
+    for path in entry.rglob("resources.json"):
+        forged = outside / f"{entry.name}.json"
+        forged.write_text(_forged(path.read_text()))
+        path.unlink()
+        path.symlink_to(forged)
+
+
+def _fifo(entry: Path, outside: Path) -> None:
+    for path in entry.rglob("resources.json"):
+        path.unlink()
+        os.mkfifo(path)
+
+
+def _entry_to_dev_zero(entry: Path, outside: Path) -> None:
+    for path in entry.rglob("objects.json"):
+        path.unlink()
+        path.symlink_to("/dev/zero")
+
+
+CORRUPTIONS: dict[str, Callable[[Path, Path], None]] = {
+    "a-value-edited": _forge_a_value,
+    "a-file-linked-out-of-the-cache": _link_out,
+    "a-fifo": _fifo,
+    "a-link-to-dev-zero": _entry_to_dev_zero,
+}
+
+
+@pytest.mark.parametrize("corrupt", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
+def test_a_corrupted_cache_never_changes_what_diff_reports(
+    cached: tuple[Path, Path, str], tmp_path: Path, corrupt: Callable[[Path, Path], None]
+) -> None:
+    root, cache, expected = cached
+    shutil.rmtree(cache)
+    shutil.copytree(cache.with_suffix(".pristine"), cache, symlinks=True)
+    planned_before = sorted(os.listdir(cache / "plans"))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    entries = sorted((cache / "plans").iterdir())
+    for entry in entries:
+        corrupt(entry, outside)
+    before_outside = {p.name: p.read_bytes() for p in outside.iterdir()}
+
+    again = _diff(root, cache)
+
+    assert (again.status, again.stdout) == (1, expected), again.stderr
+    assert "999" not in again.stdout
+    assert again.stderr == ""
+    assert {p.name: p.read_bytes() for p in outside.iterdir()} == before_outside
+    # Both sides were planned again and stored afresh under the same entries, verified.
+    assert sorted(os.listdir(cache / "plans")) == planned_before
+    for entry in entries:
+        assert not [p for p in entry.rglob("*") if p.is_symlink() or p.is_fifo()]
+    assert _diff(root, cache).stdout == expected
