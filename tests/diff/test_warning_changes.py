@@ -269,17 +269,17 @@ def test_the_pr_comment_lists_the_new_warning_first(pull_request: dict[str, Ran]
     def item(label: str, name: str) -> str:
         return (
             f"- **{label}** `unbackedWrite` `experiments/{name}.yaml` experiment `{name}` "
-            f"`job.command[2]`: {_unbacked(f'/models/{name}')}"
+            f"`job.command[2]`: `{_unbacked(f'/models/{name}')}`"
         )
 
-    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: *{}*"
+    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: `{}`"
     borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
     items = section[7:]
     assert items[:4] == [
         item("new", "added"),
         item("gone", "fixed"),
         item("newly acknowledged", "acked")
-        + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: *{ACKED_REASON}*",
+        + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: `{ACKED_REASON}`",
         item("unchanged", "kept"),
     ]
     # The example stack's own acknowledgements: shown, with their reasons, not hidden.
@@ -288,10 +288,10 @@ def test_the_pr_comment_lists_the_new_warning_first(pull_request: dict[str, Ran]
     assert items[5].startswith("- **acknowledged** `borrowing` `experiments/imagenet-tensorflow")
     assert items[5].endswith(f" — acknowledged in {borrowing}")
     assert items[6:] == [
-        "- newly not selected (this stack no longer plans them, or never did): "
-        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)",
-        "- not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
-        "(horovod-resnet50-onprem)",
+        "- `newly not selected (this stack no longer plans them, or never did): "
+        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)`",
+        "- `not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
+        "(horovod-resnet50-onprem)`",
     ]
 
 

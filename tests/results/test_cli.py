@@ -66,7 +66,10 @@ def test_add_then_compare_workload_1(
     text = _compare(root, monkeypatch).stdout
     assert "1344.00 ± 6.00" in text and "1200.00 ± 4.00" in text and "+12.0%" in text
     markdown = _compare(root, monkeypatch, "--format", "markdown").stdout
-    assert "| imagenet-tensorflow | images_per_sec | images/sec | 3 | 1344.00 ± 6.00 |" in markdown
+    assert (
+        "| `imagenet-tensorflow` | `images_per_sec` | `images/sec` | 3 | 1344.00 ± 6.00 |"
+        in markdown
+    )
     assert "```mermaid\nxychart-beta\n" in markdown
 
 

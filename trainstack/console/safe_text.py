@@ -52,3 +52,17 @@ def printable(text: str, limit: int | None = DEFAULT_LIMIT, tabs: bool = False) 
     if not text.isascii():
         text = "".join(_escape(c) if _invisible(c) else c for c in text)
     return text + cut
+
+
+_TERMINAL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def terminal_line(text: str) -> str:
+    """``text`` as one line a terminal shows as it reads: control characters (a newline
+    too: a message never forges a second line) and invisible ones escaped; tabs and
+    backslashes kept (the last line of defence under every report line and message,
+    where :func:`printable` was not already applied)."""
+    text = _TERMINAL.sub(lambda found: _escape(found[0]), text)
+    if not text.isascii():
+        text = "".join(_escape(c) if _invisible(c) else c for c in text)
+    return text

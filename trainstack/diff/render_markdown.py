@@ -10,12 +10,13 @@ import html
 import re
 from collections.abc import Sequence
 
+from trainstack.console.markdown import code_span
+from trainstack.console.safe_text import printable
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
 from trainstack.diff.render_text import listed_warnings, selection_lines, warning_counts
 
-ESCAPED_PIPE = "\\|"
 MARKDOWN_LISTED = 25
 """Warnings listed per stack and group in a PR comment; the rest are counted."""
 TRUNCATED_NOTE = (
@@ -57,7 +58,7 @@ def _data_loss(diffs: Sequence[StackDiff]) -> str:
         ">",
     ]
     lines += [
-        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {html.escape(risk.reason)}"
+        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {code_span(risk.reason)}"
         for d, risk in risks
     ]
     return "\n".join(lines) + "\n\n"
@@ -100,8 +101,8 @@ def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
             for label, count in shown.items()
             if count > MARKDOWN_LISTED
         ]
-        lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(changes)]
-        lines += [f"- note: {html.escape(note, quote=False)}" for note in changes.notes]
+        lines += [f"- {code_span(text)}" for text, _ in selection_lines(changes)]
+        lines += [f"- note: {code_span(note)}" for note in changes.notes]
         blocks.append("\n".join(lines) + "\n")
     if not blocks:
         return ""
@@ -112,11 +113,11 @@ def _markdown_item(label: str, warning: ReviewedWarning) -> str:
     text = (
         f"- **{label}** {code_span(warning.check)} {code_span(warning.source)} experiment "
         f"{code_span(warning.experiment)} {code_span(warning.key)}: "
-        f"{html.escape(warning.message, quote=False)}"
+        f"{code_span(warning.message)}"
     )
     if warning.reason is not None:
         text += f" — acknowledged in {code_span(str(warning.acknowledged_in))}: "
-        text += f"*{html.escape(warning.reason, quote=False)}*"
+        text += code_span(warning.reason)
     return text
 
 
@@ -129,15 +130,15 @@ def _extras(stack_diff: StackDiff) -> str:
         f"- {_compared(stack_diff)}: {code_span(config_note(change))}"
         for change in stack_diff.config_changes
     ]
-    lines += [f"- {_compared(stack_diff)}: note: {html.escape(note)}" for note in stack_diff.notes]
+    lines += [f"- {_compared(stack_diff)}: note: {code_span(note)}" for note in stack_diff.notes]
     return "\n".join(lines) + "\n\n" if lines else ""
 
 
 def _section(stack_diff: StackDiff, item: ObjectDiff) -> str:
     fence = _fence(item.diff_lines)
     summary = (
-        f"{item.status} <code>{html.escape(item.key.label)}</code> "
-        f"({html.escape(stack_diff.before_label)} → {html.escape(stack_diff.after_label)})"
+        f"{item.status} <code>{_html(item.key.label)}</code> "
+        f"({_html(stack_diff.before_label)} → {_html(stack_diff.after_label)})"
     )
     body = "".join(f"{line}\n" for line in item.diff_lines)
     notes = "".join(f"\nmasked: {code_span(note)}\n" for note in object_notes(item))
@@ -170,10 +171,6 @@ def _compared(stack_diff: StackDiff) -> str:
     return f"{code_span(stack_diff.before_label)} → {code_span(stack_diff.after_label)}"
 
 
-def code_span(text: str) -> str:
-    """Inline code that survives tables (``|``) and embedded backticks."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
-    # GitHub splits table cells on "|" even inside code spans, unless it is escaped.
-    return f"{ticks}{padded.replace('|', ESCAPED_PIPE)}{ticks}"
+def _html(text: str) -> str:
+    """``text`` inside an HTML element (the ``<summary>`` line): one line, tags escaped."""
+    return html.escape(printable(text))

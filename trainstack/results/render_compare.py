@@ -6,6 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from trainstack.console.markdown import chart_label, code_span
+from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, percent, text_table
 from trainstack.results.compare import Row, Side
 from trainstack.results.stats import MIN_RUNS_FOR_INTERVAL
@@ -68,6 +70,8 @@ def _headers(a: str, b: str) -> list[str]:
 
 
 _RIGHT = {3, 4, 5, 6, 7, 8, 9}
+_USERS = frozenset({0, 1, 2})
+"""Columns of text from experiment files (experiment, metric, unit): inline code."""
 
 
 def _notes(rows: Sequence[Row]) -> list[str]:
@@ -91,11 +95,12 @@ def _unchecked(rows: Sequence[Row]) -> list[str]:
 def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     """Aligned plain text."""
     out = [f"{a} vs {b}: {_legend(a, b)}\n\n"]
-    out.append(text_table(_headers(a, b), [_cells(row) for row in rows], _RIGHT))
+    cells = [[printable(cell, None) for cell in _cells(row)] for row in rows]
+    out.append(text_table(_headers(a, b), cells, _RIGHT))
     notes = _notes(rows)
     if notes:
         out.append("\nnot comparable or left out:\n")
-        out += [f"  - {note}\n" for note in notes]
+        out += [f"  - {printable(note, None)}\n" for note in notes]
     unchecked = _unchecked(rows)
     if unchecked:
         out.append("\nenvironments not compared:\n")
@@ -105,16 +110,17 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
 
 def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     """Tables, notes and a mermaid bar chart per metric: usable as a pull-request comment."""
-    out = [f"### Results: `{a}` vs `{b}`\n\n", f"{_legend(a, b)}.\n\n"]
-    out.append(markdown_table(_headers(a, b), [_cells(row) for row in rows], _RIGHT))
+    out = [f"### Results: {code_span(a)} vs {code_span(b)}\n\n", f"{_legend(a, b)}.\n\n"]
+    table = markdown_table(_headers(a, b), [_cells(row) for row in rows], _RIGHT, _USERS)
+    out.append(table)
     notes = _notes(rows)
     if notes:
         out.append("\n**Not comparable or left out**\n\n")
-        out += [f"- {note}\n" for note in notes]
+        out += [f"- {code_span(note)}\n" for note in notes]
     unchecked = _unchecked(rows)
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
-        out += [f"- {note}\n" for note in unchecked]
+        out += [f"- {code_span(note)}\n" for note in unchecked]
     for metric in sorted({row.metric for row in rows}):
         chart = _mermaid([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
@@ -130,14 +136,14 @@ def _mermaid(rows: Sequence[Row], a: str, b: str) -> str:
     for row in rows:
         for side in (row.a, row.b):
             assert side.summary is not None  # comparable rows have values on both sides
-            labels.append(json.dumps(f"{row.experiment} {side.stack}"))
+            labels.append(f'"{chart_label(f"{row.experiment} {side.stack}")}"')
             values.append(f"{side.summary.mean:.2f}")
     metric, unit = rows[0].metric, rows[0].unit
     return (
         "```mermaid\nxychart-beta\n"
-        f'    title "{metric}: {a} vs {b}"\n'
+        f'    title "{chart_label(f"{metric}: {a} vs {b}")}"\n'
         f"    x-axis [{', '.join(labels)}]\n"
-        f'    y-axis "{unit or metric}"\n'
+        f'    y-axis "{chart_label(unit or metric)}"\n'
         f"    bar [{', '.join(values)}]\n"
         "```\n"
     )
