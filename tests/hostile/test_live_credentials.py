@@ -246,3 +246,16 @@ def test_a_kubeconfig_of_the_wrong_types(root: Path, tmp_path: Path) -> None:
     ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
     assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
     assert ran.stderr.startswith(f"error: kubeconfig {config}: ")
+
+
+@pytest.mark.parametrize(
+    "server", ["http://user:SECRET@[::1", "not a url SECRET", "ftp://user:SECRET@127.0.0.1:1"]
+)
+def test_a_server_url_the_client_cannot_use(root: Path, tmp_path: Path, server: str) -> None:
+    config = kubeconfig(tmp_path / "k", server)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert ran.code == 2 and "SECRET" not in ran.stderr
+    assert ran.stderr == (
+        f"error: kubeconfig {config}: the server of context 'aiacc-admin' is no http(s) URL "
+        "the client can use (`clusters[].cluster.server`, e.g. https://10.0.0.1:6443)\n"
+    )

@@ -63,6 +63,7 @@ class ApiReader:
         self.target = target
         self.limits = limits
         config = target.config()
+        _check_server(config.cluster.server, target)
         try:
             assert config.user is not None  # Target.config() refuses a context without one
             verify = tls_context(config, target.path)
@@ -237,6 +238,21 @@ class ApiReader:
                 f"{action}: the API server's answer is not what the Kubernetes API sends "
                 f"({where}): {printable(str(error), 120)}"
             ) from None
+
+
+def _check_server(server: str, target: Target) -> None:
+    """The context's server is an ``https://`` or ``http://`` URL; the error never quotes it
+    (a malformed URL is not masked reliably)."""
+    try:
+        scheme = httpx2.URL(server).scheme if isinstance(server, str) else ""
+    except httpx2.InvalidURL:
+        scheme = ""
+    if scheme not in ("https", "http"):
+        raise ClusterError(
+            f"kubeconfig {target.path}: the server of context "
+            f"{printable(repr(target.context_name))} is no http(s) URL the client can use "
+            "(`clusters[].cluster.server`, e.g. https://10.0.0.1:6443)"
+        )
 
 
 def _refused(error: ApiError) -> str:
