@@ -106,8 +106,10 @@ def test_key_material_that_is_not_base64(root: Path, tmp_path: Path, ca: trustme
 def test_a_key_that_does_not_load_is_not_quoted(root: Path, tmp_path: Path, ca: trustme.CA) -> None:
     user = {**_client_user(ca), "client-key-data": _b64(b"-----BEGIN PRIVATE KEY-----\nSECRET\n")}
     config = kubeconfig(tmp_path / "k", "https://127.0.0.1:1", user=user)
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    temp, env = _temp(tmp_path)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), env=env)
     assert ran.code == 2 and "SECRET" not in ran.stderr
+    assert list(temp.iterdir()) == []  # (lightkube's temporary key file outlived this error)
     assert ran.stderr == (
         f"error: kubeconfig {config}: the certificates of context 'aiacc-admin' "
         "(https://127.0.0.1:1) cannot be loaded (SSLError)\n"
