@@ -30,6 +30,10 @@ from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
 Send = Callable[[Any], None]
 LAUNCHER_LOG = f"{VISION_PODS}/imagenet-tensorflow-launcher/log"
 LIST_ERROR = "error: listing mpijobs in namespace vision: "
+NO_HANG = 30
+"""Seconds a refused command may take in all: its deadline (2-3 s) or timeout (1 s) plus a
+process's start and the stack's loading, 3-10 s on a loaded machine; a hang runs on to
+the harness's 60 s."""
 
 
 def _replace(api: RecordedApi, path: str, send: Send) -> None:
@@ -142,7 +146,7 @@ def test_status_refuses_a_hostile_job_list(
     _replace(api, MPIJOBS, send)
     ran, elapsed = _status(root, cluster, *args)
     assert expected in _refused(ran)
-    assert elapsed < 15  # the deadline (2 s) or timeout (1 s), and a process's start
+    assert elapsed < NO_HANG
 
 
 def test_status_refuses_a_huge_answer_in_bounded_memory(
@@ -233,7 +237,7 @@ def test_a_log_that_never_ends_stops_at_the_deadline(
     prefix = "error: reading the log of pod imagenet-tensorflow-launcher (container launcher)"
     assert "not done within --deadline 3 s" in _refused(ran, prefix)
     assert ran.stdout.startswith("step 1 loss 0.5\n")
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < NO_HANG
 
 
 def test_collect_of_a_log_that_never_ends_writes_nothing(
@@ -297,4 +301,4 @@ def test_follow_waits_for_headers_no_longer_than_the_timeout(
     started = time.monotonic()
     ran = _logs(root, cluster, "--follow", "--timeout", "1")
     assert "no answer from the API server within 1 s" in _refused(ran, "error: reading the log")
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < NO_HANG

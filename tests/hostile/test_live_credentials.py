@@ -187,7 +187,7 @@ def test_an_exec_plugin_that_never_answers_is_stopped_at_the_deadline(
             "did not answer within what was left of --deadline (1."
         )
         assert ran.stderr.endswith(" s): stopped\n") and ran.stderr.count("\n") == 1
-        assert elapsed < 20
+        assert elapsed < 30  # --deadline 2, a process's start on a loaded machine; not 600
         assert api.seen == []  # no request without its credentials
     pid = int((tmp_path / "plugin.pid").read_text())
     with pytest.raises(ProcessLookupError, match="No such process"):

@@ -46,7 +46,7 @@ def phase_of(status: Mapping[str, Any]) -> str:
 
 def _run(annotations: Mapping[str, Any]) -> int | None:
     value = annotations.get(RUN_ANNOTATION)
-    return int(value) if isinstance(value, str) and value.isdigit() else None
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else None
 
 
 def _text(value: Any) -> str | None:
