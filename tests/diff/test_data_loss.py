@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -120,8 +121,10 @@ def test_the_command_exits_3(
     for name in ("before", "after", "imagenet"):
         source = tmp_path / f"Pulumi.{name}.yaml"
         (project / "stacks" / source.name).write_text(source.read_text())
-    for name in ("__main__.py", "components", "trainstack", "charts", "experiments"):
+    for name in ("__main__.py", "components", "trainstack", "charts"):
         (project / name).symlink_to(REPO / name)
+    # A copy: experiments/ linked out of the project is refused (never followed).
+    shutil.copytree(REPO / "experiments", project / "experiments")
     monkeypatch.chdir(project)
     monkeypatch.setattr(sys, "argv", ["trainstack", "diff", "before", "after"])
     with pytest.raises(SystemExit) as stop:

@@ -74,7 +74,7 @@ def test_a_removed_dataset_puts_the_caution_first_within_the_budget(
     ]
     assert lines[6:8] == [
         f"> - deleted `PersistentVolume scratch-data` (`{stack}@origin/main` → `{stack}`): "
-        "not in the new plan; protected: `pulumi up` fails until `pulumi state unprotect`"
+        "`` not in the new plan; protected: `pulumi up` fails until `pulumi state unprotect` ``"
         for stack in ("aiacc", "baseline")
     ]
     # Then per stack what changed, then the approval it needs, then fairness.

@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 from tests.diff.plan_dirs import write_plan_dir
+from trainstack.console.markdown import code_span
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.compare import compare
 from trainstack.diff.model import StackDiff
-from trainstack.diff.render_markdown import MARKDOWN_LISTED, code_span, markdown, warnings_markdown
+from trainstack.diff.render_markdown import MARKDOWN_LISTED, markdown, warnings_markdown
 from trainstack.diff.snapshot import load_snapshot
 from trainstack.diff.sources import two_plans
 from trainstack.plan.files import REVIEW_JSON, AcknowledgedItem, ReviewFile, WarningItem, encode
@@ -109,7 +110,7 @@ def test_a_long_list_is_cut_per_group_in_the_comment_and_markup_escaped(tmp_path
     assert section.startswith("**Warnings:** 27 new, 0 gone, 0 unchanged, 0 acknowledged\n")
     items = [line for line in section.splitlines() if line.startswith("- **new**")]
     assert len(items) == MARKDOWN_LISTED
-    assert items[0].endswith(": &lt;no limit&gt;")
+    assert items[0].endswith(": `<no limit>`")  # inline code: shown, never rendered as HTML
     assert "- ... and 2 more new (run `trainstack diff` locally)" in section.splitlines()
 
 

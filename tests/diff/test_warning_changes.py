@@ -269,16 +269,16 @@ def test_the_pr_comment_lists_the_changes_and_folds_the_rest(pull_request: dict[
     def item(label: str, name: str) -> str:
         return (
             f"- **{label}** `unbackedWrite` `experiments/{name}.yaml` experiment `{name}` "
-            f"`job.command[2]`: {_unbacked(f'/models/{name}')}"
+            f"`job.command[2]`: `{_unbacked(f'/models/{name}')}`"
         )
 
     assert section[5:] == [
         item("new", "added"),
         item("gone", "fixed"),
         item("newly acknowledged", "acked")
-        + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: *{ACKED_REASON}*",
-        "- newly not selected (this stack no longer plans them, or never did): "
-        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)",
+        + f" — acknowledged in `experiments/acked.yaml: acknowledge[0]`: `{ACKED_REASON}`",
+        "- `newly not selected (this stack no longer plans them, or never did): "
+        "experiments/pytorch-ddp-mnist.yaml (pytorch-ddp-mnist)`",
     ]
     # What did not change is folded at the end of the section, reasons included.
     folded = comment[comment.rindex("<details><summary>") :].splitlines()
@@ -286,7 +286,7 @@ def test_the_pr_comment_lists_the_changes_and_folds_the_rest(pull_request: dict[
         "<details><summary>1 unchanged warning(s), 2 acknowledged warning(s), "
         "1 experiment(s) not selected</summary>"
     )
-    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: *{}*"
+    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: `{}`"
     borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
     items = folded[2 : folded.index("</details>") - 1]
     assert items[0] == item("unchanged", "kept")
@@ -296,8 +296,8 @@ def test_the_pr_comment_lists_the_changes_and_folds_the_rest(pull_request: dict[
     assert items[2].startswith("- **acknowledged** `borrowing` `experiments/imagenet-tensorflow")
     assert items[2].endswith(f" — acknowledged in {borrowing}")
     assert items[3:] == [
-        "- not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
-        "(horovod-resnet50-onprem)",
+        "- `not selected by the stack: experiments/horovod-resnet50-onprem.yaml "
+        "(horovod-resnet50-onprem)`",
     ]
     assert folded[folded.index("</details>") - 1] == ""
 

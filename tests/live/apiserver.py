@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import ssl
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ class RecordedApi:
     routes: list[Route] = field(default_factory=list)
     seen: list[str] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)
+    """The ``Authorization`` header of each request (empty when none)."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -125,6 +128,7 @@ class RecordedApi:
 def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            api.authorizations.append(self.headers.get("Authorization", ""))
             route = api.answer(self.path)
             if route.send is not None:
                 route.send(self)
@@ -141,27 +145,37 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def serve(api: RecordedApi) -> Iterator[str]:
-    """Serve ``api`` on 127.0.0.1 (a free port) while the generator is open; yield its URL."""
+def serve(api: RecordedApi, tls: ssl.SSLContext | None = None) -> Iterator[str]:
+    """Serve ``api`` on 127.0.0.1 (a free port) while the generator is open; yield its URL
+    (``https`` with ``tls``, the server's context)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
 
 
-def kubeconfig(path: Path, server: str, context: str = "aiacc-admin") -> Path:
-    """A kubeconfig whose one context points at ``server`` (token auth, like ACK's)."""
+def kubeconfig(
+    path: Path,
+    server: str,
+    context: str = "aiacc-admin",
+    user: dict[str, Any] | None = None,
+    cluster: dict[str, Any] | None = None,
+) -> Path:
+    """A kubeconfig whose one context points at ``server`` (token auth, like ACK's, unless
+    ``user`` says otherwise; ``cluster``: more of the cluster's fields)."""
     document = {
         "apiVersion": "v1",
         "kind": "Config",
         "current-context": context,
-        "clusters": [{"name": "aiacc", "cluster": {"server": server}}],
-        "users": [{"name": "aiacc-admin", "user": {"token": "test-token-not-a-secret"}}],
+        "clusters": [{"name": "aiacc", "cluster": {"server": server, **(cluster or {})}}],
+        "users": [{"name": "aiacc-admin", "user": user or {"token": "test-token-not-a-secret"}}],
         "contexts": [{"name": context, "context": {"cluster": "aiacc", "user": "aiacc-admin"}}],
     }
     path.write_text(json.dumps(document), encoding="utf-8")

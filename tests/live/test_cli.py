@@ -70,10 +70,11 @@ def test_status_lists_every_run(
     ]
     assert api.unmatched == []
     # One list per namespace and kind, by the experiment label; pods by the labels of the
-    # operator serving the kind (mpi-operator, training-operator), from the catalog.
+    # operator serving the kind (mpi-operator, training-operator), from the catalog; in
+    # pages of 500 (the bounded reader's).
     assert (
-        f"{'/apis/kubeflow.org/v2beta1/namespaces/vision/mpijobs'}?labelSelector=trainstack.io%2Fexperiment"
-        in api.seen
+        "/apis/kubeflow.org/v2beta1/namespaces/vision/mpijobs?limit=500&"
+        "labelSelector=trainstack.io%2Fexperiment" in api.seen
     )
     assert any(
         "labelSelector=training.kubeflow.org%2Fjob-name%3Dtf-multiworker-mnist" in p
@@ -91,7 +92,7 @@ def test_logs_of_the_reporting_role_by_default(
     assert log_request.startswith(
         "/api/v1/namespaces/vision/pods/imagenet-tensorflow-launcher/log?"
     )
-    assert "container=launcher" in log_request and "follow=false" in log_request
+    assert "container=launcher" in log_request and "follow" not in log_request
     chief = _on_cluster(
         root, cluster, monkeypatch, "logs", "aiacc", "tf-multiworker-mnist", "--tail", "3"
     )

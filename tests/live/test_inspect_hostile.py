@@ -74,7 +74,8 @@ def bomb(handler: Any) -> None:
 
 
 def slow(handler: Any) -> None:
-    time.sleep(6)
+    """Answers after 30 s: a client without a working --timeout waits that long."""
+    time.sleep(30)
     _head(handler)
     handler.wfile.write(b'{"items":[]}')
 

@@ -72,7 +72,7 @@ def test_add_then_compare_workload_1(
     assert "1344.00 ± 6.00" in text and "1200.00 ± 4.00" in text and "+12.0%" in text
     markdown = _compare(root, monkeypatch, "--format", "markdown").stdout
     assert (
-        "| imagenet\\-tensorflow | images\\_per\\_sec | images/sec | 3 | 1344.00 ± 6.00 | 3 | "
+        "| `imagenet-tensorflow` | `images_per_sec` | `images/sec` | 3 | 1344.00 ± 6.00 | 3 | "
         "1200.00 ± 4.00 | +12.0% | +11.0% .. +13.0% | p<0.001 | aiacc better |"
     ) in markdown
     assert "```mermaid\nxychart-beta\n" in markdown

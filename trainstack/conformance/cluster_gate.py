@@ -19,6 +19,8 @@ from trainstack.core.files import read_text
 from trainstack.deployment import Deployment
 from trainstack.experiments import Experiment
 from trainstack.live import Cluster, Target, default_kubeconfig_path, parse_kubeconfig
+from trainstack.live.api import ApiReader
+from trainstack.live.transport import ReadLimits
 from trainstack.training_job.frameworks import framework
 
 TIMEOUT_SECONDS = 20.0
@@ -31,7 +33,8 @@ def check_experiments_on_cluster(
     context: str | None,
 ) -> None:
     """Raise :class:`ClusterError` unless every job conforms to the cluster's own CRDs."""
-    cluster = Cluster(_target(kubeconfig, context), TIMEOUT_SECONDS)
+    limits = ReadLimits(timeout=TIMEOUT_SECONDS)
+    cluster = Cluster(ApiReader(_target(kubeconfig, context), limits))
     crds: dict[str, Any] = {}
     for experiment in experiments:
         name = framework(experiment.job.framework).crd

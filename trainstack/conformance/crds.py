@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import jsonschema_rs
 
-from trainstack.conformance.schema_check import SchemaCheck
+from trainstack.conformance.schema_check import OFFLINE, SchemaCheck, local_refs_only
 from trainstack.core.errors import PlanError
 
 
@@ -47,8 +47,10 @@ class CrdSchemas:
         schema = _schema_in(document, api_version, kind)
         if schema is None:
             raise PlanError(f"CRD schema {path} does not describe {kind} {api_version}")
+        local_refs_only(schema, f"CRD schema {path}", PlanError)
         return SchemaCheck.of(
-            jsonschema.Draft7Validator(closed(schema)), jsonschema_rs.Draft7Validator
+            jsonschema.Draft7Validator(closed(schema), registry=OFFLINE),
+            jsonschema_rs.Draft7Validator,
         )
 
 

@@ -17,7 +17,7 @@ import jsonschema
 import jsonschema_rs
 from referencing import Registry, Resource
 
-from trainstack.conformance.schema_check import SchemaCheck
+from trainstack.conformance.schema_check import OFFLINE, SchemaCheck
 
 KUBERNETES_VERSION = "1.30.0"
 """The Kubernetes release whose schemas objects are checked against (ACK and upstream
@@ -46,7 +46,7 @@ def core_validator(api_version: str, kind: str) -> SchemaCheck | None:
         schema = _read(f"{_SCHEMA_DIR}/{kind.lower()}-{group_version}.json")
     except FileNotFoundError:
         return None
-    registry: Registry[Any] = Resource.from_contents(schema) @ Registry()
+    registry: Registry[Any] = Resource.from_contents(schema) @ OFFLINE
     definitions = _definitions()
     registry = definitions @ registry
     return SchemaCheck.of(

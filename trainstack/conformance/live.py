@@ -14,8 +14,14 @@ from typing import Any
 import jsonschema
 
 from trainstack.conformance.crds import closed
+from trainstack.conformance.schema_check import OFFLINE, local_refs_only
 from trainstack.conformance.validate import Violation, object_violations
+from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
+
+
+def crd_name(crd: Mapping[str, Any]) -> Any:
+    return (crd.get("metadata") or {}).get("name", "?")
 
 
 class ClusterCrds:
@@ -30,7 +36,11 @@ class ClusterCrds:
                 schema = (version.get("schema") or {}).get("openAPIV3Schema")
                 if version.get("served") and schema:
                     key = (f"{group}/{version.get('name')}", str(kind))
-                    self._validators[key] = jsonschema.Draft7Validator(closed(schema))
+                    source = f"the cluster's CRD {printable(str(crd_name(crd)), 120)}"
+                    local_refs_only(schema, source, ClusterError)
+                    self._validators[key] = jsonschema.Draft7Validator(
+                        closed(schema), registry=OFFLINE
+                    )
 
     def violations(self, obj: Mapping[str, Any]) -> list[Violation]:
         """What the cluster's CRD says is wrong with ``obj`` (``[]`` when it conforms)."""

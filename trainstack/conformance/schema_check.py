@@ -10,16 +10,65 @@ the ones reported, as before: a plan's messages do not depend on the fast path.
 
 Both get the same schema, the same referenced documents and no format assertions
 (jsonschema, without a format checker, treats ``format`` as an annotation).
+
+Offline means offline: a schema's ``$ref`` is resolved only inside the schema set (a
+``#/...`` pointer into the schema itself, or a document registered by its ``$id``). Any
+other reference (``http://``, ``file://``, a relative file name) is refused before a
+validator is built (:func:`local_refs_only`, naming the file, the key and the reference),
+and jsonschema's registry retrieves nothing (:data:`OFFLINE`): it would otherwise fetch
+a URL or read a local file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
 import jsonschema_rs
+from referencing import Registry
+from referencing.exceptions import NoSuchResource
+
+from trainstack.console.safe_text import printable
+from trainstack.core.errors import TrainstackError
+
+
+def _retrieve_nothing(uri: str) -> Any:
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+OFFLINE: Registry[Any] = Registry(retrieve=_retrieve_nothing)  # type: ignore[call-arg]
+"""A registry that retrieves no reference: what is not registered in it does not resolve."""
+
+
+def local_refs_only(
+    schema: Any,
+    source: str,
+    error: type[TrainstackError],
+    known: Collection[str] = (),
+) -> None:
+    """Raise ``error`` naming the first ``$ref`` of ``schema`` that points outside it (or
+    outside the documents ``known`` by ``$id``)."""
+    pending: list[tuple[Any, str]] = [(schema, "")]
+    while pending:
+        node, where = pending.pop()
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if isinstance(reference, str) and not _inside(reference, known):
+                raise error(
+                    f"{source}: `$ref` {printable(repr(reference), 120)} at "
+                    f"{printable(where or '/', 120)}/$ref: refused (an offline plan resolves "
+                    "a schema's references only inside its schema set: no URL, no other file)"
+                )
+            pending.extend((value, f"{where}/{key}") for key, value in node.items())
+        elif isinstance(node, list):
+            pending.extend((value, f"{where}/{index}") for index, value in enumerate(node))
+
+
+def _inside(reference: str, known: Collection[str]) -> bool:
+    document = reference.partition("#")[0]
+    return document == "" or document in known
 
 
 @dataclass(frozen=True)

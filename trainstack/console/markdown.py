@@ -1,21 +1,24 @@
-"""Text from users or outside made safe inside markdown people review (PR comments, reports).
+"""Text from users and clusters in markdown people review (PR comments, reports): shown,
+never rendered.
 
-A unit, an experiment file name, an acknowledgement reason, a message from a cluster:
-put into a markdown comment as it is, such text can open a heading (``# all clear``), a
-new table row or cell (a newline, ``|``), an image (``![x](https://...)``), a link (also
-a bare ``https://`` that GitHub links by itself), raw HTML, or mention a person or team
-(``@org/team``). :func:`markdown_text` keeps it on one line and inert:
+A reason, an experiment or file name, a job argument, a unit, a label or a message from a
+cluster can hold anything, and a pull-request comment renders what it is given: a newline
+followed by ``# all clear`` is a heading, ``|`` ends a table cell, ``![x](https://...)``
+loads an image, ``[here](...)`` is a link, ``@org/team`` notifies a team. Two ways in:
 
-- control characters are escaped as in the terminal (:func:`printable`),
-  so a newline shows as ``\\n`` and never starts a line;
-- ``&``, ``<`` and ``>`` become entities (no HTML, no entity of the text's own);
-- every character CommonMark treats as punctuation that opens something is
-  backslash-escaped: ``\\ ` * _ { } [ ] ( ) # + - . ! | ~ =`` and ``:``;
-- ``@`` is followed by a zero-width space (``&#8203;``), which GitHub does not take for
-  a mention, and ``://`` and ``www.`` are broken the same way, so that no bare URL links.
+- :func:`code_span` for names, values and table cells: on one line (control characters,
+  newlines included, shown escaped as in a terminal: :func:`~trainstack.console.safe_text.
+  printable`), inside inline code, where markdown renders nothing (no emphasis, link,
+  image, HTML or mention; GitHub documents that mentions are not processed in code),
+  delimited by more backticks than the text holds and with ``|`` escaped (GitHub splits
+  table cells on it even inside code, unless escaped);
+- :func:`markdown_text` for prose that should read as prose: on one line, ``&``, ``<``
+  and ``>`` as entities, every CommonMark punctuation that opens something
+  (``\\ ` * _ { } [ ] ( ) # + - . ! | ~ =`` and ``:``) backslash-escaped, and ``@``,
+  ``://`` and ``www.`` broken by a zero-width space (``&#8203;``) so that nothing
+  mentions or links.
 
-Use it for every piece of user or outside text in markdown; the project's own words
-(headings, code spans it writes) stay as they are.
+In a mermaid chart's quoted labels: :func:`chart_label`.
 """
 
 from __future__ import annotations
@@ -37,3 +40,22 @@ def markdown_text(text: str, limit: int | None = None) -> str:
     shown = shown.replace("@", "@" + _ZERO_WIDTH)
     shown = shown.replace("\\:/", "\\:" + _ZERO_WIDTH + "/")
     return re.sub(r"(?i)www\\\.", "www" + _ZERO_WIDTH + "\\.", shown)
+
+
+ESCAPED_PIPE = "\\|"
+
+
+def code_span(text: str, limit: int | None = None, printed: bool = False) -> str:
+    """``text`` as inline code on one line, safe in a paragraph, a list or a table cell
+    (``printed``: ``text`` is already :func:`printable`'s, not escaped twice)."""
+    text = text if printed else printable(text, limit)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
+    return f"{ticks}{padded.replace('|', ESCAPED_PIPE)}{ticks}"
+
+
+def chart_label(text: str) -> str:
+    """``text`` for a quoted label of a mermaid chart: one line, no double quote (which
+    would end the label), no backtick (a line of them would end the code block)."""
+    return printable(text, 80).replace('"', "'").replace("`", "'")

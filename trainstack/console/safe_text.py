@@ -19,6 +19,7 @@ DEFAULT_LIMIT = 200
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 # C0 controls, DEL, C1 controls: the terminal acts on them.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\\]")
+_CONTROL_BUT_TAB = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\\]")
 
 
 def _escape(character: str) -> str:
@@ -39,15 +40,29 @@ def _invisible(character: str) -> bool:
     return unicodedata.category(character) in {"Cf", "Zl", "Zp", "Cn", "Co", "Cs"}
 
 
-def printable(text: str, limit: int | None = DEFAULT_LIMIT) -> str:
+def printable(text: str, limit: int | None = DEFAULT_LIMIT, tabs: bool = False) -> str:
     """``text`` with every control and invisible character escaped (a backslash too, so
     that an escape shown is never mistaken for one sent), cut after ``limit`` characters
-    (``None``: never cut)."""
+    (``None``: never cut); ``tabs``: a tab is kept as it is (a log's columns)."""
     cut = ""
     if limit is not None and len(text) > limit:
         cut = f"... ({len(text) - limit} more characters)"
         text = text[:limit]
-    text = _CONTROL.sub(lambda found: _escape(found[0]), text)
+    text = (_CONTROL_BUT_TAB if tabs else _CONTROL).sub(lambda found: _escape(found[0]), text)
     if not text.isascii():
         text = "".join(_escape(c) if _invisible(c) else c for c in text)
     return text + cut
+
+
+_TERMINAL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def terminal_line(text: str) -> str:
+    """``text`` as one line a terminal shows as it reads: control characters (a newline
+    too: a message never forges a second line) and invisible ones escaped; tabs and
+    backslashes kept (the last line of defence under every report line and message,
+    where :func:`printable` was not already applied)."""
+    text = _TERMINAL.sub(lambda found: _escape(found[0]), text)
+    if not text.isascii():
+        text = "".join(_escape(c) if _invisible(c) else c for c in text)
+    return text

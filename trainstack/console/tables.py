@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
+
+from trainstack.console.markdown import code_span
+
+_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def number(value: float | None) -> str:
@@ -38,11 +43,24 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set
     return "\n".join([line(headers), *(line(row) for row in rows)]) + "\n"
 
 
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> str:
-    """A GitHub table; ``|`` inside cells escaped."""
+def markdown_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: set[int],
+    code: frozenset[int] = frozenset(),
+) -> str:
+    """A GitHub table; ``|`` inside cells escaped. Cells of the columns in ``code`` (text
+    from users: names, units) are shown as inline code
+    (:func:`~trainstack.console.markdown.code_span`); the others are trainstack's own
+    (numbers, fixed words, or markdown already made safe)."""
 
-    def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+    def line(cells: Sequence[str], code: frozenset[int]) -> str:
+        shown = [
+            code_span(cell) if index in code else _PIPE.sub(r"\\|", cell)
+            for index, cell in enumerate(cells)
+        ]
+        return "| " + " | ".join(shown) + " |"
 
     rule = "|" + "|".join("---:" if index in right else "---" for index in range(len(headers)))
-    return "\n".join([line(headers), rule + "|", *(line(row) for row in rows)]) + "\n"
+    body = [line(row, code) for row in rows]
+    return "\n".join([line(headers, frozenset()), rule + "|", *body]) + "\n"

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from rich.console import Console
 
+from trainstack.console.safe_text import terminal_line
 from trainstack.core.errors import TrainstackError
 from trainstack.core.yaml.positions import at
 
@@ -83,5 +84,5 @@ def _labelled(label: str, style: str, text: str, err: Console | None) -> None:
     # Only the label is coloured: the message is read, the label found.
     line = Text()
     line.append(f"{label}:", style=style)
-    line.append(f" {text}")
+    line.append(f" {terminal_line(text)}")
     (err or stderr_console()).print(line)

@@ -98,3 +98,35 @@ def open_regular(path: Path | str, *, follow_links: bool = False) -> int:
         os.close(descriptor)
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     return descriptor
+
+
+def link_leaving(path: Path, root: Path) -> Path | None:
+    """The first symbolic link on the way from ``root`` down to ``path`` (``path`` itself
+    included) that leads outside ``root``, or ``None`` when everything stays inside.
+
+    What a project's own directories (``experiments/``, ``results/``) hold is read and
+    written only inside the project: a link elsewhere would print another file's start in
+    an error (an experiment file linked to ``~/.git-credentials``) or write results into
+    another directory.
+    """
+    home = root.resolve()
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return path if not path.resolve().is_relative_to(home) else None
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink() and not current.resolve().is_relative_to(home):
+            return current
+    return None
+
+
+def outside_problem(link: Path, allowed: str) -> Problem:
+    """A link leaving the project, for an error naming it (its target, never its content)."""
+    try:
+        target = os.readlink(link)
+    except OSError:
+        target = "?"
+    found = f"a symbolic link to {target!r}, outside the project"
+    return Problem("(file)", found, allowed)

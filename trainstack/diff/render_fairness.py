@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from trainstack.console.markdown import code_span
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
 from trainstack.diff.environment import SEVERITIES, EnvironmentReport
 from trainstack.diff.fairness import (
@@ -13,7 +14,6 @@ from trainstack.diff.fairness import (
     categories_in,
     grouped,
 )
-from trainstack.diff.render_markdown import code_span
 from trainstack.diff.render_text import StyledLine
 
 UNFAIR = (
@@ -110,7 +110,7 @@ def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT)
     ]
     if rows:
         head.append("| category | objects | which | difference |\n|---|---|---|---|\n")
-    notes = [f"\nnote: {html.escape(note)}\n" for note in report.notes]
+    notes = [f"\nnote: {code_span(note)}\n" for note in report.notes]
 
     def note(omitted: int) -> str:
         if not omitted:

@@ -20,12 +20,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from trainstack.console.markdown import code_span
+from trainstack.console.safe_text import printable
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, Block, fit_ranked
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
 from trainstack.diff.render_text import listed_warnings, selection_lines, warning_counts
 
-ESCAPED_PIPE = "\\|"
 MARKDOWN_LISTED = 25
 """Warnings listed per stack and group in a PR comment; the rest are counted."""
 CHANGES, ROWS, DIFFS, UNCHANGED = 1, 2, 3, 4
@@ -72,7 +73,7 @@ def _data_loss(diffs: Sequence[StackDiff]) -> str:
         ">",
     ]
     lines += [
-        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {html.escape(risk.reason)}"
+        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {code_span(risk.reason)}"
         for d, risk in risks
     ]
     return "\n".join(lines) + "\n\n"
@@ -102,7 +103,7 @@ def _stack_blocks(stack_diff: StackDiff) -> list[Block]:
     if changed:
         blocks.append(Block(changed, CHANGES, "warnings"))
     extras = [code_span(config_note(change)) for change in stack_diff.config_changes]
-    extras += [f"note: {html.escape(note)}" for note in stack_diff.notes]
+    extras += [f"note: {code_span(note)}" for note in stack_diff.notes]
     if extras:
         blocks.append(Block("".join(f"- {line}\n" for line in extras) + "\n", CHANGES))
     for index, item in enumerate(stack_diff.shown):
@@ -134,8 +135,8 @@ def warnings_markdown(diffs: Sequence[StackDiff]) -> str:
         listed = [(label, w) for _, label, w in listed_warnings(changes) if label in _CHANGES]
         lines += _items(listed)
         newly = replace(changes, not_selected=())  # a change; the others are collapsed
-        lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(newly)]
-        lines += [f"- note: {html.escape(note, quote=False)}" for note in changes.notes]
+        lines += [f"- {code_span(text)}" for text, _ in selection_lines(newly)]
+        lines += [f"- note: {code_span(note)}" for note in changes.notes]
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
 
@@ -149,7 +150,7 @@ def collapsed_warnings(stack_diff: StackDiff) -> str:
     listed = [(label, w) for _, label, w in listed_warnings(changes) if label not in _CHANGES]
     kept = replace(changes, newly_not_selected=())
     lines = _items(listed)
-    lines += [f"- {html.escape(text, quote=False)}" for text, _ in selection_lines(kept)]
+    lines += [f"- {code_span(text)}" for text, _ in selection_lines(kept)]
     if not lines:
         return ""
     counts = [
@@ -181,17 +182,17 @@ def _markdown_item(label: str, warning: ReviewedWarning) -> str:
     text = (
         f"- **{label}** {code_span(warning.check)} {code_span(warning.source)} experiment "
         f"{code_span(warning.experiment)} {code_span(warning.key)}: "
-        f"{html.escape(warning.message, quote=False)}"
+        f"{code_span(warning.message)}"
     )
     if warning.reason is not None:
         text += f" — acknowledged in {code_span(str(warning.acknowledged_in))}: "
-        text += f"*{html.escape(warning.reason, quote=False)}*"
+        text += code_span(warning.reason)
     return text
 
 
 def _section(item: ObjectDiff) -> str:
     fence = _fence(item.diff_lines)
-    summary = f"{item.status} <code>{html.escape(item.key.label)}</code>"
+    summary = f"{item.status} <code>{_html(item.key.label)}</code>"
     body = "".join(f"{line}\n" for line in item.diff_lines)
     notes = "".join(f"\nmasked: {code_span(note)}\n" for note in object_notes(item))
     return (
@@ -223,10 +224,6 @@ def _compared(stack_diff: StackDiff) -> str:
     return f"{code_span(stack_diff.before_label)} → {code_span(stack_diff.after_label)}"
 
 
-def code_span(text: str) -> str:
-    """Inline code that survives tables (``|``) and embedded backticks."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
-    # GitHub splits table cells on "|" even inside code spans, unless it is escaped.
-    return f"{ticks}{padded.replace('|', ESCAPED_PIPE)}{ticks}"
+def _html(text: str) -> str:
+    """``text`` inside an HTML element (the ``<summary>`` line): one line, tags escaped."""
+    return html.escape(printable(text))

@@ -12,6 +12,7 @@ from typing import Literal, TextIO
 from rich.console import Console
 from rich.text import Text
 
+from trainstack.console.safe_text import terminal_line
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import ReviewedWarning, StackDiff, WarningChanges
 
@@ -147,7 +148,9 @@ def _diff_style(line: str) -> str:
 
 
 def write_lines(lines: Sequence[StyledLine], stream: TextIO, colour: bool) -> None:
-    """Plain text, or rich's colours when ``colour`` (a terminal)."""
+    """Plain text, or rich's colours when ``colour`` (a terminal); control characters
+    from the compared files shown escaped."""
+    lines = [(terminal_line(line), style) for line, style in lines]
     if not colour:
         stream.write("".join(f"{line}\n" for line, _ in lines))
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.core.errors import ExperimentError, InvalidInputError, Problem, raise_all
+from trainstack.core.files import link_leaving, outside_problem
 from trainstack.core.limits import MAX_EXPERIMENTS
 from trainstack.core.validation import problems_from
 from trainstack.core.yaml.io import read_helm_yaml
@@ -33,6 +34,10 @@ def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
     read (a dangling symbolic link, a directory, a file without read permission) is an
     error naming it, one per entry, all reported together.
     """
+    leaving = link_leaving(directory, display_root)
+    if leaving is not None:
+        problem = outside_problem(leaving, "a directory inside the project")
+        raise ExperimentError(_display(leaving, display_root), [problem])
     try:
         entries = sorted(p for p in directory.iterdir() if p.suffix in SUFFIXES)
     except OSError as error:
@@ -52,6 +57,9 @@ def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
         try:
             if path.is_symlink() and not path.exists():
                 raise ExperimentError(display, [_dangling(path)])
+            if link_leaving(path, display_root) is not None:
+                allowed = "an experiment file inside the project (copy the file here instead)"
+                raise ExperimentError(display, [outside_problem(path, allowed)])
             sources.append(read_experiment(path, display))
         except InvalidInputError as error:
             errors.append(error)

@@ -7,9 +7,8 @@ markdown also HTML-escaped: a label cannot recolour a terminal or inject a link.
 
 from __future__ import annotations
 
-import html
-
 from trainstack.config.stack import StackConfig
+from trainstack.console.markdown import code_span
 from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table
 from trainstack.core.quantity import format_quantity, parse_quantity
@@ -125,7 +124,7 @@ def facts_markdown(facts: StackFacts) -> str:
     """The summary as a markdown section (a pull-request comment)."""
 
     def cell(text: str) -> str:
-        return html.escape(text, quote=False)
+        return code_span(text, printed=True)  # what the cluster sent, already printable
 
     rows = [
         [cell(pool.name), str(group.count), cell(node_text(group.facts))]

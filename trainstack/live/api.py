@@ -17,8 +17,8 @@ GuardedTransport`, the HTTP transport lightkube's client sends through, and
   naming what was read, the context and the server (credentials in its URL masked), with
   every string the server sent shown with its control characters escaped.
 
-A kubeconfig's ``exec`` credential plugin is run by lightkube before a request is sent,
-without a time limit of its own.
+Credentials (:mod:`trainstack.live.credentials`): keys and certificates stay in memory,
+an ``exec`` credential plugin runs within ``--deadline``; lightkube's client sees none.
 """
 
 from __future__ import annotations
@@ -31,16 +31,20 @@ from typing import Any, TypeVar
 import httpx2
 import msgspec
 from lightkube import ApiError, Client, ConfigError
-from lightkube.config.client_adapter import user_auth, verify_cluster
 from pydantic import ValidationError
 
 from trainstack.console.safe_text import printable
-from trainstack.core.errors import ClusterError
+from trainstack.core.errors import ClusterError, TrainstackError
 from trainstack.core.json_depth import TOO_DEEP
+from trainstack.live.credentials import Authorizer, tls_context, without_credentials
 from trainstack.live.kubeconfig import Target
-from trainstack.live.transport import GuardedTransport, LimitExceeded, ReadLimits
+from trainstack.live.transport import FOLLOW, STREAM, GuardedTransport, LimitExceeded, ReadLimits
 
 T = TypeVar("T")
+
+
+MAX_LINE_BYTES = 1 << 20
+"""Bytes of one line of a log; a longer one is cut into lines of this size."""
 
 
 class Malformed(ValueError):
@@ -59,29 +63,37 @@ class ApiReader:
         self.target = target
         self.limits = limits
         config = target.config()
+        _check_server(config.cluster.server, target)
         try:
             assert config.user is not None  # Target.config() refuses a context without one
-            verify = verify_cluster(config.cluster, config.user, config.abs_file, trust_env=False)
-            self.transport = GuardedTransport(httpx2.HTTPTransport(verify=verify), limits)
-            timeout = httpx2.Timeout(limits.timeout)
-            self._client = Client(
-                config=config, timeout=timeout, trust_env=False, transport=self.transport
-            )
-            self._http = httpx2.Client(
-                base_url=config.cluster.server,
-                auth=user_auth(config.user),
-                timeout=timeout,
-                transport=self.transport,
-                trust_env=False,
-            )
-        except ConfigError as error:
-            raise ClusterError(f"kubeconfig {target.path}: {printable(str(error))}") from None
+            verify = tls_context(config, target.path)
         except (ssl.SSLError, OSError, ValueError) as error:
             # Never the error's text: it could quote the certificate or key it failed on.
             raise ClusterError(
                 f"kubeconfig {target.path}: the certificates of {target.where()} cannot be "
                 f"loaded ({type(error).__name__})"
             ) from None
+        self.transport = GuardedTransport(
+            httpx2.HTTPTransport(verify=verify),
+            limits,
+            Authorizer(config.user, target.path, lambda: self.transport.remaining()),
+        )
+        timeout = httpx2.Timeout(limits.timeout)
+        try:
+            self._client = Client(
+                config=without_credentials(config),
+                timeout=timeout,
+                trust_env=False,
+                transport=self.transport,
+            )
+        except ConfigError as error:
+            raise ClusterError(f"kubeconfig {target.path}: {printable(str(error))}") from None
+        self._http = httpx2.Client(
+            base_url=config.cluster.server,
+            timeout=timeout,
+            transport=self.transport,
+            trust_env=False,
+        )
 
     @property
     def requests(self) -> int:
@@ -108,14 +120,20 @@ class ApiReader:
         return document
 
     def list(
-        self, resource: Any, what: str, keep: Callable[[dict[str, Any]], T], **options: Any
+        self,
+        resource: Any,
+        what: str,
+        keep: Callable[[dict[str, Any]], T],
+        missing: TrainstackError | None = None,
+        **options: Any,
     ) -> list[T]:
         """``keep(item)`` of every item of a list, page by page (``options``: lightkube's
-        ``namespace``, ``labels``, ``fields``); restarted once if its token expires."""
+        ``namespace``, ``labels``, ``fields``); restarted once if its token expires; a 404
+        raises ``missing`` when given."""
         for attempt in (1, 2):
             kept: list[T] = []
             try:
-                with self.errors(what, listing=True):
+                with self.errors(what, listing=True, missing=missing):
                     items = self._client.list(resource, chunk_size=self.limits.page_size, **options)
                     for item in items:
                         kept.append(keep(dict(item)))
@@ -139,15 +157,45 @@ class ApiReader:
                     return None
                 raise
 
+    def lines(
+        self, path: str, params: dict[str, str], what: str, missing: TrainstackError, follow: bool
+    ) -> Iterator[str]:
+        """The text answer of ``GET path`` line by line (each ending in a newline; one longer
+        than :data:`MAX_LINE_BYTES` is cut into several), read as it arrives: a log."""
+        extensions = {FOLLOW if follow else STREAM: True}
+        with self.errors(what, missing=missing):
+            with self._http.stream("GET", path, params=params, extensions=extensions) as answer:
+                if answer.is_error:
+                    answer.read()
+                    if answer.headers["Content-Type"] == "application/json":
+                        raise ApiError(request=answer.request, response=answer)
+                    answer.raise_for_status()
+                pending = b""
+                for chunk in answer.iter_raw():
+                    pending += chunk
+                    *whole, pending = pending.split(b"\n")
+                    while len(pending) > MAX_LINE_BYTES:
+                        whole.append(pending[:MAX_LINE_BYTES])
+                        pending = pending[MAX_LINE_BYTES:]
+                    for line in whole:
+                        yield line.decode("utf-8", errors="replace") + "\n"
+                if pending:
+                    yield pending.decode("utf-8", errors="replace") + "\n"
+
     @contextlib.contextmanager
-    def errors(self, action: str, listing: bool = False) -> Iterator[None]:
-        """Turn whatever the client raises into one :class:`ClusterError` about ``action``."""
+    def errors(
+        self, action: str, listing: bool = False, missing: TrainstackError | None = None
+    ) -> Iterator[None]:
+        """Turn whatever the client raises into one :class:`ClusterError` about ``action``
+        (a 404 into ``missing`` when given)."""
         where = self.where()
         try:
             yield
         except ApiError as error:
             if listing and error.status.code == 410:
                 raise _Expired() from None
+            if missing is not None and error.status.code == 404:
+                raise missing from None
             raise ClusterError(f"{action}: {_refused(error)} ({where})") from None
         except LimitExceeded as error:
             raise ClusterError(f"{action}: {error} ({where})") from None
@@ -190,6 +238,21 @@ class ApiReader:
                 f"{action}: the API server's answer is not what the Kubernetes API sends "
                 f"({where}): {printable(str(error), 120)}"
             ) from None
+
+
+def _check_server(server: str, target: Target) -> None:
+    """The context's server is an ``https://`` or ``http://`` URL; the error never quotes it
+    (a malformed URL is not masked reliably)."""
+    try:
+        scheme = httpx2.URL(server).scheme if isinstance(server, str) else ""
+    except httpx2.InvalidURL:
+        scheme = ""
+    if scheme not in ("https", "http"):
+        raise ClusterError(
+            f"kubeconfig {target.path}: the server of context "
+            f"{printable(repr(target.context_name))} is no http(s) URL the client can use "
+            "(`clusters[].cluster.server`, e.g. https://10.0.0.1:6443)"
+        )
 
 
 def _refused(error: ApiError) -> str:

@@ -19,6 +19,7 @@ def status(
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
+    deadline: options.Deadline = options.DEFAULT_DEADLINE,
 ) -> None:
     """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""
     from trainstack.experiments import load_stack_experiments
@@ -26,7 +27,7 @@ def status(
     from trainstack.live.status import status_rows, status_text
 
     resolved = load_stack_experiments(Project.find(), stack)
-    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout))
+    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
     sys.stdout.write(status_text(status_rows(resolved, cluster), stack, cluster.where()))
 
 
@@ -44,15 +45,32 @@ def logs(
     run: Annotated[
         int | None, typer.Option("--run", min=1, help="Run number; default: the latest.")
     ] = None,
-    follow: Annotated[bool, typer.Option("--follow", "-f", help="Stream new lines.")] = False,
+    follow: Annotated[
+        bool,
+        typer.Option(
+            "--follow",
+            "-f",
+            help="Stream new lines until the pod ends or Ctrl-C (no --deadline).",
+        ),
+    ] = False,
+    raw: Annotated[
+        bool,
+        typer.Option(
+            "--raw",
+            help="The log's text as the pod wrote it, escape sequences included (by "
+            "default control characters are shown escaped, e.g. \\x1b, \\r).",
+        ),
+    ] = False,
     tail: Annotated[
         int | None, typer.Option("--tail", min=0, help="Only the last N lines.")
     ] = None,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
+    deadline: options.Deadline = options.DEFAULT_DEADLINE,
 ) -> None:
     """Print the logs of an experiment's job (the role that reports results by default)."""
+    from trainstack.console.safe_text import printable
     from trainstack.experiments import load_stack_experiments
     from trainstack.live.connect import connect, operator_of
     from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container
@@ -65,17 +83,18 @@ def logs(
     if chosen not in {r.name for r in spec.roles}:
         known = ", ".join(r.name for r in spec.roles)
         raise TrainstackError(f"--role: found {chosen!r}; allowed: a role of {spec.kind}: {known}")
-    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout))
+    cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
     job = pick_run(experiment_jobs(cluster, first), first, run, cluster.where())
     pods = role_pods(cluster, job, chosen, operator_of(resolved.stack, spec))
     if not pods:
         raise JobNotFoundError(
-            f"job {job.name} ({job.phase}) has no {chosen} pod ({cluster.where()}): not "
+            f"job {printable(job.name)} ({job.phase}) has no {chosen} pod ({cluster.where()}): not "
             "started yet, or deleted with its logs (cleanPodPolicy, ttlSecondsAfterFinished)"
         )
     if follow and len(pods) > 1:
         print(
-            f"following {pods[0]['metadata']['name']}, the first of {len(pods)} {chosen} pods",
+            f"following {printable(pods[0]['metadata']['name'])}, the first of {len(pods)} "
+            f"{chosen} pods",
             file=sys.stderr,
         )
         pods = pods[:1]
@@ -83,14 +102,15 @@ def logs(
         for pod in pods:
             name = pod["metadata"]["name"]
             if len(pods) > 1:
-                sys.stdout.write(f"==> {name} <==\n")
+                sys.stdout.write(f"==> {printable(name)} <==\n")
             for line in cluster.log_lines(
                 job.namespace, name, training_container(pod), follow=follow, tail=tail
             ):
-                sys.stdout.write(line)
+                sys.stdout.write(line if raw else printable(line[:-1], None, tabs=True) + "\n")
                 if follow:
                     sys.stdout.flush()
     except KeyboardInterrupt:
+        sys.stdout.flush()
         raise typer.Exit(130) from None
 
 

@@ -1,89 +1,83 @@
-"""The few API calls trainstack makes, through lightkube, with errors users can act on.
+"""The calls ``status``, ``logs`` and ``results collect`` make, through the bounded reader.
 
 Calls: list a training-job kind by label selector, in the API version the stack's operator
 serves (``GET /apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs?labelSelector=...``;
 ack-arena's: ``kubeflow.org/v1alpha1``), list pods by
 label selector (``GET /api/v1/namespaces/NS/pods?labelSelector=...``) and read a pod's log
 (``GET /api/v1/namespaces/NS/pods/NAME/log?container=...&follow=...&tailLines=...``).
-Nothing is written to the cluster.
+Nothing is written to the cluster. Every call goes through :class:`~trainstack.live.api.
+ApiReader` (time, size, nesting, pages, credentials: one reader for every command), and
+every object is checked for the fields trainstack reads (:func:`checked_pod`) before use:
+an answer of the wrong shape is one clear error, never a crash.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+from urllib.parse import quote
 
-import httpx2
-from lightkube import ApiError, Client, ConfigError
-from lightkube.generic_resource import create_namespaced_resource
+from lightkube.generic_resource import create_global_resource, create_namespaced_resource
 from lightkube.operators import Operator
-from lightkube.resources.apiextensions_v1 import CustomResourceDefinition
-from lightkube.resources.core_v1 import Pod
 
+from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError, JobNotFoundError
-from trainstack.live.kubeconfig import Target
+from trainstack.live.api import ApiReader, Malformed
 from trainstack.training_job.frameworks import FrameworkSpec
 
 Selector = str | Operator[Any]
 """A label's value, or a lightkube operator such as ``exists()``."""
+T = TypeVar("T")
+PODS = create_namespaced_resource("", "v1", "Pod", "pods")
+CRDS = create_global_resource(
+    "apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions"
+)
 
 
 class Cluster:
     """A read-only view of the cluster one kubeconfig context reaches."""
 
-    def __init__(self, target: Target, timeout: float) -> None:
-        self.target = target
-        self.timeout = timeout
-        config = target.config()
-        try:
-            self._client = Client(config=config, timeout=httpx2.Timeout(timeout), trust_env=False)
-        except ConfigError as error:
-            raise ClusterError(f"kubeconfig {target.path}: {error}") from None
+    def __init__(self, reader: ApiReader) -> None:
+        self.reader = reader
         self._kinds: dict[str, Any] = {}
 
     def where(self) -> str:
         """``context X (server URL)`` for messages."""
-        return self.target.where()
+        return self.reader.where()
 
     def list_jobs(
         self,
         spec: FrameworkSpec,
         namespace: str,
         labels: Mapping[str, Selector],
+        keep: Callable[[dict[str, Any]], T],
         api_version: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """The jobs of ``spec``'s kind in ``namespace`` with ``labels`` (values or operators),
-        read in ``api_version`` (the serving operator's; default: the chart's default)."""
+    ) -> list[T]:
+        """``keep(job)`` of the jobs of ``spec``'s kind in ``namespace`` with ``labels``, read
+        in ``api_version`` (the serving operator's; default: the chart's default)."""
         group, _, version = (api_version or spec.api_version).partition("/")
         kind = self._kinds.get(f"{group}/{version}/{spec.kind}")
         if kind is None:
             kind = create_namespaced_resource(group, version, spec.kind, spec.plural)
             self._kinds[f"{group}/{version}/{spec.kind}"] = kind
-        with self._errors(f"listing {spec.plural} in namespace {namespace}", crd=spec.crd):
-            return [
-                item.to_dict()
-                for item in self._client.list(kind, namespace=namespace, labels=dict(labels))
-            ]
+        action = f"listing {spec.plural} in namespace {namespace}"
+        missing = ClusterError(
+            f"{action}: {spec.crd} is not installed on the cluster ({self.where()}): is its "
+            "operator deployed (`pulumi up`)?"
+        )
+        return self.reader.list(
+            kind, action, keep, missing=missing, namespace=namespace, labels=dict(labels)
+        )
 
     def list_pods(self, namespace: str, labels: Mapping[str, Selector]) -> list[dict[str, Any]]:
         """The pods of ``namespace`` with ``labels``, sorted by name."""
-        with self._errors(f"listing pods in namespace {namespace}"):
-            pods = [
-                pod.to_dict()
-                for pod in self._client.list(Pod, namespace=namespace, labels=dict(labels))
-            ]
+        what = f"listing pods in namespace {namespace}"
+        pods = self.reader.list(PODS, what, checked_pod, namespace=namespace, labels=dict(labels))
         return sorted(pods, key=lambda pod: str(pod["metadata"]["name"]))
 
     def get_crd(self, name: str) -> dict[str, Any] | None:
         """The CustomResourceDefinition ``name`` as the API server has it; ``None`` if absent."""
-        with self._errors(f"reading CustomResourceDefinition {name}"):
-            try:
-                return self._client.get(CustomResourceDefinition, name=name).to_dict()
-            except ApiError as error:
-                if error.status.code == 404:
-                    return None
-                raise
+        return self.reader.get(CRDS, name, f"reading CustomResourceDefinition {name}")
 
     def log_lines(
         self,
@@ -96,51 +90,79 @@ class Cluster:
     ) -> Iterator[str]:
         """The log of one container, line by line (each with its newline)."""
         what = f"reading the log of pod {pod} (container {container}) in namespace {namespace}"
-        with self._errors(what, pod=pod):
-            lines = self._client.log(
-                pod, namespace=namespace, container=container, follow=follow, tail_lines=tail
-            )
-            # The response is read as the lines are consumed: errors can come mid-stream.
-            yield from lines
-
-    @contextlib.contextmanager
-    def _errors(
-        self, action: str, crd: str | None = None, pod: str | None = None
-    ) -> Iterator[None]:
-        """Turn lightkube's and the HTTP client's exceptions into one clear message."""
-        where = self.where()
-        try:
-            yield
-        except ApiError as error:
-            code = error.status.code
-            message = error.status.message or error.status.reason or ""
-            if code == 404 and pod is not None:
-                raise JobNotFoundError(
-                    f"pod {pod} is gone ({where}): its log went with it; the operator's "
-                    "cleanPodPolicy or ttlSecondsAfterFinished removes the pods of finished jobs"
-                ) from None
-            if code == 404 and crd is not None:
-                raise ClusterError(
-                    f"{action}: {crd} is not installed on the cluster ({where}): is its "
-                    "operator deployed (`pulumi up`)?"
-                ) from None
-            raise ClusterError(
-                f"{action}: the API server answered {code}: {message} ({where})"
-            ) from None
-        except httpx2.TimeoutException:
-            raise ClusterError(
-                f"{action}: no answer from the API server within {self.timeout:g} s ({where}); "
-                "is the cluster up and reachable from here? (--timeout)"
-            ) from None
-        except httpx2.HTTPStatusError as error:
-            code = error.response.status_code
-            raise ClusterError(f"{action}: the API server answered {code} ({where})") from None
-        except (httpx2.HTTPError, OSError) as error:
-            raise ClusterError(
-                f"{action}: cannot reach the API server ({where}): {_reason(error)}"
-            ) from None
+        gone = JobNotFoundError(
+            f"pod {pod} is gone ({self.where()}): its log went with it; the operator's "
+            "cleanPodPolicy or ttlSecondsAfterFinished removes the pods of finished jobs"
+        )
+        params = {"container": container}
+        if follow:
+            params["follow"] = "true"
+        if tail is not None:
+            params["tailLines"] = str(tail)
+        path = f"/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(pod, safe='')}/log"
+        return self.reader.lines(path, params, what, gone, follow)
 
 
-def _reason(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
-    return text.splitlines()[0][:200]
+def _field(item: Mapping[str, Any], path: str, kind: type | tuple[type, ...]) -> Any:
+    """``item``'s field at the dotted ``path`` (``None`` when absent), of type ``kind``."""
+    value: Any = item
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    if value is not None and not isinstance(value, kind):
+        raise Malformed(f"`{path}` is {type(value).__name__}, not {_type_name(kind)}")
+    return value
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def checked_pod(item: dict[str, Any]) -> dict[str, Any]:
+    """A pod as the API returned it, once the fields trainstack reads have their types."""
+    name = _field(item, "metadata.name", str)
+    if not name:
+        raise Malformed("a pod without `metadata.name`")
+    where = f"pod {printable(name, 80)}: "
+    try:
+        for path, kind in (("spec", dict), ("status", dict), ("spec.nodeName", str)):
+            _field(item, path, kind)
+        for container in _field(item, "spec.containers", list) or []:
+            if not isinstance(container, dict) or not isinstance(container.get("name"), str):
+                raise Malformed("`spec.containers` holds an entry without a string `name`")
+        for condition in _field(item, "status.conditions", list) or []:
+            if not isinstance(condition, dict):
+                raise Malformed("`status.conditions` holds an entry that is no object")
+    except Malformed as error:
+        raise Malformed(f"{where}{error}") from None
+    return item
+
+
+def checked_job(item: dict[str, Any], spec: FrameworkSpec) -> dict[str, Any]:
+    """A job as the API returned it, once the fields trainstack reads have their types."""
+    name = _field(item, "metadata.name", str)
+    if not name:
+        raise Malformed(f"a {spec.kind} without `metadata.name`")
+    try:
+        for path, kind in (
+            ("metadata.namespace", str),
+            ("metadata.labels", dict),
+            ("metadata.annotations", dict),
+            ("status", dict),
+            ("status.startTime", str),
+            ("status.completionTime", str),
+            ("status.conditions", list),
+            (f"spec.{spec.replica_specs_key}", dict),
+        ):
+            _field(item, path, kind)
+        for role, replica in (_field(item, f"spec.{spec.replica_specs_key}", dict) or {}).items():
+            replicas = replica.get("replicas") if isinstance(replica, dict) else replica
+            if replicas is not None and (type(replicas) is not int or replicas < 0):
+                raise Malformed(
+                    f"`spec.{spec.replica_specs_key}.{printable(str(role), 40)}.replicas` is "
+                    f"{printable(repr(replicas), 40)}, not a number of pods"
+                )
+    except Malformed as error:
+        raise Malformed(f"{spec.kind} {printable(name, 80)}: {error}") from None
+    return item

@@ -14,7 +14,7 @@ from trainstack.training_job.frameworks import FrameworkSpec
 
 def connect(stack: LoadedStack, options: ClusterOptions) -> Cluster:
     """A read-only client for the stack's cluster (no request made yet)."""
-    return Cluster(resolve_target(stack, options), options.timeout)
+    return Cluster(connect_reader(stack, options))
 
 
 def connect_reader(stack: LoadedStack, options: ClusterOptions) -> ApiReader:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from trainstack.core.errors import JobNotFoundError
 from trainstack.experiments import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION, Experiment
-from trainstack.live.cluster import Cluster
+from trainstack.live.cluster import Cluster, checked_job
 from trainstack.live.pod_labels import pod_label_choices
 from trainstack.operators import PodLabels
 from trainstack.training_job.frameworks import FrameworkSpec, framework
@@ -46,7 +46,11 @@ def phase_of(status: Mapping[str, Any]) -> str:
 
 def _run(annotations: Mapping[str, Any]) -> int | None:
     value = annotations.get(RUN_ANNOTATION)
-    return int(value) if isinstance(value, str) and value.isdigit() else None
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
@@ -60,7 +64,7 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
         namespace=str(metadata.get("namespace")),
         experiment=str((metadata.get("labels") or {}).get(EXPERIMENT_LABEL, "")),
         run=_run(annotations),
-        digest=annotations.get(DIGEST_ANNOTATION),
+        digest=_text(annotations.get(DIGEST_ANNOTATION)),
         phase=phase_of(status),
         start_time=status.get("startTime"),
         completion_time=status.get("completionTime"),
@@ -80,16 +84,21 @@ def _pods_expected(spec: FrameworkSpec, job_spec: Mapping[str, Any]) -> int:
     return 0
 
 
+def job_reader(spec: FrameworkSpec) -> Callable[[dict[str, Any]], LiveJob]:
+    """A job object of ``spec``'s kind, checked (its fields' types), read into a LiveJob."""
+    return lambda item: live_job(spec, checked_job(item, spec))
+
+
 def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
     """Every job of ``experiment`` on the cluster (all its runs), by run number."""
     spec = framework(experiment.job.framework)
-    items = cluster.list_jobs(
+    jobs = cluster.list_jobs(
         spec,
         experiment.namespace,
         {EXPERIMENT_LABEL: experiment.point_name},
+        job_reader(spec),
         spec.api_version_in(experiment.job.operator_api),
     )
-    jobs = [live_job(spec, item) for item in items]
     return sorted(jobs, key=lambda job: (job.run or 0, job.name))
 
 

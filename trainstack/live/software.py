@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lightkube.generic_resource import create_global_resource, create_namespaced_resource
+from lightkube.generic_resource import create_namespaced_resource
 
 from trainstack.config.acceleration import AckAddon
 from trainstack.config.stack import StackConfig
@@ -25,14 +25,12 @@ from trainstack.core.errors import InvalidInputError
 from trainstack.core.yaml.io import parse_yaml
 from trainstack.facts.model import AccelerationFacts, CrdFacts, KueueFacts, OperatorFacts
 from trainstack.live.api import ApiReader, Malformed
+from trainstack.live.cluster import CRDS
 from trainstack.live.node_facts import labels_of, mapping, text
 from trainstack.operators import Controller, image_version, release
 from trainstack.operators.kueue import KUEUE_CONFIG_KEY, kueue_fullname
 
 DEPLOYMENTS = create_namespaced_resource("apps", "v1", "Deployment", "deployments")
-CRDS = create_global_resource(
-    "apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions"
-)
 CONFIG_MAPS = create_namespaced_resource("", "v1", "ConfigMap", "configmaps")
 ALL_NAMESPACES = "*"
 HELM_INSTANCE, HELM_CHART = "app.kubernetes.io/instance", "helm.sh/chart"

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from lightkube.operators import exists
 
+from trainstack.console.safe_text import printable
 from trainstack.console.tables import text_table
 from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
-from trainstack.live.jobs import LiveJob, live_job, pod_ready, role_pods
+from trainstack.live.jobs import LiveJob, job_reader, pod_ready, role_pods
 from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
 from trainstack.training_job.dialects import Dialect
@@ -43,9 +44,14 @@ def status_rows(resolved: StackRuns, cluster: Cluster) -> list[StatusRow]:
     found: dict[str, LiveJob] = {}
     for (namespace, name, dialect), experiments in sorted(groups.items()):
         spec = framework(name)
-        labels = {EXPERIMENT_LABEL: exists()}
-        for item in cluster.list_jobs(spec, namespace, labels, spec.api_version_in(dialect)):
-            job = live_job(spec, item)
+        jobs = cluster.list_jobs(
+            spec,
+            namespace,
+            {EXPERIMENT_LABEL: exists()},
+            job_reader(spec),
+            spec.api_version_in(dialect),
+        )
+        for job in jobs:
             if job.experiment in experiments:
                 found[job.name] = job
     rows = [_row(job, resolved, cluster) for job in found.values()]
@@ -98,12 +104,17 @@ HEADERS = [
 
 def status_text(rows: list[StatusRow], stack: str, where: str) -> str:
     """The rows as an aligned table under one line naming the stack and cluster, then the
-    reason of each job whose preflight failed."""
+    reason of each job whose preflight failed (what the API server sent shown with its
+    control characters escaped)."""
     cells = [
-        [r.experiment, r.run, r.job, r.kind, r.phase, r.pods, r.started, r.completed, r.duration]
+        [
+            printable(cell, 80)
+            for cell in (r.experiment, r.run, r.job, r.kind, r.phase, r.pods)
+            + (r.started, r.completed, r.duration)
+        ]
         for r in rows
     ]
-    reasons = [f"reason {r.job}: {r.reason}\n" for r in rows if r.reason]
+    reasons = [f"reason {printable(r.job, 80)}: {printable(r.reason)}\n" for r in rows if r.reason]
     return (
         f"stack {stack}, {where}\n\n"
         + text_table(HEADERS, cells, {1, 5, 8})

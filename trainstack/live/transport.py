@@ -12,7 +12,13 @@ Every request of a command goes through one :class:`GuardedTransport` (what
 - checks a JSON answer's nesting on its bytes before lightkube decodes it
   (:data:`~trainstack.core.limits.MAX_JSON_DEPTH`);
 - counts the pages of each list: a request with a ``continue`` token is one more page of
-  the list at that path, refused past :data:`~trainstack.core.limits.MAX_API_PAGES`.
+  the list at that path, refused past :data:`~trainstack.core.limits.MAX_API_PAGES`;
+- authorises each request as the kubeconfig's user (:class:`~trainstack.live.credentials.
+  Authorizer`), once more with fresh credentials after a 401 when they can be refreshed;
+- leaves a followed log (a request marked :data:`FOLLOW`) to run as long as the pod
+  writes: its connection and headers within ``--timeout``, then no deadline, no size
+  limit and no read timeout (the caller reads it line by line, each line bounded; Ctrl-C
+  or the pod's end stops it).
 
 What it refuses is a :class:`LimitExceeded`, which the reader turns into one clear error.
 """
@@ -30,7 +36,15 @@ import httpx2
 from trainstack.console.safe_text import printable
 from trainstack.core.json_depth import TOO_DEEP, raw_too_deep
 from trainstack.core.limits import API_PAGE_SIZE, MAX_API_PAGES, MAX_API_RESPONSE_BYTES
+from trainstack.live.credentials import Authorizer
 from trainstack.live.options import DEFAULT_DEADLINE, DEFAULT_TIMEOUT
+
+PIECE = 1 << 20
+"""Bytes decompressed at a time."""
+FOLLOW = "trainstack.follow"
+"""A request extension: a followed log (``logs --follow``), see the module's documentation."""
+STREAM = "trainstack.stream"
+"""A request extension: a log read whole (no size limit: read line by line, in time)."""
 
 
 @dataclass(frozen=True)
@@ -51,9 +65,12 @@ class LimitExceeded(Exception):
 class GuardedTransport(httpx2.BaseTransport):
     """The HTTP transport under lightkube's client: every request and answer within bounds."""
 
-    def __init__(self, inner: httpx2.BaseTransport, limits: ReadLimits) -> None:
+    def __init__(
+        self, inner: httpx2.BaseTransport, limits: ReadLimits, authorizer: Authorizer | None = None
+    ) -> None:
         self.inner = inner
         self.limits = limits
+        self.authorizer = authorizer
         self.started = time.monotonic()
         self.requests = 0
         """Requests sent so far (``inspect`` reports it)."""
@@ -70,9 +87,11 @@ class GuardedTransport(httpx2.BaseTransport):
         remaining = self.remaining()
         if remaining <= 0:
             raise self.past_deadline()
+        follow = bool(request.extensions.get(FOLLOW))
         timeouts = request.extensions.get("timeout") or {}
+        limit = self.limits.timeout if follow else remaining
         request.extensions["timeout"] = {
-            name: remaining if timeouts.get(name) is None else min(timeouts[name], remaining)
+            name: limit if timeouts.get(name) is None else min(timeouts[name], limit)
             for name in ("connect", "read", "write", "pool")
         }
         path = request.url.path
@@ -86,7 +105,9 @@ class GuardedTransport(httpx2.BaseTransport):
         self.requests += 1
         # gzip only, decompressed below within the size limit (never a bomb's worth).
         request.headers["Accept-Encoding"] = "gzip"
-        response = self.inner.handle_request(request)
+        response = self._send(request)
+        if follow:  # the headers came in time; the lines come when the pod writes them
+            request.extensions["timeout"]["read"] = None
         headers = httpx2.Headers(response.headers)
         encoding = headers.pop("Content-Encoding", "identity").strip().lower()
         if encoding not in ("identity", "gzip"):
@@ -96,12 +117,31 @@ class GuardedTransport(httpx2.BaseTransport):
         # lightkube reads an error's Content-Type and fails on an answer without one.
         headers.setdefault("Content-Type", "application/octet-stream")
         kind = headers["Content-Type"].split(";")[0].strip().lower()
+        streamed = follow or bool(request.extensions.get(STREAM))
         stream = _GuardedStream(
-            self, response.stream, whole=kind == "application/json", gzip=encoding == "gzip"
+            self,
+            response.stream,
+            whole=kind == "application/json",
+            gzip=encoding == "gzip",
+            bounded=not (streamed and response.status_code == 200),
+            timed=not follow,
         )
         return httpx2.Response(
             response.status_code, headers=headers, stream=stream, extensions=response.extensions
         )
+
+    def _send(self, request: httpx2.Request) -> httpx2.Response:
+        """The request, authorised; once more with fresh credentials after a 401."""
+        if self.authorizer is None:
+            return self.inner.handle_request(request)
+        self.authorizer.apply(request)
+        response = self.inner.handle_request(request)
+        if response.status_code == 401 and self.authorizer.refreshes:
+            response.close()
+            self.authorizer.apply(request, fresh=True)
+            self.requests += 1
+            response = self.inner.handle_request(request)
+        return response
 
     def close(self) -> None:
         self.inner.close()
@@ -111,42 +151,58 @@ class _GuardedStream(httpx2.SyncByteStream):
     """An answer's body, decompressed, counted and timed as it arrives; a JSON one checked
     whole before it is handed on."""
 
-    def __init__(self, transport: GuardedTransport, inner: Any, whole: bool, gzip: bool) -> None:
+    def __init__(
+        self,
+        transport: GuardedTransport,
+        inner: Any,
+        whole: bool,
+        gzip: bool,
+        bounded: bool = True,
+        timed: bool = True,
+    ) -> None:
         self.transport = transport
         self.inner = inner
-        self.whole = whole
+        self.whole = whole and bounded
+        self.bounded = bounded
+        self.timed = timed
         self.decoder = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16) if gzip else None
 
     def __iter__(self) -> Iterator[bytes]:
         limit = self.transport.limits.max_response_bytes
-        too_large = LimitExceeded(
-            f"an answer larger than {limit} bytes: refused (trainstack's limit)"
-        )
         size = 0
         kept: list[bytes] = []
         for data in self.inner:
-            chunk = data
-            if self.decoder is not None:
-                try:
-                    chunk = self.decoder.decompress(data, limit - size + 1)
-                except zlib.error:
-                    raise LimitExceeded("an answer that is not valid gzip") from None
-                if self.decoder.unconsumed_tail:
-                    raise too_large
-            size += len(chunk)
-            if size > limit:
-                raise too_large
-            if self.transport.remaining() <= 0:
-                raise self.transport.past_deadline()
-            if self.whole:
-                kept.append(chunk)
-            else:
-                yield chunk
+            for chunk in self._decoded(data):
+                size += len(chunk)
+                if self.bounded and size > limit:
+                    raise LimitExceeded(
+                        f"an answer larger than {limit} bytes: refused (trainstack's limit)"
+                    )
+                if self.timed and self.transport.remaining() <= 0:
+                    raise self.transport.past_deadline()
+                if self.whole:
+                    kept.append(chunk)
+                else:
+                    yield chunk
         if self.whole:
             data = b"".join(kept)
             if raw_too_deep(data):
                 raise LimitExceeded(f"{TOO_DEEP}: refused (trainstack's limit)")
             yield data
+
+    def _decoded(self, data: bytes) -> Iterator[bytes]:
+        """``data`` decompressed, in pieces of at most :data:`PIECE` bytes (a bomb never
+        grows in memory past one piece before the size limit sees it)."""
+        if self.decoder is None:
+            yield data
+            return
+        while data:
+            try:
+                piece = self.decoder.decompress(data, PIECE)
+            except zlib.error:
+                raise LimitExceeded("an answer that is not valid gzip") from None
+            yield piece
+            data = self.decoder.unconsumed_tail
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)

@@ -130,6 +130,8 @@ def _timestamp(value: Any) -> datetime | None:
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        found = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    # The API's timestamps are RFC 3339 (with an offset): a naive one is not comparable.
+    return found if found.tzinfo is not None else None

@@ -24,16 +24,17 @@ MAX_LOG_BYTES = 64 * 1024 * 1024
 
 def read_log_file(path: Path) -> tuple[bytes, bool]:
     """The end of a saved log file (at most :data:`MAX_LOG_BYTES`) and whether it was cut."""
+    shown = printable(str(path))  # a file's name can hold escape sequences and newlines
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             # A device (/dev/zero) never ends and a pipe would wait: saved logs are files.
-            raise ResultsError(f"cannot read log {path}: not a regular file")
+            raise ResultsError(f"cannot read log {shown}: not a regular file")
         with path.open("rb") as handle:
             size = handle.seek(0, 2)
             handle.seek(max(0, size - MAX_LOG_BYTES))
             return handle.read(MAX_LOG_BYTES), size > MAX_LOG_BYTES
     except OSError as error:
-        raise ResultsError(f"cannot read log {path}: {error.strerror}") from error
+        raise ResultsError(f"cannot read log {shown}: {error.strerror}") from error
 
 
 def shape_of(experiment: Experiment) -> Shape:

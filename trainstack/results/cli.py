@@ -78,12 +78,13 @@ def collect(
     kubeconfig: cluster_options.Kubeconfig = None,
     context: cluster_options.Context = None,
     timeout: cluster_options.Timeout = cluster_options.DEFAULT_TIMEOUT,
+    deadline: cluster_options.Deadline = cluster_options.DEFAULT_DEADLINE,
 ) -> None:
     """Record every finished run of the stack's experiments from the live cluster."""
     from trainstack.results.collect import collect_runs
 
     project = Project.find()
-    options = ClusterOptions(kubeconfig, context, timeout)
+    options = ClusterOptions(kubeconfig, context, timeout, deadline)
     written, notes = collect_runs(project, stack, experiments or [], options)
     _print_written(written, project)
     for note in notes:

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from trainstack.core.errors import ResultsError
+from trainstack.core.files import link_leaving, outside_problem
 
 RESULTS_DIR = "results"
 _RUN_FILE = re.compile(r"^run-(\d{3,})\.json$")
@@ -24,12 +25,25 @@ def _component(name: str, what: str) -> str:
 
 def stack_dir(root: Path, stack: str) -> Path:
     """``results/STACK`` of the project at ``root``."""
-    return root / RESULTS_DIR / _component(stack, "stack")
+    return inside(root, root / RESULTS_DIR / _component(stack, "stack"))
 
 
 def experiment_dir(root: Path, stack: str, experiment: str) -> Path:
     """``results/STACK/EXPERIMENT``."""
-    return stack_dir(root, stack) / _component(experiment, "experiment")
+    return inside(root, stack_dir(root, stack) / _component(experiment, "experiment"))
+
+
+def inside(root: Path, path: Path) -> Path:
+    """``path``, unless a symbolic link on the way there leads out of the project at
+    ``root``: results are read and written only inside it (the error names the link)."""
+    leaving = link_leaving(path, root)
+    if leaving is not None:
+        problem = outside_problem(leaving, "a directory of the project")
+        raise ResultsError(
+            f"{leaving.relative_to(root)}: {problem.found}: refused (results are read and "
+            "written only inside the project; replace the link with a directory)"
+        )
+    return path
 
 
 def record_name(run: int) -> str:

@@ -7,7 +7,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from trainstack.console.markdown import markdown_text
+from trainstack.console.markdown import code_span
+from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
@@ -73,8 +74,8 @@ def compare_table_headers(a: str, b: str) -> list[str]:
 
 
 _RIGHT = {3, 4, 5, 6, 7, 8, 9}
-_USER_TEXT = (0, 1, 2)
-"""Cells holding user text (experiment, metric, unit): escaped in markdown."""
+_USERS = frozenset({0, 1, 2})
+"""Columns of text from experiment files (experiment, metric, unit): inline code."""
 
 
 def notes_of(rows: Sequence[Row]) -> list[str]:
@@ -111,11 +112,17 @@ def unchecked_of(rows: Sequence[Row]) -> list[str]:
 def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     """Aligned plain text."""
     out = [f"{a} vs {b}: {legend(a, b)}\n\n"]
-    out.append(text_table(compare_table_headers(a, b), [_cells(row) for row in rows], _RIGHT))
+    out.append(
+        text_table(
+            compare_table_headers(a, b),
+            [[printable(cell, None) for cell in _cells(row)] for row in rows],
+            _RIGHT,
+        )
+    )
     notes = notes_of(rows)
     if notes:
         out.append("\nnot comparable, left out or flagged:\n")
-        out += [f"  - {note}\n" for note in notes]
+        out += [f"  - {printable(note, None)}\n" for note in notes]
     unchecked = unchecked_of(rows)
     if unchecked:
         out.append("\nenvironments not compared:\n")
@@ -125,22 +132,19 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
 
 def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     """Tables, notes and a mermaid bar chart per metric: usable as a pull-request comment."""
-    sa, sb = markdown_text(a), markdown_text(b)
-    out = [f"### Results: {sa} vs {sb}\n\n", f"{legend(sa, sb)}.\n\n"]
-    cells = [
-        [markdown_text(cell) if index in _USER_TEXT else cell for index, cell in enumerate(row)]
-        for row in (_cells(row) for row in rows)
-    ]
-    headers = [markdown_text(header) for header in compare_table_headers(a, b)]
-    out.append(markdown_table(headers, cells, _RIGHT))
+    out = [f"### Results: {code_span(a)} vs {code_span(b)}\n\n", f"{legend(a, b)}.\n\n"]
+    table = markdown_table(
+        compare_table_headers(a, b), [_cells(row) for row in rows], _RIGHT, _USERS
+    )
+    out.append(table)
     notes = notes_of(rows)
     if notes:
         out.append("\n**Not comparable, left out or flagged**\n\n")
-        out += [f"- {markdown_text(note)}\n" for note in notes]
+        out += [f"- {code_span(note)}\n" for note in notes]
     unchecked = unchecked_of(rows)
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
-        out += [f"- {markdown_text(note)}\n" for note in unchecked]
+        out += [f"- {code_span(note)}\n" for note in unchecked]
     for metric in sorted({row.metric for row in rows}):
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:

@@ -5,23 +5,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from trainstack.console.markdown import markdown_text
+from trainstack.console.markdown import chart_label, code_span
+from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, rounded, text_table
 from trainstack.results.render_compare import axis_top
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Point, Scaling
 
 _RIGHT = {2, 3, 4, 5, 6, 7}
+_USERS = frozenset({0, 1})
+"""Columns of text from experiment files (series, experiment): inline code."""
 
 
-def _headers(scaling: Scaling) -> list[str]:
+def _headers(scaling: Scaling, markdown: bool = False) -> list[str]:
     unit = f" ({scaling.unit})" if scaling.unit else ""
+    metric = f"{scaling.metric}{unit}"
     return [
         "series",
         "experiment",
         "GPUs",
         "workers x GPUs",
         "runs",
-        f"{scaling.metric}{unit}",
+        code_span(metric) if markdown else printable(metric, None),
         "speed-up",
         "efficiency",
     ]
@@ -73,7 +77,8 @@ def _missing(scaling: Scaling) -> str:
 def scaling_text(scaling: Scaling) -> str:
     """Aligned plain text: every point, then scale-up and scale-out side by side."""
     pairs = _side_by_side(scaling)
-    out = [_legend(scaling) + "\n\n", text_table(_headers(scaling), _rows(scaling), _RIGHT)]
+    rows = [[printable(cell, None) for cell in row] for row in _rows(scaling)]
+    out = [printable(_legend(scaling), None) + "\n\n", text_table(_headers(scaling), rows, _RIGHT)]
     if pairs:
         out.append("\n" + text_table(["GPUs", SCALE_UP, SCALE_OUT], pairs, {0, 1, 2}))
     out.append(_missing(scaling))
@@ -82,10 +87,9 @@ def scaling_text(scaling: Scaling) -> str:
 
 def scaling_markdown(scaling: Scaling) -> str:
     """Tables and a mermaid line chart of speed-up per series (scale-up, scale-out)."""
-    title = f"### Scaling: {markdown_text(scaling.matrix)} on {markdown_text(scaling.stack)}\n\n"
-    out = [title, markdown_text(_legend(scaling)) + "\n\n"]
-    headers = [markdown_text(header) for header in _headers(scaling)]
-    out.append(markdown_table(headers, _rows(scaling), _RIGHT))
+    title = f"### Scaling: {code_span(scaling.matrix)} on {code_span(scaling.stack)}\n\n"
+    out = [title, code_span(_legend(scaling)) + ".\n\n"]
+    out.append(markdown_table(_headers(scaling, True), _rows(scaling), _RIGHT, _USERS))
     pairs = _side_by_side(scaling)
     if pairs:
         out.append("\n" + markdown_table(["GPUs", SCALE_UP, SCALE_OUT], pairs, {0, 1, 2}))
@@ -95,7 +99,8 @@ def scaling_markdown(scaling: Scaling) -> str:
         speedups = [p.speedup for p in (*up.values(), *scale_out.values())]
         out.append(
             "\n```mermaid\nxychart-beta\n"
-            f'    title "{scaling.matrix}: speed-up, scale-up (first line) and scale-out"\n'
+            f'    title "{chart_label(scaling.matrix)}: speed-up, scale-up (first line) and '
+            'scale-out"\n'
             f'    x-axis "GPUs" [{", ".join(gpus)}]\n'
             f'    y-axis "speed-up (x)" 0 --> {axis_top(max(speedups)):g}\n'
             f"    line [{', '.join(f'{up[int(g)].speedup:.2f}' for g in gpus)}]\n"
@@ -104,7 +109,7 @@ def scaling_markdown(scaling: Scaling) -> str:
         )
     missing = _missing(scaling)
     if missing:
-        out.append("\n" + missing)
+        out.append(f"\n{code_span(missing.rstrip())}\n")
     return "".join(out)
 
 

@@ -12,12 +12,19 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.core.errors import Problem, ResultsError, ResultsFileError
-from trainstack.core.files import open_regular
+from trainstack.core.files import link_leaving, open_regular, outside_problem
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.core.validation import problems_from
 from trainstack.results.lock import stack_lock
-from trainstack.results.paths import experiment_dir, log_name, record_name, run_number, stack_dir
+from trainstack.results.paths import (
+    experiment_dir,
+    inside,
+    log_name,
+    record_name,
+    run_number,
+    stack_dir,
+)
 from trainstack.results.record import RunRecord
 
 Display = Callable[[Path], str]
@@ -107,6 +114,10 @@ def read_experiment_runs(directory: Path, display: Display) -> list[StoredRun]:
     files = sorted(
         (number, path) for path in directory.iterdir() if (number := run_number(path)) is not None
     )
+    for _, path in files:
+        if link_leaving(path, directory) is not None:
+            problem = outside_problem(path, "a results file of this directory")
+            raise ResultsFileError(display(path), [problem])
     for (number, first), (other, second) in zip(files, files[1:], strict=False):
         if number == other:  # run-001.json and run-0001.json
             raise ResultsFileError(
@@ -123,6 +134,7 @@ def read_stack_runs(root: Path, stack: str, display: Display) -> dict[str, list[
         return {}
     found = {}
     for child in sorted(directory.iterdir()):
+        inside(root, child)
         if child.is_dir():
             runs = read_experiment_runs(child, display)
             if runs:

@@ -1,0 +1,263 @@
+"""A kubeconfig's credentials against hostile or broken set-ups: nothing leaks, nothing hangs.
+
+Key material stays in memory (no file in ``$TMPDIR`` at any moment, after an error or a
+signal either); a password in the server's URL is never shown; an ``exec`` credential
+plugin that never answers is stopped at ``--deadline``, with what it started; a kubeconfig
+lightkube refuses is one clear error. Each case is a real process on a loopback server.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trustme
+
+from tests.cli_helpers import run_process
+from tests.live.apiserver import RecordedApi, kubeconfig, serve
+from tests.stack_helpers import REPO
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+@pytest.fixture()
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+@pytest.fixture()
+def mutual_tls(ca: trustme.CA, api: RecordedApi) -> Iterator[str]:
+    """The recorded cluster over TLS, asking every client for a certificate of ``ca``."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    ca.configure_trust(context)
+    context.verify_mode = ssl.CERT_REQUIRED
+    yield from serve(api, context)
+
+
+def _client_user(ca: trustme.CA) -> dict[str, str]:
+    client = ca.issue_cert("aiacc-admin")
+    return {
+        "client-certificate-data": _b64(client.cert_chain_pems[0].bytes()),
+        "client-key-data": _b64(client.private_key_pem.bytes()),
+    }
+
+
+def _cluster(ca: trustme.CA) -> dict[str, str]:
+    return {"certificate-authority-data": _b64(ca.cert_pem.bytes())}
+
+
+def _temp(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    temp = tmp_path / "tmpdir"
+    temp.mkdir()
+    return temp, {"TMPDIR": str(temp)}
+
+
+def test_client_keys_are_used_from_memory_and_never_written(
+    root: Path, tmp_path: Path, ca: trustme.CA, mutual_tls: str
+) -> None:
+    config = kubeconfig(tmp_path / "k", mutual_tls, user=_client_user(ca), cluster=_cluster(ca))
+    temp, env = _temp(tmp_path)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), env=env)
+    # The server asked for the client's certificate and accepted it: the table came back.
+    assert ran.code == 0, ran.stderr
+    assert re.search(
+        r"\nimagenet-tensorflow +1 +imagenet-tensorflow +MPIJob +Succeeded", ran.stdout
+    )
+    assert list(temp.iterdir()) == []
+
+
+def test_a_tls_error_leaves_no_key_behind(root: Path, tmp_path: Path, ca: trustme.CA) -> None:
+    api = RecordedApi()
+    for url in serve(api):  # plain HTTP where the kubeconfig says https
+        server = url.replace("http://", "https://")
+        config = kubeconfig(tmp_path / "k", server, user=_client_user(ca), cluster=_cluster(ca))
+        temp, env = _temp(tmp_path)
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), env=env)
+        assert ran.code == 2, ran.stderr
+        assert ran.stderr.startswith("error: listing ") and ran.stderr.count("\n") == 1
+        assert "cannot reach the API server" in ran.stderr and "SSL" in ran.stderr
+        assert list(temp.iterdir()) == []
+
+
+def test_key_material_that_is_not_base64(root: Path, tmp_path: Path, ca: trustme.CA) -> None:
+    user = {**_client_user(ca), "client-key-data": "not base64 \x1b[2J!"}
+    config = kubeconfig(tmp_path / "k", "https://127.0.0.1:1", user=user)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert (
+        ran.code == 2
+        and ran.stderr == f"error: kubeconfig {config}: `client-key-data` is not base64\n"
+    )
+
+
+def test_a_key_that_does_not_load_is_not_quoted(root: Path, tmp_path: Path, ca: trustme.CA) -> None:
+    user = {**_client_user(ca), "client-key-data": _b64(b"-----BEGIN PRIVATE KEY-----\nSECRET\n")}
+    config = kubeconfig(tmp_path / "k", "https://127.0.0.1:1", user=user)
+    temp, env = _temp(tmp_path)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), env=env)
+    assert ran.code == 2 and "SECRET" not in ran.stderr
+    assert list(temp.iterdir()) == []  # (lightkube's temporary key file outlived this error)
+    assert ran.stderr == (
+        f"error: kubeconfig {config}: the certificates of context 'aiacc-admin' "
+        "(https://127.0.0.1:1) cannot be loaded (SSLError)\n"
+    )
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_connecting_leaves_no_key_behind(
+    root: Path, tmp_path: Path, ca: trustme.CA, stop: signal.Signals
+) -> None:
+    with socket.socket() as silent:  # accepts connections, never says a word (no handshake)
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        server = f"https://127.0.0.1:{silent.getsockname()[1]}"
+        config = kubeconfig(tmp_path / "k", server, user=_client_user(ca), cluster=_cluster(ca))
+        temp, env = _temp(tmp_path)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "trainstack", "status", "aiacc", "--kubeconfig", str(config)],
+            cwd=root,
+            env={**os.environ, "PYTHONPATH": str(REPO), **env},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        silent.settimeout(30)
+        connection, _ = silent.accept()  # the client is connecting: keys are loaded by now
+        with connection:
+            process.send_signal(stop)
+            _, stderr = process.communicate(timeout=10)
+    assert process.returncode in (130, 128 + stop, 1), stderr
+    assert "Traceback" not in stderr
+    assert list(temp.iterdir()) == []
+
+
+def test_a_password_in_the_server_url_is_never_shown(
+    root: Path, tmp_path: Path, api: RecordedApi
+) -> None:
+    for url in serve(api):
+        server = url.replace("http://", "http://admin:SECRET-PASSWORD@")
+        config = kubeconfig(tmp_path / "k", server)
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        assert ran.code == 0, ran.stderr
+        assert ran.stdout.startswith("stack aiacc, context 'aiacc-admin' (http://***@127.0.0.1:")
+        assert "SECRET" not in ran.stdout + ran.stderr
+    refused = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert refused.code == 2 and "cannot reach the API server" in refused.stderr
+    assert "SECRET" not in refused.stdout + refused.stderr and "http://***@127.0.0.1:" in (
+        refused.stderr
+    )
+
+
+def _plugin(tmp_path: Path, body: str, api_version: str = "v1beta1") -> dict[str, Any]:
+    script = tmp_path / "plugin.sh"
+    script.write_text(f"#!/bin/sh\necho $$ > {tmp_path / 'plugin.pid'}\n{body}\n")
+    script.chmod(0o755)
+    return {
+        "exec": {
+            "apiVersion": f"client.authentication.k8s.io/{api_version}",
+            "command": str(script),
+        }
+    }
+
+
+def test_an_exec_plugin_that_never_answers_is_stopped_at_the_deadline(
+    root: Path, tmp_path: Path, api: RecordedApi
+) -> None:
+    for url in serve(api):
+        config = kubeconfig(tmp_path / "k", url, user=_plugin(tmp_path, "sleep 600 & wait"))
+        started = time.monotonic()
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), "--deadline", "2")
+        elapsed = time.monotonic() - started
+        assert ran.code == 2, ran.stderr
+        assert ran.stderr.startswith(
+            f"error: kubeconfig {config}: the exec credential plugin {tmp_path / 'plugin.sh'} "
+            "did not answer within what was left of --deadline ("
+        )
+        assert ran.stderr.endswith(" s): stopped\n") and ran.stderr.count("\n") == 1
+        assert elapsed < 30  # --deadline 2, a process's start on a loaded machine; not 600
+        assert api.seen == []  # no request without its credentials
+    pid = int((tmp_path / "plugin.pid").read_text())
+    with pytest.raises(ProcessLookupError, match="No such process"):
+        os.kill(pid, 0)
+
+
+def test_an_exec_plugin_token_is_sent(root: Path, tmp_path: Path, api: RecordedApi) -> None:
+    answer = '{"kind":"ExecCredential","status":{"token":"from-the-plugin"}}'
+    for url in serve(api):
+        config = kubeconfig(tmp_path / "k", url, user=_plugin(tmp_path, f"echo '{answer}'"))
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        assert ran.code == 0, ran.stderr
+        assert set(api.authorizations) == {"Bearer from-the-plugin"}
+
+
+@pytest.mark.parametrize(
+    ("body", "api_version", "expected"),
+    [
+        ("echo 'not json \x1b[2J SECRET'", "v1beta1", "printed no ExecCredential"),
+        ('echo \'{"status":{"token":5}}\'', "v1beta1", "printed no ExecCredential"),
+        ("echo SECRET >&2; exit 3", "v1beta1", "failed (exit status 3)"),
+        ("true", "v9", "apiVersion found client.authentication.k8s.io/v9; allowed: "),
+    ],
+)
+def test_an_exec_plugin_that_answers_wrongly(
+    root: Path, tmp_path: Path, api: RecordedApi, body: str, api_version: str, expected: str
+) -> None:
+    for url in serve(api):
+        config = kubeconfig(tmp_path / "k", url, user=_plugin(tmp_path, body, api_version))
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
+        assert expected in ran.stderr and "SECRET" not in ran.stderr
+        assert "\x1b" not in ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("user", "expected"),
+    [
+        ({"auth-provider": {"name": "gcp"}}, "`auth-provider` is not supported"),
+        ({"tokenFile": "/nonexistent/token"}, "tokenFile /nonexistent/token cannot be read"),
+    ],
+)
+def test_a_kubeconfig_the_client_refuses(
+    root: Path, tmp_path: Path, user: dict[str, Any], expected: str
+) -> None:
+    config = kubeconfig(tmp_path / "k", "http://127.0.0.1:1", user=user)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
+    assert expected in ran.stderr and "internal error" not in ran.stderr
+
+
+def test_a_kubeconfig_of_the_wrong_types(root: Path, tmp_path: Path) -> None:
+    config = tmp_path / "k"
+    config.write_text(
+        "contexts: [{name: c, context: {cluster: a, user: u}}]\ncurrent-context: c\n"
+        "clusters: [{name: a, cluster: {server: [1, 2]}}]\nusers: [{name: u, user: {token: t}}]\n"
+    )
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
+    assert ran.stderr.startswith(f"error: kubeconfig {config}: ")
+
+
+@pytest.mark.parametrize(
+    "server", ["http://user:SECRET@[::1", "not a url SECRET", "ftp://user:SECRET@127.0.0.1:1"]
+)
+def test_a_server_url_the_client_cannot_use(root: Path, tmp_path: Path, server: str) -> None:
+    config = kubeconfig(tmp_path / "k", server)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    assert ran.code == 2 and "SECRET" not in ran.stderr
+    assert ran.stderr == (
+        f"error: kubeconfig {config}: the server of context 'aiacc-admin' is no http(s) URL "
+        "the client can use (`clusters[].cluster.server`, e.g. https://10.0.0.1:6443)\n"
+    )

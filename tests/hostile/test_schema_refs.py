@@ -1,0 +1,84 @@
+"""The offline plan never leaves its inputs: a ``$ref`` in a CRD schema of
+``TRAINSTACK_CRD_DIR`` that points at a URL or another file is refused, naming it, before
+anything is fetched or read (a loopback server counts the requests: none)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conformance import crd_dir
+from tests.hostile.corpus import Case, check_refused
+from tests.live.apiserver import RecordedApi, serve
+from tests.project_copy import copy_project, run_subprocess
+from trainstack.plan.conformance import CRD_DIR_ENV
+
+TOKEN = "SECRET-SCHEMA-CONTENT-42"
+MPIJOB = "mpijob-v2beta1.json"
+
+
+@pytest.fixture()
+def schemas(tmp_path: Path) -> Path:
+    """A copy of the reference CRD schemas (skipped, with the reason, when unset)."""
+    copy = tmp_path / "crds"
+    shutil.copytree(crd_dir(), copy)
+    return copy
+
+
+@pytest.fixture()
+def server() -> Iterator[tuple[RecordedApi, str]]:
+    api = RecordedApi()
+    for url in serve(api):
+        yield api, url
+
+
+def _with_ref(schemas: Path, reference: str) -> None:
+    path = schemas / MPIJOB
+    schema = json.loads(path.read_text())
+    schema["properties"]["spec"] = {"$ref": reference}
+    path.write_text(json.dumps(schema))
+
+
+@pytest.mark.parametrize("kind", ["http", "file", "relative"])
+def test_a_reference_outside_the_schema_set_is_refused(
+    tmp_path: Path, schemas: Path, server: tuple[RecordedApi, str], kind: str
+) -> None:
+    api, url = server
+    secret = tmp_path / "secret.json"
+    secret.write_text(json.dumps({"description": TOKEN, "type": "object"}))
+    reference = {
+        "http": f"{url}/schema.json",
+        "file": secret.as_uri(),
+        "relative": "../secret.json#/",
+    }[kind]
+    _with_ref(schemas, reference)
+    case = Case(
+        f"ref-{kind}",
+        lambda _: None,
+        (
+            f"CRD schema {schemas / MPIJOB}: `$ref` '{reference}' at /properties/spec/$ref: "
+            "refused (an offline plan resolves a schema's references only inside its schema set",
+        ),
+        args=("plan", "aiacc", "-o", "out"),
+        env={CRD_DIR_ENV: str(schemas)},
+        isolate=True,
+        secret=TOKEN,
+    )
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path / "project")
+    assert api.seen == []
+
+
+def test_a_pointer_inside_the_schema_is_followed(tmp_path: Path, schemas: Path) -> None:
+    path = schemas / MPIJOB
+    schema = json.loads(path.read_text())
+    schema["definitions"] = {"spec": schema["properties"]["spec"]}
+    schema["properties"]["spec"] = {"$ref": "#/definitions/spec"}
+    path.write_text(json.dumps(schema))
+    root = copy_project(tmp_path / "project")
+
+    outcome = run_subprocess(["plan", "aiacc", "-o", "out"], root, {CRD_DIR_ENV: str(schemas)})
+    assert outcome.status == 0, outcome.stderr

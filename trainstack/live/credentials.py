@@ -1,0 +1,218 @@
+"""A kubeconfig's credentials, used without ever writing key material to disk.
+
+lightkube would decode inline ``certificate-authority-data``, ``client-certificate-data``
+and ``client-key-data`` into temporary files (``FileStr``: ``NamedTemporaryFile`` in
+``$TMPDIR``, removed when garbage-collected; lightkube 1.0.1 ``config/models.py``, the
+installed wheel), and would run an ``exec`` credential plugin without a time limit
+(``sync_check_output``: ``Popen.communicate()``, ``config/client_adapter.py``). Here
+instead:
+
+- the CA is handed to :mod:`ssl` as text in memory (``cadata``);
+- a client certificate and key are handed to ``load_cert_chain``, which only reads
+  paths, through anonymous memory files (``memfd_create``: no name in any directory,
+  gone when closed); where the system has none, through a file in a private temporary
+  directory that is removed before the function returns, with SIGINT, SIGTERM and SIGHUP
+  held meanwhile (only SIGKILL in that instant leaves it behind);
+- every request is authorised by :class:`Authorizer` (token, token file, basic or an
+  ``exec`` plugin bounded by the command's ``--deadline``) in the bounded transport, so
+  lightkube's own client is given the context without any credential
+  (:func:`without_credentials`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import os
+import signal
+import ssl
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx2
+import msgspec
+from lightkube.config.kubeconfig import SingleConfig
+from lightkube.config.models import Cluster, User, UserExec
+
+from trainstack.console.safe_text import printable
+from trainstack.console.signals import deferred
+from trainstack.core.errors import ClusterError
+
+EXEC_API_VERSIONS = (
+    "client.authentication.k8s.io/v1alpha1",
+    "client.authentication.k8s.io/v1beta1",
+)
+"""What lightkube 1.0.1 accepts of an exec plugin (``ExecAuth._prepare``) and so do we."""
+MAX_EXEC_OUTPUT = 1 << 20
+"""Bytes an exec credential plugin may print (an ExecCredential is a few KiB)."""
+
+
+def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
+    """The TLS context for ``config``'s server, every key and certificate kept in memory."""
+    cluster, user = config.cluster, config.user or User()
+    if cluster.certificate_auth:
+        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
+    elif cluster.certificate_auth_data:
+        pem = _decoded(cluster.certificate_auth_data, "certificate-authority-data", source)
+        context = ssl.create_default_context(cadata=pem.decode("ascii", errors="replace"))
+    else:
+        context = httpx2.create_ssl_context(verify=not cluster.insecure, trust_env=False)
+    if cluster.insecure:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    if user.client_cert_data or user.client_cert:
+        certificate = (
+            _decoded(user.client_cert_data, "client-certificate-data", source)
+            if user.client_cert_data
+            else Path(config.abs_file(user.client_cert or "")).read_bytes()
+        )
+        key = (
+            _decoded(user.client_key_data, "client-key-data", source)
+            if user.client_key_data
+            else Path(config.abs_file(user.client_key or "")).read_bytes()
+        )
+        with _memory_file(certificate) as cert_path, _memory_file(key) as key_path:
+            context.load_cert_chain(cert_path, key_path)
+    return context
+
+
+def _decoded(data: str, key: str, source: Path) -> bytes:
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise ClusterError(f"kubeconfig {source}: `{key}` is not base64") from None
+
+
+@contextlib.contextmanager
+def _memory_file(data: bytes) -> Iterator[str]:
+    """A path that reads ``data``: an anonymous memory file, else a private file removed
+    on the way out (signals held until it is)."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("trainstack-credential", os.MFD_CLOEXEC)
+        try:
+            os.write(fd, data)
+            yield f"/proc/self/fd/{fd}"
+        finally:
+            os.close(fd)
+        return
+    with deferred(), tempfile.TemporaryDirectory(prefix="trainstack-") as private:
+        path = Path(private, "credential")
+        path.touch(mode=0o600)
+        path.write_bytes(data)
+        yield str(path)
+
+
+def without_credentials(config: SingleConfig) -> SingleConfig:
+    """``config`` with its user and certificates emptied: what lightkube's client is given
+    (the transport adds the credentials; lightkube then writes no temporary file)."""
+    cluster = Cluster(server=config.cluster.server)
+    return config._replace(cluster=cluster, user=User())
+
+
+class Authorizer:
+    """Sets the ``Authorization`` header of a request as the kubeconfig's user would."""
+
+    def __init__(self, user: User, source: Path, remaining: Callable[[], float]) -> None:
+        self.user = user
+        self.source = source
+        self.remaining = remaining
+        self._header: str | None = None
+
+    @property
+    def refreshes(self) -> bool:
+        """Whether a 401 is worth one retry with fresh credentials (file or plugin)."""
+        return self.user.token_file is not None or self.user.exec is not None
+
+    def apply(self, request: httpx2.Request, fresh: bool = False) -> None:
+        if fresh or self._header is None:
+            self._header = self._make()
+        if self._header:
+            request.headers["Authorization"] = self._header
+
+    def _make(self) -> str:
+        user = self.user
+        if user.token_file is not None:
+            try:
+                return "Bearer " + Path(user.token_file).read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError) as error:
+                raise ClusterError(
+                    f"kubeconfig {self.source}: tokenFile {printable(user.token_file)} cannot "
+                    f"be read ({type(error).__name__})"
+                ) from None
+        if user.token is not None:
+            return f"Bearer {user.token}"
+        if user.exec is not None:
+            return f"Bearer {self._exec(user.exec)}"
+        if user.username and user.password:
+            pair = f"{user.username}:{user.password}".encode()
+            return "Basic " + base64.b64encode(pair).decode("ascii")
+        if user.auth_provider:
+            raise ClusterError(
+                f"kubeconfig {self.source}: `auth-provider` is not supported (lightkube has "
+                "none); use a token or an exec credential plugin"
+            )
+        return ""
+
+    def _exec(self, plugin: UserExec) -> str:
+        command = printable(plugin.command, 80)
+        where = f"kubeconfig {self.source}: the exec credential plugin {command}"
+        if plugin.apiVersion not in EXEC_API_VERSIONS:
+            raise ClusterError(
+                f"{where}: apiVersion found {printable(plugin.apiVersion, 80)}; allowed: "
+                f"{', '.join(EXEC_API_VERSIONS)}"
+            )
+        env = dict(os.environ)
+        env.update((variable.name, variable.value) for variable in plugin.env or [])
+        limit = max(self.remaining(), 0.1)
+        try:
+            process = subprocess.Popen(
+                [plugin.command, *(plugin.args or [])],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise ClusterError(f"{where} cannot be run ({type(error).__name__})") from None
+        try:
+            output, _ = process.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            raise ClusterError(
+                f"{where} did not answer within what was left of --deadline ({limit:.1f} s): "
+                "stopped"
+            ) from None
+        except BaseException:
+            _kill(process)
+            raise
+        if process.returncode != 0:
+            raise ClusterError(f"{where} failed (exit status {process.returncode})")
+        return _token(output, where)
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """The plugin and whatever it started (its own session), then reaped."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.kill()
+    process.wait()
+
+
+def _token(output: bytes, where: str) -> str:
+    """The ``status.token`` of the plugin's ExecCredential (never its text in a message)."""
+    if len(output) > MAX_EXEC_OUTPUT:
+        raise ClusterError(f"{where} printed more than {MAX_EXEC_OUTPUT} bytes: refused")
+    try:
+        document = msgspec.json.decode(output)
+        token = document["status"]["token"]
+    except (msgspec.DecodeError, RecursionError, KeyError, TypeError, IndexError):
+        token = None
+    if not isinstance(token, str) or not token or not token.isprintable():
+        raise ClusterError(
+            f"{where} printed no ExecCredential with a `status.token` (a JSON object)"
+        )
+    return token
