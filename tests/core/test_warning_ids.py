@@ -1,7 +1,7 @@
-"""The warning ids: the README's table is WARNING_IDS, in its order, word for word.
+"""The warning ids: the table of docs/warnings.md is WARNING_IDS, in its order, word for word.
 
 Regenerate after a change: ``.venv/bin/python -m tests.core.test_warning_ids`` prints the
-table to paste into README.md.
+table to paste into docs/warnings.md.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from tests.stack_helpers import REPO
 from trainstack.core.warning_ids import UNACKNOWLEDGEABLE, WARNING_IDS, StackAcknowledgement
 
-SECTION = "## Reviewing changes: warnings and acknowledgements"
+PAGE = REPO / "docs" / "warnings.md"
 
 
 def table() -> str:
@@ -21,18 +21,15 @@ def table() -> str:
     return "\n".join(["| id | warns about |", "|---|---|", *rows]) + "\n"
 
 
-def test_the_readme_lists_every_warning_id() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index(SECTION) :]
-    assert table() in section.split("\n## ")[0]
+def test_the_docs_list_every_warning_id() -> None:
+    assert table() in PAGE.read_text(encoding="utf-8")
 
 
-def test_a_stale_acknowledgement_cannot_be_acknowledged() -> None:
-    assert UNACKNOWLEDGEABLE == {"staleAcknowledgement"}
+@pytest.mark.parametrize("check", ["staleAcknowledgement", "selectedByNoStack"])
+def test_some_warnings_cannot_be_acknowledged(check: str) -> None:
+    assert {"staleAcknowledgement", "selectedByNoStack"} == UNACKNOWLEDGEABLE
     with pytest.raises(ValidationError, match="a warning id: borrowing, hostNetwork, memoryLimit"):
-        StackAcknowledgement.model_validate(
-            {"warning": "staleAcknowledgement", "reason": "cleaning up later"}
-        )
+        StackAcknowledgement.model_validate({"warning": check, "reason": "cleaning up later"})
 
 
 if __name__ == "__main__":
