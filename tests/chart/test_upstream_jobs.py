@@ -240,6 +240,7 @@ CASES: dict[str, Case] = {
             "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727",
             pull="Always",
             command=["python3", "/opt/pytorch-mnist/mnist.py", "--epochs=1"],
+            worker={"replicas": 2},  # Master + 1 Worker: the master counts, as in Arena
         ),
         namespace="kubeflow",
     ),
@@ -249,7 +250,7 @@ CASES: dict[str, Case] = {
             "kubeflow/pytorch-dist-mnist:latest",
             pull="Always",
             args=["--backend", "nccl"],
-            worker={"replicas": 1, "gpus": 1},
+            worker={"replicas": 2, "gpus": 1},
         ),
     ),
     "training-operator pytorchjob cpu demo": Case(
@@ -257,6 +258,7 @@ CASES: dict[str, Case] = {
         _pytorch(
             "pytorch-cpu:py3.8",
             command=["torchrun", "demo.py"],
+            worker={"replicas": 2},
             pytorch={"nprocPerNode": "2"},
         ),
     ),
@@ -265,7 +267,7 @@ CASES: dict[str, Case] = {
         _pytorch(
             "kubeflow/pytorch-dist-sendrecv-test:latest",
             pull="Always",
-            worker={"replicas": 3},
+            worker={"replicas": 4},
         ),
     ),
     "training-operator pytorchjob deepspeed": Case(
@@ -274,7 +276,7 @@ CASES: dict[str, Case] = {
             "kubeflow/pytorch-deepspeed-demo:latest",
             pull="Always",
             command=["torchrun", "/train_bert_ds.py", "--checkpoint_dir", "/root/deepspeed_data"],
-            worker={"replicas": 1, "gpus": 1},
+            worker={"replicas": 2, "gpus": 1},
         ),
     ),
     "training-operator elastic echo": Case(
@@ -418,7 +420,8 @@ CASES: dict[str, Case] = {
             ),
             "workingDir": "/root",
             "env": {"gpus": "1", "workers": "2"},
-            "worker": {"replicas": 1, "gpus": 1},
+            # Arena's --workers=2 (its env `workers` above): the master and 1 Worker
+            "worker": {"replicas": 2, "gpus": 1},
             "pytorch": {"master": {"restartPolicy": "Never"}},
             "runPolicy": {"backoffLimit": 0},
             "datasets": [{"claimName": "pytorchdata", "mountPath": "/mnist_data"}],

@@ -163,7 +163,10 @@ def _fits(
                         "Kueue never admits it"
                         if experiment.queued
                         else "its ResourceQuota refuses the pods beyond that"
-                    ),
+                    )
+                    + f"; ask for at most {resource.show(allowed)} (fewer replicas, or less per "
+                    f"pod), or raise the team's {resource.quota_key}"
+                    + (" or borrowingLimit" if borrowing else ""),
                 )
             )
             continue
