@@ -131,10 +131,15 @@ def _requests_per_node(placed: _Placed) -> list[Finding]:
 def _worker_spread(placed: _Placed) -> list[Finding]:
     """``workerSpread: required`` with more workers than the worker pool has nodes."""
     job = placed.experiment.job
-    workers = job.worker.replicas
-    worker_pool = next((pool for role, pool in placed.roles if role.role == "worker"), None)
+    # The worker pods as the framework counts them (a PyTorch master is not among them).
+    worker_role, worker_pool = next(
+        ((role, pool) for role, pool in placed.roles if role.role == "worker"), (None, None)
+    )
     spread = job.scheduling.worker_spread == "required"
-    if not spread or worker_pool is None or workers <= worker_pool.max_nodes:
+    if not spread or worker_role is None or worker_pool is None:
+        return []
+    workers = worker_role.replicas
+    if workers <= worker_pool.max_nodes:
         return []
     return [
         placed.error(
