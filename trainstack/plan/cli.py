@@ -10,9 +10,10 @@ from typing import Annotated
 import typer
 
 from trainstack.console.terminal import console, stderr_console
-from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
+from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
+from trainstack.experiments.completion import complete_stack
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.runner import plan_stack
@@ -37,14 +38,6 @@ def digest_key_from_environment() -> bytes | None:
             "32 to 128 hexadecimal digits (16 to 64 bytes), e.g. from `openssl rand -hex 32`",
         )
     return bytes.fromhex(value)
-
-
-def complete_stack(incomplete: str) -> list[str]:
-    """Shell completion: the project's stacks that start with what was typed."""
-    try:
-        return [name for name in Project.find().stacks() if name.startswith(incomplete)]
-    except TrainstackError:
-        return []
 
 
 def plan(
