@@ -1,4 +1,4 @@
-"""``trainstack diff --format json``: a versioned document scripts parse (docs/json.md)."""
+"""``trainstack diff --format json``: a versioned document scripts parse (docs/scripting.md)."""
 
 from __future__ import annotations
 

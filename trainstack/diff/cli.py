@@ -76,7 +76,7 @@ def diff(
             "--format",
             "-f",
             metavar="FORMAT",
-            help="text, markdown for a PR comment, or json for scripts (docs/json.md).",
+            help="text, markdown for a PR comment, or json for scripts (docs/scripting.md).",
         ),
     ] = OutputFormat.text,
     fairness: Annotated[

@@ -1,4 +1,4 @@
-"""``--format json``: the diff for scripts, one versioned document (docs/json.md).
+"""``--format json``: the diff for scripts, one versioned document (docs/scripting.md).
 
 ``{"format": "trainstack-diff/1", "changes", "dataAtRisk", "stacks": [...]}``: per
 comparison its labels, counts, data at risk, every object that differs (its status, its

@@ -31,7 +31,7 @@ def status(
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
     output_format: Annotated[
         StatusFormat,
-        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/json.md)."),
+        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/scripting.md)."),
     ] = StatusFormat.text,
 ) -> None:
     """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""

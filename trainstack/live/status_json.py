@@ -1,4 +1,4 @@
-"""``trainstack status STACK --format json``: the status rows for scripts (docs/json.md).
+"""``trainstack status STACK --format json``: the status rows for scripts (docs/scripting.md).
 
 ``{"format": "trainstack-status/1", "stack", "cluster", "jobs": [...]}``, one job per row of
 the table, in its order, typed: ``run`` a number (``null`` for a job without the run label),

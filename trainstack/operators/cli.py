@@ -22,7 +22,7 @@ class OperatorsFormat(StrEnum):
 def operators(
     output_format: Annotated[
         OperatorsFormat,
-        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/json.md)."),
+        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/scripting.md)."),
     ] = OperatorsFormat.text,
 ) -> None:
     """List every operator release of the catalog: how it installs, what it serves and honours."""

@@ -1,4 +1,4 @@
-"""``trainstack operators --format json``: the catalog for scripts (docs/json.md).
+"""``trainstack operators --format json``: the catalog for scripts (docs/scripting.md).
 
 ``{"format": "trainstack-operators/1", "operators": [...], "requirements": [...],
 "coexistence": [...]}``: per operator family its releases (how each installs, what it

@@ -9,13 +9,14 @@ from typing import Annotated
 
 import typer
 
-from trainstack.console.terminal import console, stderr_console
-from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError
+from trainstack.console.terminal import console, print_user_error, stderr_console
+from trainstack.core.errors import EnvironmentVariableError, TrainstackError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_stack
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
+from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.writer import write_plan
@@ -45,7 +46,8 @@ def plan(
         str | None,
         typer.Argument(
             metavar="STACK",
-            help="Stack name, e.g. aiacc or baseline (without one: the stacks are listed).",
+            help="Stack name, e.g. aiacc or baseline (without one, or --all: the stacks are "
+            "listed).",
             autocompletion=complete_stack,
             show_default=False,
         ),
@@ -67,17 +69,63 @@ def plan(
             help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
         ),
     ] = None,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Plan every stack of the project, in name order (a data stack others read is "
+            "planned once); each stack's errors are shown and the next one planned.",
+        ),
+    ] = False,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
     project = Project.find()
-    if stack is None:
-        stacks = project.stacks()
-        for name in stacks:
-            print(name)
-        raise StackNotGivenError("plan", stacks, project.display(project.stack_config_dir))
-    check_stack_name(stack)
+    if every and stack is not None:
+        raise TrainstackError(f"give a stack ({stack}) or --all, not both")
+    if stack is None and not every:
+        _list_stacks(project)
+        return
     digest_key = digest_key_from_environment()
-    result = plan_stack(project, stack, digest_key, crd_dir_from(crd_dir))
+    crds = crd_dir_from(crd_dir)
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
+    if stack is not None:
+        check_stack_name(stack)
+        _plan_one(project, plan_stack(project, stack, digest_key, crds), target)
+        return
+    memo: dict[str, Plan] = {}
+    failed = []
+    for name in project.stacks():
+        try:
+            # A data stack a cluster stack read is in `memo` already: planned once.
+            planned = memo.get(name) or plan_stack(project, name, digest_key, crds, memo)
+        except TrainstackError as error:
+            print_user_error(error)
+            failed.append(name)
+            continue
+        memo[name] = planned
+        _plan_one(project, planned, target)
+    if failed:
+        planned_count = len(project.stacks()) - len(failed)
+        raise TrainstackError(
+            f"{len(failed)} stack(s) did not plan: {', '.join(failed)} (their errors above; "
+            f"{planned_count} planned)"
+        )
+
+
+def _plan_one(project: Project, result: Plan, target: Path) -> None:
     written = write_plan(result, target)
     print_summary(result, console(), project.display(written), stderr_console())
+
+
+def _list_stacks(project: Project) -> None:
+    """``trainstack plan`` alone: the stacks on stdout, how to plan them on stderr (exit 0)."""
+    stacks = project.stacks()
+    for name in stacks:
+        print(name)
+    where = project.display(project.stack_config_dir)
+    hint = (
+        f"plan one with `trainstack plan {stacks[0]}`, every one with `trainstack plan --all`"
+        if stacks
+        else f"no stack: no Pulumi.<stack>.yaml in {where}"
+    )
+    stderr_console().print(hint, markup=False, highlight=False)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from trainstack.console.groups import help_when_bare
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
@@ -19,7 +20,8 @@ from trainstack.results.store import StoredRun, Written, read_stack_runs
 
 results_app = typer.Typer(
     help="Results of training runs: record them as files, compare stacks, show scaling.",
-    no_args_is_help=True,
+    invoke_without_command=True,
+    callback=help_when_bare,
 )
 
 
@@ -45,7 +47,7 @@ class RecordFormat(StrEnum):
 
 RecordFormatOption = Annotated[
     RecordFormat,
-    typer.Option("--format", help="text, or json: what was recorded (docs/json.md)."),
+    typer.Option("--format", help="text, or json: what was recorded (docs/scripting.md)."),
 ]
 PlotOption = Annotated[
     Path | None, typer.Option("--plot", help="Also draw a plot into FILE.png or FILE.svg.")

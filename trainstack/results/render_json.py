@@ -1,5 +1,5 @@
 """``results add`` and ``results collect`` with ``--format json``: what was recorded, for
-scripts (docs/json.md).
+scripts (docs/scripting.md).
 
 ``{"format": "trainstack-recorded/1", "recorded": [...], "skipped": [...], "notes": [...]}``:
 each run written with its new results file (relative to the project) and the record
