@@ -12,10 +12,10 @@ character a plan holds reaches the terminal raw.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
+from trainstack.console.json_output import json_text
 from trainstack.diff.fairness import CATEGORIES, FairnessReport
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff, WarningChanges
 from trainstack.diff.paths import dotted
@@ -33,12 +33,7 @@ def diff_json(diffs: Sequence[StackDiff], fairness: FairnessReport | None = None
     }
     if fairness is not None:
         document["fairness"] = _fairness(fairness)
-    return dumps(document)
-
-
-def dumps(document: Any) -> str:
-    """JSON as every trainstack command prints it: indented, ASCII, one newline at the end."""
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return json_text(document)
 
 
 def _stack(item: StackDiff) -> dict[str, Any]:

@@ -9,9 +9,9 @@ job's (``not found`` for a configured run with no job on the cluster).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from trainstack.console.json_output import json_text
 from trainstack.live.status import StatusRow
 
 STATUS_FORMAT = "trainstack-status/1"
@@ -26,7 +26,7 @@ def status_json(rows: list[StatusRow], stack: str, where: str) -> str:
         "cluster": where,
         "jobs": [_job(row) for row in rows],
     }
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return json_text(document)
 
 
 def _job(row: StatusRow) -> dict[str, Any]:

@@ -10,9 +10,9 @@ The same facts, in the same order, as the text listing.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from trainstack.console.json_output import json_text
 from trainstack.operators.compatibility import COEXISTENCE, REQUIREMENTS, Versions
 from trainstack.operators.registry import families, known_versions
 from trainstack.training_job.frameworks import by_crd
@@ -51,7 +51,7 @@ def operators_json() -> str:
             {"first": pair.first, "second": pair.second, "how": pair.how} for pair in COEXISTENCE
         ],
     }
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return json_text(document)
 
 
 def _family(listed: Any) -> dict[str, Any]:

@@ -10,11 +10,11 @@ notes on what was not collected (runs not finished...). Nothing else is printed.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from trainstack.console.json_output import json_text
 from trainstack.results.store import Written
 
 RECORDED_FORMAT = "trainstack-recorded/1"
@@ -43,7 +43,7 @@ def recorded_json(
         ],
         "notes": list(notes),
     }
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return json_text(document)
 
 
 def _record(item: Written) -> dict[str, Any]:
