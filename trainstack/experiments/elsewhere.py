@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from trainstack.config.experiments import StackExperiments
+from trainstack.config.loader import DATA_STORE_KEY
 from trainstack.config.pulumi_config import decode_config_value, read_stack_file
 from trainstack.core.errors import TrainstackError
 from trainstack.core.project import Project
 
 EXPERIMENTS_KEY = "trainstack:experiments"
-DATA_STORE_KEY = "trainstack:dataStore"
+DATA_STORE = f"trainstack:{DATA_STORE_KEY}"
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def other_stacks(project: Project, stack: str, directory: str) -> tuple[OtherSta
         try:
             stack_file = read_stack_file(project, name)
             raw = stack_file.config
-            if DATA_STORE_KEY in raw or not any(k.startswith("trainstack:") for k in raw):
+            if DATA_STORE in raw or not any(k.startswith("trainstack:") for k in raw):
                 continue
             value = decode_config_value(raw[EXPERIMENTS_KEY]) if EXPERIMENTS_KEY in raw else {}
             settings = StackExperiments.model_validate(value)

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from trainstack.config.loader import DATA_STORE_KEY
+from trainstack.config.pulumi_config import read_stack_file
 from trainstack.console.terminal import console, print_user_error, stderr_console
 from trainstack.core.errors import EnvironmentVariableError, TrainstackError
 from trainstack.core.file_names import check_stack_name
@@ -73,8 +75,8 @@ def plan(
         bool,
         typer.Option(
             "--all",
-            help="Plan every stack of the project, in name order (a data stack others read is "
-            "planned once); each stack's errors are shown and the next one planned.",
+            help="Plan every stack of the project: data stacks first (each planned once), then "
+            "the others by name; each stack's errors are shown and the next one planned.",
         ),
     ] = False,
 ) -> None:
@@ -94,10 +96,10 @@ def plan(
         return
     memo: dict[str, Plan] = {}
     failed = []
-    for name in project.stacks():
+    for name in _data_stacks_first(project):
         try:
-            # A data stack a cluster stack read is in `memo` already: planned once.
-            planned = memo.get(name) or plan_stack(project, name, digest_key, crds, memo)
+            # Data stacks first, each planned once: the cluster stacks read them from `memo`.
+            planned = plan_stack(project, name, digest_key, crds, memo)
         except TrainstackError as error:
             print_user_error(error)
             failed.append(name)
@@ -110,6 +112,18 @@ def plan(
             f"{len(failed)} stack(s) did not plan: {', '.join(failed)} (their errors above; "
             f"{planned_count} planned)"
         )
+
+
+def _data_stacks_first(project: Project) -> list[str]:
+    """The project's stacks, data stacks (``trainstack:dataStore``) first, each by name."""
+
+    def is_data_stack(name: str) -> bool:
+        try:
+            return f"trainstack:{DATA_STORE_KEY}" in read_stack_file(project, name).config
+        except TrainstackError:
+            return False  # planning it reports why
+
+    return sorted(project.stacks(), key=lambda name: (not is_data_stack(name), name))
 
 
 def _plan_one(project: Project, result: Plan, target: Path) -> None:
