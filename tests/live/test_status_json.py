@@ -35,9 +35,15 @@ def test_every_run_typed(
         "started": "2024-05-06T10:00:00Z",
         "completed": "2024-05-06T10:25:00Z",
         "durationSeconds": 1500.0,
+        "reason": None,
     }
+    # one of its 2 pods ready: the worker whose preflight failed, and the line it failed with
     running = jobs["keras-lstm-1x4"]
-    assert (running["phase"], running["podsReady"], running["completed"]) == ("Running", 2, None)
+    assert (running["phase"], running["podsReady"], running["completed"]) == ("Running", 1, None)
+    assert running["reason"] == (
+        "keras-lstm-1x4-worker-0: trainstack preflight: the workers' sshd /usr/sbin/sshd is "
+        "not in the image (the MPI transport is ssh: docs/mpi-transport.md)"
+    )
     missing = jobs["keras-lstm-2x1"]
     assert (missing["phase"], missing["podsReady"], missing["durationSeconds"]) == (
         "not found",

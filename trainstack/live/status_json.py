@@ -4,7 +4,8 @@
 the table, in its order, typed: ``run`` a number (``null`` for a job without the run label),
 ``podsReady``/``podsExpected`` numbers, ``started``/``completed`` RFC 3339 times and
 ``durationSeconds`` a number, each ``null`` when the table shows ``-``; ``phase`` is the
-job's (``not found`` for a configured run with no job on the cluster).
+job's (``not found`` for a configured run with no job on the cluster); ``reason`` the line
+a pod's preflight failed with (``pod: trainstack preflight: ...``), ``null`` when none did.
 """
 
 from __future__ import annotations
@@ -43,4 +44,5 @@ def _job(row: StatusRow) -> dict[str, Any]:
         "completed": None if row.completed == NONE else row.completed,
         # The table's duration is `{seconds:g} s` (trainstack.live.status).
         "durationSeconds": None if row.duration == NONE else float(row.duration.split()[0]),
+        "reason": row.reason or None,
     }
