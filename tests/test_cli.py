@@ -221,12 +221,21 @@ def test_plan_without_a_stack_lists_the_stacks(tmp_path: Path) -> None:
     for stack in ("onprem", "aiacc", "baseline"):
         (root / "stacks" / f"Pulumi.{stack}.yaml").write_text("config: {}\n")
     result = _run(["plan"], root)
-    assert result.returncode == 2
+    assert result.returncode == 0  # listing is not an error
     assert result.stdout.splitlines() == ["aiacc", "baseline", "onprem"]
     assert result.stderr == (
-        "error: trainstack plan needs a stack: one of aiacc, baseline, onprem (e.g. `trainstack "
-        "plan aiacc`)\n"
+        "plan one with `trainstack plan aiacc`, every one with `trainstack plan --all`\n"
     )
+
+
+@pytest.mark.parametrize("group", [[], ["results"], ["chart"]])
+def test_a_group_alone_lists_its_commands_and_exits_0(group: list[str]) -> None:
+    result = _run(group, REPO)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith(
+        f"Usage: python -m trainstack {' '.join([*group, ''])}[OPTIONS] COMMAND"
+    )
+    assert "Commands:" in result.stdout
 
 
 @pytest.mark.parametrize(

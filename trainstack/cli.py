@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from trainstack.chart import chart_app
+from trainstack.console.groups import help_when_bare
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.console.signals import (
     Interrupted,
@@ -38,7 +39,6 @@ from trainstack.results.cli import results_app
 app = typer.Typer(
     name="trainstack",
     help="A distributed GPU-training platform on Kubernetes, as code.",
-    no_args_is_help=True,
     # Typer's --install-completion / --show-completion (bash, zsh, fish, PowerShell).
     add_completion=True,
     # Plain help (click's formatter): reads the same in a pipe, no `--help <bool>`.
@@ -61,8 +61,9 @@ def package_version() -> str:
         return "unknown (not installed)"
 
 
-@app.callback()
+@app.callback(invoke_without_command=True)
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -71,6 +72,7 @@ def _root(
     ] = False,
 ) -> None:
     """A distributed GPU-training platform on Kubernetes, as code."""
+    help_when_bare(ctx)  # `trainstack` alone lists the commands: exit 0
 
 
 # Short help of at most ~60 characters: click cuts longer ones with "..." in the list.

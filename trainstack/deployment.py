@@ -28,12 +28,14 @@ from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.checks.enforcement import Enforcement, enforcement
 from trainstack.checks.observed import facts_note, observed_findings
+from trainstack.checks.selection import unselected_findings
 from trainstack.config.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
 from trainstack.experiments import Experiment, NotSelected, resolve_selection
+from trainstack.experiments.elsewhere import other_stacks
 from trainstack.facts.store import FACTS_DIR, read_facts
 
 CHART_PATH = "./charts/training-job"
@@ -112,6 +114,10 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     left, acknowledged = acknowledge(
         warnings, experiments, stack.config, stack.source, stack.name, known
     )
+    if selection.not_selected:
+        project = Project(root=project_root, name="", stack_config_dir=directory)
+        others = other_stacks(project, stack.name, stack.config.experiments.directory)
+        left = sorted([*left, *unselected_findings(selection.not_selected, others, stack.source)])
     return Deployment(
         stack,
         tuple(experiments),

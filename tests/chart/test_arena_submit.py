@@ -181,12 +181,23 @@ def test_tensorflow_parameter_servers_without_gpus_see_none_and_count_none() -> 
     assert replica_specs(render_job(alone))["Worker"]["restartPolicy"] == "Never"
 
 
-def test_pytorch_workers_count_the_master() -> None:
-    values = job_values("pytorch", arenaSubmit=True, worker={"replicas": 1, "gpus": 1})
+@pytest.mark.parametrize(
+    ("replicas", "counted"),
+    [(2, True), (1, False)],
+    ids=["worker.replicas counts the master", "countMasterAsWorker false"],
+)
+def test_pytorch_workers_count_the_master(replicas: int, counted: bool) -> None:
+    values = job_values(
+        "pytorch",
+        arenaSubmit=True,
+        worker={"replicas": replicas, "gpus": 1},
+        pytorch={"countMasterAsWorker": counted},
+    )
     job = render_job(values)
 
     # arena submit pytorch --workers 2: one master and one worker
     assert env(job, "Master") == [("gpus", "1"), ("workers", "2")]
+    assert replica_specs(job)["Worker"]["replicas"] == 1
     assert job["metadata"]["annotations"] == {"requestGPUsOfJobOwner": "2"}
     restarts = {role: spec["restartPolicy"] for role, spec in replica_specs(job).items()}
     assert restarts == {"Master": "Never", "Worker": "OnFailure"}

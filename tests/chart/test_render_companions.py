@@ -127,7 +127,7 @@ def test_rsync_copies_its_source_with_arenas_command() -> None:
 
 
 def test_without_code_sync_no_init_container_and_no_volume() -> None:
-    job = render_job(job_values("pytorch", preflight={"enabled": False}))
+    job = render_job(job_values("pytorch", preflight={"enabled": False}, worker={"replicas": 2}))
 
     assert "initContainers" not in pod_spec(job, "Worker")
     assert "code-sync" not in {v["name"] for v in pod_spec(job, "Worker")["volumes"]}

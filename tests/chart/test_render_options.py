@@ -252,7 +252,8 @@ def test_run_policy_defaults_to_running_pods_cleaned_and_no_ttl() -> None:
     ("framework", "overrides", "pods"),
     [
         ("mpi", {"worker": {"replicas": 4}}, 5),
-        ("pytorch", {"worker": {"replicas": 3}}, 4),
+        ("pytorch", {"worker": {"replicas": 3}}, 3),  # the master counts among the workers
+        ("pytorch", {"worker": {"replicas": 3}, "pytorch": {"countMasterAsWorker": False}}, 4),
         ("tensorflow", {"worker": {"replicas": 2}, "tensorflow": {"ps": {"replicas": 2}}}, 5),
     ],
 )

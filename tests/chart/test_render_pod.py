@@ -93,6 +93,7 @@ def test_each_role_may_restart_on_its_own_policy() -> None:
     values = job_values(
         "pytorch",
         runPolicy={"restartPolicy": "OnFailure"},
+        worker={"replicas": 2},
         pytorch={"master": {"restartPolicy": "Never"}},
     )
     specs = replica_specs(render_job(values))
@@ -151,7 +152,7 @@ def test_non_root_users_and_groups_with_a_role_of_its_own() -> None:
 def test_shared_memory_may_have_no_size_limit_of_its_own() -> None:
     job = render_job(job_values("pytorch", shm={"sizeLimit": None}))
 
-    assert volumes(job, "Worker")["dshm"] == {"name": "dshm", "emptyDir": {"medium": "Memory"}}
+    assert volumes(job, "Master")["dshm"] == {"name": "dshm", "emptyDir": {"medium": "Memory"}}
 
 
 def test_pod_annotations_go_to_the_pods_only() -> None:

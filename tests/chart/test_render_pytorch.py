@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from tests.chart.jobs import container, job_values, render_job, replica_specs
 
-DDP = job_values("pytorch", worker={"replicas": 2, "gpus": 1})
+DDP = job_values("pytorch", worker={"replicas": 3, "gpus": 1})
+"""Workload 3: Master + 2 Workers, 1 GPU each (``worker.replicas`` counts the master)."""
+
+
+def _gpus(job: dict) -> int:
+    """GPUs of every pod the job starts, in all."""
+    return sum(
+        spec["replicas"] * container(job, role)["resources"]["limits"].get("nvidia.com/gpu", 0)
+        for role, spec in replica_specs(job).items()
+    )
 
 
 def test_one_master_and_two_workers_with_one_gpu_each() -> None:
@@ -20,15 +29,48 @@ def test_one_master_and_two_workers_with_one_gpu_each() -> None:
         assert container(job, role)["resources"]["limits"] == {"nvidia.com/gpu": 1}
 
 
+def test_the_master_counts_among_the_workers_as_in_arena() -> None:
+    """`arena submit pytorch --workers=2 --gpus=4`: 2 pods, 8 GPUs in all."""
+    job = render_job(job_values("pytorch", worker={"replicas": 2, "gpus": 4}))
+
+    assert {role: spec["replicas"] for role, spec in replica_specs(job).items()} == {
+        "Master": 1,
+        "Worker": 1,
+    }
+    assert _gpus(job) == 8
+
+
+def test_workers_besides_the_master_when_asked() -> None:
+    values = job_values(
+        "pytorch", worker={"replicas": 2, "gpus": 4}, pytorch={"countMasterAsWorker": False}
+    )
+    job = render_job(values)
+
+    assert replica_specs(job)["Worker"]["replicas"] == 2
+    assert _gpus(job) == 12
+
+
+def test_worker_only_jobs_count_every_replica_as_a_worker() -> None:
+    values = job_values(
+        "pytorch", worker={"replicas": 2, "gpus": 4}, pytorch={"master": {"replicas": 0}}
+    )
+    job = render_job(values)
+
+    assert sorted(replica_specs(job)) == ["Worker"]
+    assert replica_specs(job)["Worker"]["replicas"] == 2
+
+
 def test_a_master_alone_has_no_worker_replica_spec() -> None:
-    job = render_job(job_values("pytorch", worker={"replicas": 0, "gpus": 2}))
+    job = render_job(job_values("pytorch", worker={"replicas": 1, "gpus": 2}))
 
     assert sorted(replica_specs(job)) == ["Master"]
     assert container(job, "Master")["resources"]["limits"] == {"nvidia.com/gpu": 2}
 
 
 def test_the_master_can_have_its_own_gpus() -> None:
-    values = job_values("pytorch", worker={"gpus": 2}, pytorch={"master": {"gpus": 1}})
+    values = job_values(
+        "pytorch", worker={"replicas": 2, "gpus": 2}, pytorch={"master": {"gpus": 1}}
+    )
     job = render_job(values)
 
     assert container(job, "Master")["resources"]["limits"] == {"nvidia.com/gpu": 1}
@@ -49,7 +91,11 @@ def test_nproc_per_node_is_written_as_text() -> None:
 
 def test_args_reach_the_command_as_positional_parameters() -> None:
     values = job_values(
-        "pytorch", command='torchrun /app/train.py "$@"', args=["--lr", "0.1"], shell="bash"
+        "pytorch",
+        command='torchrun /app/train.py "$@"',
+        args=["--lr", "0.1"],
+        shell="bash",
+        worker={"replicas": 2},
     )
     job = render_job(values)
 

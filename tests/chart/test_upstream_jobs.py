@@ -239,6 +239,7 @@ CASES: dict[str, Case] = {
             "docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727",
             pull="Always",
             command=["python3", "/opt/pytorch-mnist/mnist.py", "--epochs=1"],
+            worker={"replicas": 2},  # Master + 1 Worker: the master counts, as in Arena
         ),
         namespace="kubeflow",
     ),
@@ -248,7 +249,7 @@ CASES: dict[str, Case] = {
             "kubeflow/pytorch-dist-mnist:latest",
             pull="Always",
             args=["--backend", "nccl"],
-            worker={"replicas": 1, "gpus": 1},
+            worker={"replicas": 2, "gpus": 1},
         ),
     ),
     "training-operator pytorchjob cpu demo": Case(
@@ -256,6 +257,7 @@ CASES: dict[str, Case] = {
         _pytorch(
             "pytorch-cpu:py3.8",
             command=["torchrun", "demo.py"],
+            worker={"replicas": 2},
             pytorch={"nprocPerNode": "2"},
         ),
     ),
@@ -264,7 +266,7 @@ CASES: dict[str, Case] = {
         _pytorch(
             "kubeflow/pytorch-dist-sendrecv-test:latest",
             pull="Always",
-            worker={"replicas": 3},
+            worker={"replicas": 4},
         ),
     ),
     "training-operator pytorchjob deepspeed": Case(
@@ -273,7 +275,7 @@ CASES: dict[str, Case] = {
             "kubeflow/pytorch-deepspeed-demo:latest",
             pull="Always",
             command=["torchrun", "/train_bert_ds.py", "--checkpoint_dir", "/root/deepspeed_data"],
-            worker={"replicas": 1, "gpus": 1},
+            worker={"replicas": 2, "gpus": 1},
         ),
     ),
     "training-operator elastic echo": Case(
@@ -409,7 +411,8 @@ CASES: dict[str, Case] = {
             "command": (
                 "python /root/code/mnist-pytorch/mnist.py --backend gloo --data /mnist_data/data"
             ),
-            "worker": {"replicas": 1, "gpus": 1},
+            # Arena's --workers=2 (its env `workers`): the master and 1 Worker
+            "worker": {"replicas": 2, "gpus": 1},
             "datasets": [{"claimName": "pytorchdata", "mountPath": "/mnist_data"}],
             "codeSync": {
                 "mode": "git",

@@ -77,11 +77,17 @@ INCONSISTENT = {
     "an elastic range upside down": job_values(
         "pytorch", pytorch={"elasticPolicy": {"minReplicas": 3, "maxReplicas": 2}}
     ),
+    "no pytorch worker though the master counts among them": job_values(
+        "pytorch", worker={"replicas": 0}
+    ),
     "workers below the elastic minimum": job_values(
         "pytorch", worker={"replicas": 1}, pytorch={"elasticPolicy": {"minReplicas": 2}}
     ),
     "workers above the elastic maximum": job_values(
-        "pytorch", worker={"replicas": 5}, pytorch={"elasticPolicy": {"maxReplicas": 4}}
+        # the master and 5 Workers: one Worker above the maximum
+        "pytorch",
+        worker={"replicas": 6},
+        pytorch={"elasticPolicy": {"maxReplicas": 4}},
     ),
     "elastic and worker-only pytorch in Arena's dialect": job_values(
         "pytorch",
@@ -213,7 +219,10 @@ CONSISTENT = {
     "tensorflow workers without chief": job_values(
         "tensorflow", worker={"replicas": 2}, tensorflow={"chief": {"replicas": 0}}
     ),
-    "a pytorch master alone": job_values("pytorch", worker={"replicas": 0}),
+    "a pytorch master alone": job_values("pytorch", worker={"replicas": 1}),
+    "a pytorch master alone, counted apart": job_values(
+        "pytorch", worker={"replicas": 0}, pytorch={"countMasterAsWorker": False}
+    ),
     "mpi on the host network with port 2222": job_values(
         "mpi", network={"hostNetwork": True}, mpi={"sshPort": 2222}
     ),
@@ -270,7 +279,7 @@ CONSISTENT = {
         pytorch={"master": {"replicas": 0}, "elasticPolicy": {"minReplicas": 1, "maxReplicas": 4}},
     ),
     "a pytorch master alone with no elastic policy": job_values(
-        "pytorch", worker={"replicas": 0}, pytorch={"master": {"replicas": 1}}
+        "pytorch", worker={"replicas": 1}, pytorch={"master": {"replicas": 1}}
     ),
     "a trainjob on the torch runtime": job_values("trainjob", worker={"replicas": 2, "gpus": 1}),
     "a trainjob on a runtime of its own with its replicated jobs": job_values(

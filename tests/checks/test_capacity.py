@@ -28,7 +28,9 @@ def test_more_gpus_per_pod_than_a_node_has(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 2, "gpus": 8}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 8 GPUs per worker pod, but a node of pool gpu-v100 has 4 "
-        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled",
+        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled; "
+        "set job.worker.gpus to at most 4 (more pods with fewer GPUs each), or run the "
+        "experiment on a pool of larger nodes (trainstack:experiments.nodePools)",
     )
 
 
@@ -37,7 +39,8 @@ def test_more_gpus_than_the_pool_has(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 5, "gpus": 4}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.replicas: the job needs 20 GPUs (5 worker x 4), but pool "
-        f"gpu-v100 has at most 16 (4 nodes x 4; {POOL})",
+        f"gpu-v100 has at most 16 (4 nodes x 4; {POOL}): ask for at most 16 GPUs (fewer "
+        f"replicas or GPUs per pod), or raise trainstack:nodePools[0].desiredSize in {SOURCE}",
     )
 
 
@@ -46,7 +49,8 @@ def test_gpus_that_fit_in_total_but_not_per_node(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 5, "gpus": 3}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 15 GPUs fit the 16 of pool gpu-v100 in total, but pods of "
-        f"3, 3, 3, 3, 3 GPUs cannot be placed on 4 nodes of 4 GPUs ({POOL})",
+        f"3, 3, 3, 3, 3 GPUs cannot be placed on 4 nodes of 4 GPUs ({POOL}): give each pod a "
+        f"GPU count that divides 4, or raise trainstack:nodePools[0].desiredSize in {SOURCE}",
     )
 
 
@@ -150,7 +154,9 @@ def test_required_spread_needs_a_node_per_worker(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 5, "gpus": 1}, scheduling={"workerSpread": "required"}))
     assert caught.value.failures == (
         f"{FILE}: job.scheduling.workerSpread: required puts each of the 5 workers on its "
-        f"own node, but pool gpu-v100 has at most 4 nodes ({POOL})",
+        f"own node, but pool gpu-v100 has at most 4 nodes ({POOL}): use at most 4 workers, "
+        f"raise trainstack:nodePools[0].desiredSize in {SOURCE}, or set "
+        "job.scheduling.workerSpread: preferred",
     )
 
 
@@ -165,7 +171,9 @@ def test_thousands_of_pods_are_counted_not_listed(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 1001, "gpus": 3}), config=config)
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 3003 GPUs fit the 4000 of pool gpu-v100 in total, but pods "
-        f"of 1001 x 3 GPUs cannot be placed on 1000 nodes of 4 GPUs ({POOL})",
+        f"of 1001 x 3 GPUs cannot be placed on 1000 nodes of 4 GPUs ({POOL}): give each pod a "
+        "GPU count that divides 4, or raise trainstack:nodePools[0].autoscaling.maxSize in "
+        f"{SOURCE}",
     )
 
 
@@ -194,7 +202,9 @@ def test_each_gpu_pool_is_checked_on_its_own(deploy: Deployer) -> None:
         deploy(dict(job(worker={"replicas": 2, "gpus": 8}), nodePool="gpu-a100"), config=config)
     assert caught.value.failures == (
         f"{FILE}: job.worker.replicas: the job needs 16 GPUs (2 worker x 8), but pool "
-        f"gpu-a100 has at most 8 (1 nodes x 8; trainstack:nodePools[2] in {SOURCE})",
+        f"gpu-a100 has at most 8 (1 nodes x 8; trainstack:nodePools[2] in {SOURCE}): ask for "
+        "at most 8 GPUs (fewer replicas or GPUs per pod), or raise "
+        f"trainstack:nodePools[2].desiredSize in {SOURCE}",
     )
 
 

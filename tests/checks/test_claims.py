@@ -17,15 +17,22 @@ def test_unknown_dataset_claim(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.datasets[0].claimName: claim 'imagenet' is not provided by any dataset "
         "of the stack in namespace 'default' (trainstack:datasets in stacks/Pulumi.test.yaml "
-        "provides: imagenet-data)",
+        "provides: imagenet-data): add a dataset 'imagenet' in namespace 'default' to "
+        "trainstack:datasets, or mount 'imagenet-data' instead",
     )
 
 
 def test_claim_in_another_namespace(deploy: Deployer) -> None:
     experiment = job()
     experiment["namespace"] = "vision"
-    with pytest.raises(PlanCheckError, match="in namespace 'vision' .* provides: none"):
+    with pytest.raises(PlanCheckError) as caught:
         deploy(experiment)
+    (failure,) = caught.value.failures
+    assert failure.endswith(
+        "in namespace 'vision' (trainstack:datasets in stacks/Pulumi.test.yaml provides: none): "
+        "add 'vision' to trainstack:datasets[0].sharedWith (dataset 'imagenet-data' is in "
+        "'default')"
+    )
 
 
 def test_unknown_results_claim(deploy: Deployer) -> None:

@@ -82,7 +82,8 @@ def test_a_job_that_cannot_be_queued_never_gets_the_borrowed_quota(deploy: Deplo
         "team: the job needs 12 GPUs (1 chief x 4 GPUs + 2 worker x 4 GPUs), but team nlp has "
         "a quota of 6 GPUs "
         "(trainstack:teams[1].quota.gpu in stacks/Pulumi.test.yaml): its ResourceQuota "
-        "refuses the pods beyond that"
+        "refuses the pods beyond that; ask for at most 6 GPUs (fewer replicas, or less per "
+        "pod), or raise the team's quota.gpu"
     )
 
 

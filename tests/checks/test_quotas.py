@@ -21,7 +21,8 @@ def test_a_job_larger_than_its_team_quota(deploy: Deployer) -> None:
         "experiments/00-resnet.yaml: experiment resnet: team: the job needs 16 GPUs "
         "(1 launcher + 4 worker x 4 GPUs), but team vision has a quota of 8 GPUs "
         f"(trainstack:teams[0].quota.gpu in {STACK}): its ResourceQuota refuses the pods "
-        "beyond that",
+        "beyond that; ask for at most 8 GPUs (fewer replicas, or less per pod), or raise the "
+        "team's quota.gpu",
     ]
 
 
@@ -34,7 +35,8 @@ def test_memory_counts_requests_defaults_and_limits(deploy: Deployer) -> None:
         "experiments/00-big.yaml: experiment big: team: the job needs 608Gi memory and "
         "632Gi memory limits (1 launcher + 2 worker x 1 GPUs), but team vision has a quota "
         f"of 512Gi memory and 512Gi memory limits (trainstack:teams[0].quota.memory in {STACK}"
-        "): its ResourceQuota refuses the pods beyond that",
+        "): its ResourceQuota refuses the pods beyond that; ask for at most 512Gi memory and "
+        "512Gi memory limits (fewer replicas, or less per pod), or raise the team's quota.memory",
     ]
 
 
@@ -78,7 +80,8 @@ def test_a_queued_job_beyond_what_the_team_can_borrow(deploy: Deployer) -> None:
         "experiments/00-resnet.yaml: experiment resnet: team: the job needs 16 GPUs "
         "(1 launcher + 4 worker x 4 GPUs), but team vision can hold at most 12 GPUs "
         f"(trainstack:teams[0].quota.gpu in {STACK}, with what it may borrow): Kueue never "
-        "admits it",
+        "admits it; ask for at most 12 GPUs (fewer replicas, or less per pod), or raise the "
+        "team's quota.gpu or borrowingLimit",
     ]
 
 

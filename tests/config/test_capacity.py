@@ -95,18 +95,6 @@ def test_an_existing_cluster_must_declare_it(load: Loader) -> None:
     assert problem.allowed.endswith("under Allocatable")
 
 
-def test_team_quotas_beyond_what_pods_can_request_are_refused_with_queueing(load: Loader) -> None:
-    config = example_config("aiacc")
-    # 4 x 47.81 + 2 x 7.91 = 207.06 cores pods can request; 150 + 72 = 222 of quota
-    config["trainstack:teams"][0]["quota"]["cpu"] = "150"
-    problem = _problem(load, config)
-    assert problem.path == "trainstack:teams"
-    assert problem.found == '"222 cpu of quota (vision 150, nlp 72)"'
-    assert problem.allowed.startswith(
-        "at most the 207.06 cpu pods can request on the stack's pools"
-    )
-
-
 def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
     lines = pool_lines(load(example_config("aiacc")).config)
     assert lines[0] == (

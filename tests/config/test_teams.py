@@ -158,13 +158,6 @@ def _no_queueing(change: Change) -> Change:
             "cohort borrow)",
         ),
         (
-            _set("quota.gpu", 12, index=1),
-            "trainstack:teams",
-            '"22 V100 GPUs of quota (vision 10, nlp 12)"',
-            "at most the 16 V100 GPUs of the stack's pools with queueing: Kueue would admit "
-            "jobs for GPUs that do not exist (use a cohort to share idle GPUs)",
-        ),
-        (
             _set("quotas", {}),
             "trainstack:teams[0].quotas",
             'unknown key "quotas" (did you mean "quota"?)',

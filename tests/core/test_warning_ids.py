@@ -27,12 +27,11 @@ def test_the_warnings_page_lists_every_warning_id() -> None:
     assert table() in section.split("\n## ")[1]
 
 
-def test_a_stale_acknowledgement_cannot_be_acknowledged() -> None:
-    assert UNACKNOWLEDGEABLE == {"staleAcknowledgement"}
+@pytest.mark.parametrize("check", ["staleAcknowledgement", "selectedByNoStack"])
+def test_some_warnings_cannot_be_acknowledged(check: str) -> None:
+    assert {"staleAcknowledgement", "selectedByNoStack"} == UNACKNOWLEDGEABLE
     with pytest.raises(ValidationError, match="a warning id: borrowing, hostNetwork, memoryLimit"):
-        StackAcknowledgement.model_validate(
-            {"warning": "staleAcknowledgement", "reason": "cleaning up later"}
-        )
+        StackAcknowledgement.model_validate({"warning": check, "reason": "cleaning up later"})
 
 
 if __name__ == "__main__":

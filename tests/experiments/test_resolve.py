@@ -48,7 +48,9 @@ def test_selecting_an_unknown_experiment(deploy: Deployer) -> None:
     (problem,) = caught.value.problems
     assert problem.path == "trainstack:experiments.select[0]"
     assert problem.found == "'imagenet'"
-    assert problem.allowed == "the name of an experiment or matrix: imagenet-tensorflow"
+    assert problem.allowed == (
+        "the name of an experiment or matrix: imagenet-tensorflow (or a glob pattern, e.g. '*')"
+    )
 
 
 def test_overrides_apply_on_this_stack_only(deploy: Deployer) -> None:

@@ -51,7 +51,8 @@ def test_suffixes_follow_the_roles_of_each_framework() -> None:
         tensorflow={"ps": {"replicas": 12}, "evaluator": {"replicas": 1}},
     )
     assert framework("tensorflow").pod_suffixes(tf) == ["-chief-0", "-ps-11", "-evaluator-0"]
-    assert framework("pytorch").pod_suffixes(job(framework="pytorch", worker={"replicas": 2})) == [
+    # worker.replicas counts the master: 1 Master + 2 Workers
+    assert framework("pytorch").pod_suffixes(job(framework="pytorch", worker={"replicas": 3})) == [
         "-master-0",
         "-worker-1",
     ]

@@ -52,7 +52,19 @@ def test_mpi_needs_a_worker() -> None:
     assert violations(job(worker=worker)) == [
         Violation("worker.replicas", 0, "at least 1 with framework mpi")
     ]
-    assert violations(job(worker=worker, framework="pytorch")) == []
+    # PyTorch: worker.replicas counts the master (Arena's --workers), so 0 is none at all
+    assert violations(job(worker=worker, framework="pytorch")) == [
+        Violation(
+            "worker.replicas",
+            0,
+            "at least 1: it counts the master among the workers, as Arena's --workers "
+            "(pytorch.countMasterAsWorker, true by default); a master alone is 1",
+        )
+    ]
+    besides = TrainingJob.model_validate(BASE).pytorch.model_copy(
+        update={"count_master_as_worker": False}
+    )
+    assert violations(job(worker=worker, framework="pytorch", pytorch=besides)) == []
 
 
 def test_host_network_moves_sshd_and_only_open_mpi_can_follow() -> None:
@@ -90,7 +102,24 @@ def test_reserved_paths_come_first_and_depend_on_the_framework() -> None:
     ("values", "pods"),
     [
         ({"worker": {"replicas": 4}}, 5),
-        ({"framework": "pytorch", "worker": {"replicas": 0}}, 1),
+        ({"framework": "pytorch", "worker": {"replicas": 1}}, 1),
+        ({"framework": "pytorch", "worker": {"replicas": 2}}, 2),
+        (
+            {
+                "framework": "pytorch",
+                "worker": {"replicas": 2},
+                "pytorch": {"countMasterAsWorker": False},
+            },
+            3,
+        ),
+        (
+            {
+                "framework": "pytorch",
+                "worker": {"replicas": 2},
+                "pytorch": {"master": {"replicas": 0}},
+            },
+            2,
+        ),
         (
             {
                 "framework": "tensorflow",

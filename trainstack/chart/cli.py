@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from trainstack.chart.paths import repo_chart_dir
+from trainstack.console.groups import help_when_bare
 from trainstack.core.base_model import PATTERN_WORDS
 from trainstack.core.describe import describe_value
 from trainstack.core.errors import ChartError, Problem, ValuesError
@@ -23,7 +24,8 @@ from trainstack.core.project import Project
 
 chart_app = typer.Typer(
     help="Generate, check, render and package the training-job chart.",
-    no_args_is_help=True,
+    invoke_without_command=True,
+    callback=help_when_bare,
 )
 
 

@@ -48,6 +48,17 @@ class _Placed:
     def error(self, key: str, message: str) -> Finding:
         return Finding(self.experiment.source, self.experiment.release_name, key, message)
 
+    def grow(self, pool: NodePool) -> str:
+        """The key that gives ``pool`` more nodes."""
+        field = ".autoscaling.maxSize" if pool.scaling else ".desiredSize"
+        return f"raise trainstack:{self.config.pool_key(pool)}{field} in {self.source}"
+
+
+def _gpus_key(role: RolePods) -> str:
+    """A role's GPU key, with where its value came from when the file does not set it."""
+    key = f"{role.key}.gpus"
+    return f"{key} ({role.gpus_default})" if role.gpus_default else key
+
 
 def _capacity(placed: _Placed) -> list[Finding]:
     """Every pod against a node first; only a job whose pods each fit is summed per pool."""
@@ -64,9 +75,10 @@ def _no_gpu_pool(placed: _Placed) -> list[Finding]:
     """A role with GPUs on a stack without a GPU pool."""
     return [
         placed.error(
-            f"{role.key}.gpus",
+            _gpus_key(role),
             f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
-            f"(trainstack:nodePools in {placed.source})",
+            f"(trainstack:nodePools in {placed.source}): add a pool with gpusPerNode there, "
+            f"or set {role.key}.gpus: 0",
         )
         for role, pool in placed.roles
         if pool is None and role.gpus
@@ -77,10 +89,12 @@ def _gpus_per_node(placed: _Placed) -> list[Finding]:
     """A pod with more GPUs than a node of its pool has."""
     return [
         placed.error(
-            f"{role.key}.gpus",
+            _gpus_key(role),
             f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
             f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can never "
-            "be scheduled",
+            f"be scheduled; set {role.key}.gpus to at most {pool.gpus_per_node} (more pods "
+            "with fewer GPUs each), or run the experiment on a pool of larger nodes "
+            "(trainstack:experiments.nodePools)",
         )
         for role, pool in placed.roles
         if pool is not None and role.gpus > pool.gpus_per_node
@@ -117,17 +131,23 @@ def _requests_per_node(placed: _Placed) -> list[Finding]:
 def _worker_spread(placed: _Placed) -> list[Finding]:
     """``workerSpread: required`` with more workers than the worker pool has nodes."""
     job = placed.experiment.job
-    workers = job.worker.replicas
-    worker_pool = next((pool for role, pool in placed.roles if role.role == "worker"), None)
+    # The worker pods as the framework counts them (a PyTorch master is not among them).
+    worker_role, worker_pool = next(
+        ((role, pool) for role, pool in placed.roles if role.role == "worker"), (None, None)
+    )
     spread = job.scheduling.worker_spread == "required"
-    if not spread or worker_pool is None or workers <= worker_pool.max_nodes:
+    if not spread or worker_role is None or worker_pool is None:
+        return []
+    workers = worker_role.replicas
+    if workers <= worker_pool.max_nodes:
         return []
     return [
         placed.error(
             "job.scheduling.workerSpread",
             f"required puts each of the {workers} workers on its own node, but pool "
             f"{worker_pool.name} has at most {worker_pool.max_nodes} nodes "
-            f"({placed.where(worker_pool)})",
+            f"({placed.where(worker_pool)}): use at most {worker_pool.max_nodes} workers, "
+            f"{placed.grow(worker_pool)}, or set job.scheduling.workerSpread: preferred",
         )
     ]
 
@@ -201,7 +221,8 @@ def _pool_fits(placed: _Placed, roles: list[RolePods], pool: NodePool) -> list[F
                 "job.worker.replicas",
                 f"the job needs {total} GPUs ({_breakdown(roles)}), but pool {pool.name} has "
                 f"at most {pool.gpu_capacity} ({pool.max_nodes} nodes x {pool.gpus_per_node}; "
-                f"{where})",
+                f"{where}): ask for at most {pool.gpu_capacity} GPUs (fewer replicas or GPUs "
+                f"per pod), or {placed.grow(pool)}",
             )
         ]
     if not _packs(by_size, pool.max_nodes, pool.gpus_per_node):
@@ -214,7 +235,8 @@ def _pool_fits(placed: _Placed, roles: list[RolePods], pool: NodePool) -> list[F
                 "job.worker.gpus",
                 f"{total} GPUs fit the {pool.gpu_capacity} of pool {pool.name} in total, but "
                 f"pods of {pods} GPUs cannot be placed on "
-                f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({where})",
+                f"{pool.max_nodes} nodes of {pool.gpus_per_node} GPUs ({where}): give each "
+                f"pod a GPU count that divides {pool.gpus_per_node}, or {placed.grow(pool)}",
             )
         ]
     return []
@@ -240,4 +262,9 @@ def _packs(by_size: list[tuple[int, int]], nodes: int, per_node: int) -> bool:
 
 
 def _breakdown(roles: list[RolePods]) -> str:
-    return " + ".join(f"{r.replicas} {r.role} x {r.gpus}" for r in roles if r.gpus)
+    """``1 master x 8 + 2 worker x 8``, with where a count the file does not set came from."""
+    return " + ".join(
+        f"{r.replicas} {r.role} x {r.gpus}" + (f" ({r.gpus_default})" if r.gpus_default else "")
+        for r in roles
+        if r.gpus
+    )

@@ -169,7 +169,11 @@ def _fits(
                     "Kueue never admits it"
                     if experiment.queued
                     else "its ResourceQuota refuses the pods beyond that"
-                ),
+                )
+                + f"; ask for at most {_and(r.show(allowed) for r, _, allowed in over)} "
+                f"(fewer replicas, or less per pod), or raise the team's "
+                f"{_and(dict.fromkeys(r.quota_key for r, _, _ in over))}"
+                + (" or borrowingLimit" if borrowing else ""),
             )
         )
     for resource in RESOURCES:

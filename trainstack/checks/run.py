@@ -16,6 +16,7 @@ from trainstack.checks.outputs import output_findings
 from trainstack.checks.pod_security import pod_security_findings
 from trainstack.checks.pools import pool_findings
 from trainstack.checks.queueing import queueing_findings
+from trainstack.checks.quota_room import quota_room_findings
 from trainstack.checks.quotas import quota_findings
 from trainstack.checks.team_defaults import team_default_findings
 from trainstack.checks.warning_rules import warning_findings
@@ -33,6 +34,7 @@ CHECKS: tuple[Check, ...] = (
     pod_security_findings,
     team_default_findings,
     queueing_findings,
+    quota_room_findings,
     quota_findings,
     operator_findings,
     capacity_findings,

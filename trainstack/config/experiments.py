@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
-from trainstack.core.base_model import StrictModel
+from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import RelativeDirectory
 
 MAX_RUNS = 100
@@ -34,6 +37,37 @@ class Runs(StrictModel):
         return range(self.first, self.first + self.count)
 
 
+PATTERN_CHARACTERS = frozenset("*?[")
+
+SELECTOR_PATTERN = re.compile(r"[a-z0-9*?!\[\]-]{1,63}")
+
+
+def _selector(value: str) -> str:
+    if SELECTOR_PATTERN.fullmatch(value) is None:
+        raise constraint(
+            "",
+            value,
+            "an experiment name (lowercase letters, digits, '-') or a glob pattern over names "
+            "(`*`, `?`, `[...]`), at most 63 characters",
+        )
+    return value
+
+
+Selector = Annotated[str, AfterValidator(_selector)]
+"""An experiment, matrix or matrix point name, or a glob pattern over them (``*``, ``?``,
+``[...]``, as Python's :func:`fnmatch.fnmatchcase`)."""
+
+
+def is_pattern(selector: str) -> bool:
+    """Whether ``selector`` is a glob pattern rather than a name."""
+    return not PATTERN_CHARACTERS.isdisjoint(selector)
+
+
+def matches(selector: str, names: Iterable[str]) -> bool:
+    """Whether ``selector`` (a name or a pattern) matches any of ``names``."""
+    return any(fnmatchcase(name, selector) for name in names)
+
+
 class StackExperiments(StrictModel):
     """The experiments of a stack: a selection of `experiments/` and per-stack overrides."""
 
@@ -41,10 +75,19 @@ class StackExperiments(StrictModel):
         default="experiments",
         description="Directory of experiment files, relative to the project root.",
     )
-    select: list[str] | None = Field(
+    select: list[Selector] | None = Field(
         default=None,
-        description="Experiments this stack runs, by name (a matrix's name selects all its "
-        "points); unset: every experiment in the directory.",
+        description="Experiments this stack runs: names or glob patterns (`*`, `?`, `[...]`) "
+        "over experiment, matrix and matrix point names (a matrix's name selects all its "
+        "points; `*` selects every experiment, those added later included); unset: every "
+        "experiment in the directory. A name must match an experiment; a pattern may match "
+        "none.",
+        examples=[["*"], ["imagenet-*", "keras-lstm"]],
+    )
+    exclude: list[Selector] = Field(
+        default_factory=list,
+        description="Experiments left out of what `select` picks: names or glob patterns, as "
+        "in `select`, e.g. `['*-onprem']` for the experiments of another cluster.",
     )
     overrides: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
@@ -64,3 +107,9 @@ class StackExperiments(StrictModel):
         "differently).",
         examples=[{"imagenet-tensorflow": "gpu-v100"}],
     )
+
+    def selects(self, names: Iterable[str]) -> bool:
+        """Whether an experiment known by ``names`` (its own, its matrix's) is run here."""
+        names = tuple(names)
+        chosen = self.select is None or any(matches(item, names) for item in self.select)
+        return chosen and not any(matches(item, names) for item in self.exclude)

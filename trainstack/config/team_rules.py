@@ -8,7 +8,6 @@ queueing the teams' quotas and Kueue's ResourceFlavors must fit the stack's pool
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 from typing import Protocol
 
 from trainstack.config.acceleration import Acceleration, HelmComponent
@@ -18,7 +17,6 @@ from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import RESERVED_NAMESPACES, Team, model_share
 from trainstack.core.base_model import constraint
-from trainstack.core.quantity import format_quantity, parse_quantity
 
 
 class StackConfig(Protocol):
@@ -81,7 +79,7 @@ def team_rules(config: StackConfig) -> None:
 
 
 def _flavor_rules(config: StackConfig) -> None:
-    """Kueue's limits on a flavor, and the teams' GPU quota per model within the pools."""
+    """Kueue's limits on a flavor."""
     for index, pool in enumerate(config.node_pools):
         # A ResourceFlavor carries at most 8 node labels and 8 tolerations (Kueue's CRD).
         for field, items in (("labels", pool.labels), ("taints", pool.taints)):
@@ -91,35 +89,8 @@ def _flavor_rules(config: StackConfig) -> None:
                     f"{len(items)} entries",
                     "at most 8 with queueing: the pool's Kueue ResourceFlavor holds 8",
                 )
-    for model, capacity in sorted(config.gpu_capacity_by_model().items()):
-        shares = [(team.name, model_share(team, model)) for team in config.teams]
-        total = sum(count for _, count in shares)
-        if total > capacity:
-            listed = ", ".join(f"{name} {count}" for name, count in shares)
-            raise constraint(
-                "teams",
-                f"{total} {model} GPUs of quota ({listed})",
-                f"at most the {capacity} {model} GPUs of the stack's pools with queueing: "
-                "Kueue would admit jobs for GPUs that do not exist (use a cohort to share "
-                "idle GPUs)",
-            )
-    for resource, binary in (("cpu", False), ("memory", True)):
-        nodes = [(pool, getattr(config.allocatable(pool), resource)) for pool in config.node_pools]
-        if any(node is None for _, node in nodes):
-            continue  # a pool whose allocatable is unknown: nothing to compare with
-        room = sum((node.allocatable * pool.max_nodes for pool, node in nodes), Decimal(0))
-        shares = [(team.name, getattr(team.quota, resource)) for team in config.teams]
-        quota = sum((parse_quantity(amount) for _, amount in shares), Decimal(0))
-        if quota > room:
-            listed = ", ".join(f"{name} {amount}" for name, amount in shares)
-            raise constraint(
-                "teams",
-                f"{format_quantity(quota, binary)} {resource} of quota ({listed})",
-                f"at most the {format_quantity(room, binary)} {resource} pods can request on "
-                "the stack's pools with queueing (their nodes' allocatable, not their "
-                f"capacity): Kueue would admit jobs for {resource} no node has; lower the "
-                f"teams' quota.{resource}",
-            )
+    # Whether the teams' quotas fit the pools: trainstack.checks.quota_room (a plan-time
+    # check, reported with the experiments' errors in one round).
 
 
 def _queueing_rules(config: StackConfig, index: int, team: Team) -> None:

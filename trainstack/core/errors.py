@@ -140,17 +140,6 @@ class StackNotFoundError(TrainstackError):
         )
 
 
-class StackNotGivenError(TrainstackError):
-    """A command that needs a stack was given none (the stacks are listed)."""
-
-    def __init__(self, command: str, known: Sequence[str], where: str) -> None:
-        choices = ", ".join(known) if known else f"none (no Pulumi.<stack>.yaml in {where})"
-        super().__init__(
-            f"trainstack {command} needs a stack: one of {choices} (e.g. `trainstack "
-            f"{command} {known[0] if known else 'STACK'}`)"
-        )
-
-
 class ProjectNotFoundError(TrainstackError):
     """No ``Pulumi.yaml`` in the working directory or any parent."""
 

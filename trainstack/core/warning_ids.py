@@ -50,13 +50,15 @@ WARNING_IDS: dict[str, str] = {
     "together, so they run one after another",
     "observedDiffers": "the cluster as `trainstack inspect` last read it (facts/STACK.json) "
     "differs from what the stack declares: a pool's nodes, an operator's version...",
+    "selectedByNoStack": "an experiment file no stack's trainstack:experiments selects: "
+    "checked, never deployed (it cannot be acknowledged: select it, or remove the file)",
     "staleAcknowledgement": "an acknowledgement that matches no warning of the plan (it "
     "cannot be acknowledged itself)",
 }
 """Warning id -> what it warns about (docs/warnings.md lists them)."""
 
 
-UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement"})
+UNACKNOWLEDGEABLE = frozenset({"staleAcknowledgement", "selectedByNoStack"})
 
 
 def _known_warning(name: str) -> str:

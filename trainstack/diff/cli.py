@@ -40,6 +40,7 @@ class OutputFormat(StrEnum):
 
     text = "text"
     markdown = "markdown"
+    json = "json"
 
 
 def diff(
@@ -72,7 +73,10 @@ def diff(
     output_format: Annotated[
         OutputFormat,
         typer.Option(
-            "--format", "-f", metavar="FORMAT", help="text, or markdown for a PR comment."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text, markdown for a PR comment, or json for scripts (docs/scripting.md).",
         ),
     ] = OutputFormat.text,
     fairness: Annotated[
@@ -146,7 +150,11 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
     from trainstack.diff.render_text import text_lines, write_lines
 
     diffs = [item.diff for item in compared]
-    if output_format is OutputFormat.markdown:
+    if output_format is OutputFormat.json:
+        from trainstack.diff.render_json import diff_json
+
+        sys.stdout.write(diff_json(diffs))
+    elif output_format is OutputFormat.markdown:
         sys.stdout.write(markdown(diffs, max_chars))
     else:
         write_lines(text_lines(diffs), sys.stdout, colour=colour_wanted())
@@ -166,7 +174,11 @@ def _report_fairness(
 
     report = classify(compared.diff, compared.before, compared.after)
     report = dataclasses.replace(report, environment=environment)
-    if output_format is OutputFormat.markdown:
+    if output_format is OutputFormat.json:
+        from trainstack.diff.render_json import diff_json
+
+        sys.stdout.write(diff_json([compared.diff], report))
+    elif output_format is OutputFormat.markdown:
         sys.stdout.write(fairness_markdown(report, max_chars))
     else:
         write_lines(fairness_lines(report), sys.stdout, colour=colour_wanted())

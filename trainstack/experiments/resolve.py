@@ -100,12 +100,24 @@ def resolve_candidate(
     return _runs(_resolve(candidate, config, stack_file), candidate, config)
 
 
-def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Experiment:
-    spec = candidate.source.spec
+def check_candidate(candidate: Candidate) -> None:
+    """Validate ``candidate``'s own job, as its file writes it (no stack's steps): what
+    every experiment file gets, selected or not."""
+    where = _where(candidate)
+    _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
+
+
+def _where(candidate: Candidate) -> str:
     where = candidate.source.display
     if candidate.point is not None:
         where += f"{POINT}{candidate.name})"
-    _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
+    return where
+
+
+def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Experiment:
+    spec = candidate.source.spec
+    where = _where(candidate)
+    check_candidate(candidate)
 
     job = candidate.job
     overrides = config.experiments.overrides

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.config.experiments import is_pattern, matches
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import (
     ConfigError,
@@ -23,7 +24,13 @@ from trainstack.core.errors import (
 from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
 from trainstack.core.values import set_path
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
-from trainstack.experiments.resolve import POINT, Candidate, Experiment, resolve_candidate
+from trainstack.experiments.resolve import (
+    POINT,
+    Candidate,
+    Experiment,
+    check_candidate,
+    resolve_candidate,
+)
 
 
 @dataclass(frozen=True)
@@ -67,9 +74,13 @@ def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) 
     _check_teams(selected, config, stack_file)
     errors: list[InvalidInputError] = []
     resolved: list[Experiment] = []
-    for candidate in selected:
+    chosen = {id(candidate) for candidate in selected}
+    for candidate in candidates:
         try:
-            resolved += resolve_candidate(candidate, config, stack_file)
+            if id(candidate) in chosen:
+                resolved += resolve_candidate(candidate, config, stack_file)
+            else:  # checked all the same: a broken file fails every stack's plan
+                check_candidate(candidate)
         except InvalidInputError as error:
             errors.append(error)
     errors = _once_per_problem(errors)
@@ -189,22 +200,24 @@ def _expand(source: ExperimentSource) -> list[Candidate]:
 
 
 def _select(candidates: list[Candidate], config: StackConfig, stack_file: str) -> list[Candidate]:
-    wanted = config.experiments.select
-    if wanted is None:
-        return candidates
+    """The candidates ``select`` picks and ``exclude`` leaves; a name (not a pattern) in
+    either must be an experiment's (a misspelt one would silently change what runs)."""
+    settings = config.experiments
     known = {c.name for c in candidates} | {c.source.spec.name for c in candidates}
     problems = [
         Problem(
-            f"trainstack:experiments.select[{index}]",
+            f"trainstack:experiments.{section}[{index}]",
             repr(name),
-            f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
+            f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'} "
+            "(or a glob pattern, e.g. '*')",
         )
-        for index, name in enumerate(wanted)
-        if name not in known
+        for section, names in (("select", settings.select or []), ("exclude", settings.exclude))
+        for index, name in enumerate(names)
+        if not is_pattern(name) and not matches(name, known)
     ]
     if problems:
         raise ConfigError(stack_file, problems)
-    return [c for c in candidates if c.name in wanted or c.source.spec.name in wanted]
+    return [c for c in candidates if settings.selects((c.name, c.source.spec.name))]
 
 
 def _check_per_experiment_names(

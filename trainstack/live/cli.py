@@ -10,30 +10,53 @@ import typer
 
 from trainstack.core.errors import JobNotFoundError, TrainstackError
 from trainstack.core.project import Project
+from trainstack.experiments.completion import complete_experiment, complete_stack
 from trainstack.live import options
 from trainstack.live.options import ClusterOptions
 
 
+class StatusFormat(StrEnum):
+    """How ``status`` prints its rows."""
+
+    text = "text"
+    json = "json"
+
+
 def status(
-    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
+    stack: Annotated[
+        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
+    ],
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
     deadline: options.Deadline = options.DEFAULT_DEADLINE,
+    output_format: Annotated[
+        StatusFormat,
+        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/scripting.md)."),
+    ] = StatusFormat.text,
 ) -> None:
     """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""
     from trainstack.experiments import load_stack_experiments
     from trainstack.live.connect import connect
     from trainstack.live.status import status_rows, status_text
+    from trainstack.live.status_json import status_json
 
     resolved = load_stack_experiments(Project.find(), stack)
     cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
-    sys.stdout.write(status_text(status_rows(resolved, cluster), stack, cluster.where()))
+    render = status_json if output_format is StatusFormat.json else status_text
+    sys.stdout.write(render(status_rows(resolved, cluster), stack, cluster.where()))
 
 
 def logs(
-    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
-    experiment: Annotated[str, typer.Argument(help="Experiment (or matrix point) name.")],
+    stack: Annotated[
+        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
+    ],
+    experiment: Annotated[
+        str,
+        typer.Argument(
+            help="Experiment (or matrix point) name.", autocompletion=complete_experiment
+        ),
+    ],
     role: Annotated[
         str | None,
         typer.Option(
@@ -123,7 +146,9 @@ class Format(StrEnum):
 
 
 def inspect(
-    stack: Annotated[str, typer.Argument(help="Stack name, e.g. aiacc.")],
+    stack: Annotated[
+        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
+    ],
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
 from trainstack.operators.compatibility import COEXISTENCE, REQUIREMENTS
 from trainstack.operators.registry import families, family, known_versions
-from trainstack.training_job.frameworks import by_crd
-from trainstack.training_job.settings import SETTINGS
+from trainstack.operators.render_json import dropped_settings, operators_json
 
 
-def operators() -> None:
+class OperatorsFormat(StrEnum):
+    """How the catalog is printed."""
+
+    text = "text"
+    json = "json"
+
+
+def operators(
+    output_format: Annotated[
+        OperatorsFormat,
+        typer.Option("--format", metavar="FORMAT", help="text, or json (docs/scripting.md)."),
+    ] = OperatorsFormat.text,
+) -> None:
     """List every operator release of the catalog: how it installs, what it serves and honours."""
+    if output_format is OperatorsFormat.json:
+        print(operators_json(), end="")
+        return
     for listed in families():
         print(f"{listed.key}: {listed.title} ({listed.summary})")
         for version in known_versions(listed.key):
@@ -21,13 +40,7 @@ def operators() -> None:
                 if served.dialect is None:
                     print(f"    {served.kind} {served.api_version}: not rendered by the chart")
                     continue
-                spec = by_crd(served.crd)
-                dropped = sorted(
-                    setting.key
-                    for setting in SETTINGS
-                    if setting.key not in served.honours
-                    and (spec is None or setting.applies_to(spec.name))
-                )
+                dropped = dropped_settings(served)
                 print(
                     f"    {served.kind} {served.api_version}: operatorApi {served.dialect}, "
                     f"Kueue {'can' if served.suspend else 'cannot'} hold it"

@@ -9,12 +9,16 @@ from typing import Annotated
 
 import typer
 
-from trainstack.console.terminal import console, stderr_console
-from trainstack.core.errors import EnvironmentVariableError, StackNotGivenError, TrainstackError
+from trainstack.config.loader import DATA_STORE_KEY
+from trainstack.config.pulumi_config import read_stack_file
+from trainstack.console.terminal import console, print_user_error, stderr_console
+from trainstack.core.errors import EnvironmentVariableError, TrainstackError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
+from trainstack.experiments.completion import complete_stack
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
 from trainstack.plan.masking import DIGEST_KEY_ENV
+from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.summary import print_summary
 from trainstack.plan.writer import write_plan
@@ -39,20 +43,13 @@ def digest_key_from_environment() -> bytes | None:
     return bytes.fromhex(value)
 
 
-def complete_stack(incomplete: str) -> list[str]:
-    """Shell completion: the project's stacks that start with what was typed."""
-    try:
-        return [name for name in Project.find().stacks() if name.startswith(incomplete)]
-    except TrainstackError:
-        return []
-
-
 def plan(
     stack: Annotated[
         str | None,
         typer.Argument(
             metavar="STACK",
-            help="Stack name, e.g. aiacc or baseline (without one: the stacks are listed).",
+            help="Stack name, e.g. aiacc or baseline (without one, or --all: the stacks are "
+            "listed).",
             autocompletion=complete_stack,
             show_default=False,
         ),
@@ -74,17 +71,75 @@ def plan(
             help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
         ),
     ] = None,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Plan every stack of the project: data stacks first (each planned once), then "
+            "the others by name; each stack's errors are shown and the next one planned.",
+        ),
+    ] = False,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
     project = Project.find()
-    if stack is None:
-        stacks = project.stacks()
-        for name in stacks:
-            print(name)
-        raise StackNotGivenError("plan", stacks, project.display(project.stack_config_dir))
-    check_stack_name(stack)
+    if every and stack is not None:
+        raise TrainstackError(f"give a stack ({stack}) or --all, not both")
+    if stack is None and not every:
+        _list_stacks(project)
+        return
     digest_key = digest_key_from_environment()
-    result = plan_stack(project, stack, digest_key, crd_dir_from(crd_dir))
+    crds = crd_dir_from(crd_dir)
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
+    if stack is not None:
+        check_stack_name(stack)
+        _plan_one(project, plan_stack(project, stack, digest_key, crds), target)
+        return
+    memo: dict[str, Plan] = {}
+    failed = []
+    for name in _data_stacks_first(project):
+        try:
+            # Data stacks first, each planned once: the cluster stacks read them from `memo`.
+            planned = plan_stack(project, name, digest_key, crds, memo)
+        except TrainstackError as error:
+            print_user_error(error)
+            failed.append(name)
+            continue
+        memo[name] = planned
+        _plan_one(project, planned, target)
+    if failed:
+        planned_count = len(project.stacks()) - len(failed)
+        raise TrainstackError(
+            f"{len(failed)} stack(s) did not plan: {', '.join(failed)} (their errors above; "
+            f"{planned_count} planned)"
+        )
+
+
+def _data_stacks_first(project: Project) -> list[str]:
+    """The project's stacks, data stacks (``trainstack:dataStore``) first, each by name."""
+
+    def is_data_stack(name: str) -> bool:
+        try:
+            return f"trainstack:{DATA_STORE_KEY}" in read_stack_file(project, name).config
+        except TrainstackError:
+            return False  # planning it reports why
+
+    return sorted(project.stacks(), key=lambda name: (not is_data_stack(name), name))
+
+
+def _plan_one(project: Project, result: Plan, target: Path) -> None:
     written = write_plan(result, target)
     print_summary(result, console(), project.display(written), stderr_console())
+
+
+def _list_stacks(project: Project) -> None:
+    """``trainstack plan`` alone: the stacks on stdout, how to plan them on stderr (exit 0)."""
+    stacks = project.stacks()
+    for name in stacks:
+        print(name)
+    where = project.display(project.stack_config_dir)
+    hint = (
+        f"plan one with `trainstack plan {stacks[0]}`, every one with `trainstack plan --all`"
+        if stacks
+        else f"no stack: no Pulumi.<stack>.yaml in {where}"
+    )
+    stderr_console().print(hint, markup=False, highlight=False)

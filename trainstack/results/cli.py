@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trainstack.console.groups import help_when_bare
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
+from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
 from trainstack.results.store import StoredRun, Written, read_stack_runs
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
 
 results_app = typer.Typer(
     help="Results of training runs: record them as files, compare stacks, show scaling.",
-    no_args_is_help=True,
+    invoke_without_command=True,
+    callback=help_when_bare,
 )
 
 
@@ -37,48 +40,77 @@ class Format(StrEnum):
 FormatOption = Annotated[
     Format, typer.Option("--format", help="text, markdown (a PR comment) or json.")
 ]
+
+
+class RecordFormat(StrEnum):
+    """Output formats of add and collect."""
+
+    text = "text"
+    json = "json"
+
+
+RecordFormatOption = Annotated[
+    RecordFormat,
+    typer.Option("--format", help="text, or json: what was recorded (docs/scripting.md)."),
+]
 PlotOption = Annotated[
     Path | None, typer.Option("--plot", help="Also draw a plot into FILE.png or FILE.svg.")
 ]
 
 
-def _print_written(written: Sequence[Written], project: Project) -> None:
-    for item in written:
-        record = item.record
-        if item.path is None:
-            print(f"{record.stack}/{record.experiment}: skipped: {item.note}")
-            continue
-        values = ", ".join(
-            f"{name} {value.value:g}{' ' + value.unit if value.unit else ''}"
-            for name, value in sorted(record.metrics.items())
-        )
-        note = f" ({item.note})" if item.note else ""
-        print(f"{project.display(item.path)}: run {record.run}: {values}{note}")
+def _print_written(
+    written: Sequence[Written],
+    project: Project,
+    output_format: RecordFormat = RecordFormat.text,
+    notes: Sequence[str] = (),
+) -> None:
+    if output_format is RecordFormat.json:
+        from trainstack.results.render_json import recorded_json
+
+        print(recorded_json(written, notes, project.display), end="")
+        return
+    from trainstack.results.render_recorded import recorded_text
+
+    print(recorded_text(written, notes, project.display), end="")
 
 
 @results_app.command("add", short_help="Record runs from saved logs (arena or kubectl logs).")
 def add(
-    stack: Annotated[str, typer.Argument(help="The stack the logs come from.")],
-    experiment: Annotated[str, typer.Argument(help="The experiment (or matrix point).")],
+    stack: Annotated[
+        str, typer.Argument(help="The stack the logs come from.", autocompletion=complete_stack)
+    ],
+    experiment: Annotated[
+        str,
+        typer.Argument(
+            help="The experiment (or matrix point).", autocompletion=complete_experiment
+        ),
+    ],
     logs: Annotated[list[Path], typer.Argument(help="Saved logs, one run each.")],
+    output_format: RecordFormatOption = RecordFormat.text,
 ) -> None:
     """Record runs from saved logs (`arena logs`, `kubectl logs`): one run per LOGFILE."""
     from trainstack.results.add import add_logs
 
     project = Project.find()
-    _print_written(add_logs(project, stack, experiment, logs), project)
+    _print_written(add_logs(project, stack, experiment, logs), project, output_format)
 
 
 @results_app.command("collect", short_help="Record the finished runs of a stack's experiments.")
 def collect(
-    stack: Annotated[str, typer.Argument(help="The stack whose cluster to read.")],
+    stack: Annotated[
+        str, typer.Argument(help="The stack whose cluster to read.", autocompletion=complete_stack)
+    ],
     experiments: Annotated[
-        list[str] | None, typer.Argument(help="Experiments to collect; default: all.")
+        list[str] | None,
+        typer.Argument(
+            help="Experiments to collect; default: all.", autocompletion=complete_experiment
+        ),
     ] = None,
     kubeconfig: cluster_options.Kubeconfig = None,
     context: cluster_options.Context = None,
     timeout: cluster_options.Timeout = cluster_options.DEFAULT_TIMEOUT,
     deadline: cluster_options.Deadline = cluster_options.DEFAULT_DEADLINE,
+    output_format: RecordFormatOption = RecordFormat.text,
 ) -> None:
     """Record every finished run of the stack's experiments from the live cluster."""
     from trainstack.results.collect import collect_runs
@@ -86,9 +118,7 @@ def collect(
     project = Project.find()
     options = ClusterOptions(kubeconfig, context, timeout, deadline)
     written, notes = collect_runs(project, stack, experiments or [], options)
-    _print_written(written, project)
-    for note in notes:
-        print(note)
+    _print_written(written, project, output_format, notes)
 
 
 def _stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
@@ -161,8 +191,10 @@ def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
 
 @results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
 def compare(
-    a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.")],
-    b: Annotated[str, typer.Argument(help="Stack B, e.g. baseline.")],
+    a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.", autocompletion=complete_stack)],
+    b: Annotated[
+        str, typer.Argument(help="Stack B, e.g. baseline.", autocompletion=complete_stack)
+    ],
     output: FormatOption = Format.text,
     plot: PlotOption = None,
     metric: MetricOption = None,
@@ -212,8 +244,12 @@ def report(
 
 @results_app.command("scaling", short_help="A matrix's speed-up and efficiency against GPUs.")
 def scaling(
-    stack: Annotated[str, typer.Argument(help="The stack, e.g. aiacc.")],
-    matrix: Annotated[str, typer.Argument(help="The matrix, e.g. keras-lstm.")],
+    stack: Annotated[
+        str, typer.Argument(help="The stack, e.g. aiacc.", autocompletion=complete_stack)
+    ],
+    matrix: Annotated[
+        str, typer.Argument(help="The matrix, e.g. keras-lstm.", autocompletion=complete_matrix)
+    ],
     output: FormatOption = Format.text,
     plot: PlotOption = None,
     metric: Annotated[

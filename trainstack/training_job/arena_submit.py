@@ -5,7 +5,7 @@ docs/arena-parity.md):
 
 - env ``workers`` (``--workers``) and ``gpus`` (``--gpus``) on every container
   (pkg/argsbuilder/submit.go:653-660, ``setJobInfoToEnv``); for PyTorch ``--workers``
-  counts the master, so ``workers`` is masters plus workers (pkg/training/
+  counts the master, so ``workers`` is masters plus Workers (pkg/training/
   submit_pytorchjob.go:46-47 lowers the worker count after the env is set);
 - ``NVIDIA_VISIBLE_DEVICES=void`` on every container when ``--gpus`` is 0
   (submit.go:629-645), and on TensorFlow parameter servers without GPUs
@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trainstack.training_job.frameworks import Violation, framework
+from trainstack.training_job.frameworks.pytorch import counts_master
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -42,8 +43,14 @@ NO_GPU = "void"
 
 
 def arena_workers(job: TrainingJob) -> int:
-    """``--workers``: the workers, and a PyTorch job's master among them."""
+    """``--workers``: the workers, and a PyTorch job's master among them.
+
+    With ``pytorch.countMasterAsWorker`` (Arena's own semantics) ``worker.replicas`` is
+    already Arena's ``--workers``; without, the master is added to it.
+    """
     if job.framework == "pytorch":
+        if counts_master(job):
+            return job.worker.replicas
         return job.worker.replicas + job.pytorch.master.replicas
     return job.worker.replicas
 

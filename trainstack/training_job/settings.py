@@ -111,7 +111,8 @@ SETTINGS: tuple[Setting, ...] = (
         "a PyTorchJob without Master (Worker-only)",
         lambda job: job.pytorch.master.replicas,
         lambda job: job.pytorch.master.replicas == 0,
-        "set pytorch.master.replicas: 1 (worker.replicas counts the workers besides it)",
+        "set pytorch.master.replicas: 1 (worker.replicas then counts it among the workers, "
+        "as Arena's --workers: pytorch.countMasterAsWorker)",
     ),
     Setting(
         "tensorflow.successPolicy",

@@ -5,12 +5,13 @@ defaults for null keys: _defaults.tpl).
 */}}
 
 {{/*
-training-job.arena.workers: Arena's --workers: worker.replicas, plus the master of a PyTorch job.
+training-job.arena.workers: Arena's --workers: worker.replicas, plus the master of a PyTorch job
+unless worker.replicas already counts it (pytorch.countMasterAsWorker).
 Usage: {{ include "training-job.arena.workers" $root }}
 */}}
 {{- define "training-job.arena.workers" -}}
 {{- $v := .Values -}}
-{{- if eq $v.framework "pytorch" -}}
+{{- if and (eq $v.framework "pytorch") (not (and $v.pytorch.countMasterAsWorker (gt ($v.pytorch.master.replicas | int) 0))) -}}
 {{- add ($v.worker.replicas | int) ($v.pytorch.master.replicas | int) -}}
 {{- else -}}
 {{- $v.worker.replicas | int -}}
@@ -69,7 +70,8 @@ Usage: {{ include "training-job.arena.annotations" $root | fromJson }}
 
 {{/*
 training-job.arena.requestedGpus: replicas x GPUs of every role but TensorFlow's parameter
-servers (a role's null gpus: worker.gpus; the MPI launcher: none).
+servers (a role's null gpus: worker.gpus; the MPI launcher: none; PyTorch's Workers as
+rendered, without the master that worker.replicas may count).
 Usage: {{ include "training-job.arena.requestedGpus" $root }}
 */}}
 {{- define "training-job.arena.requestedGpus" -}}
@@ -83,7 +85,11 @@ Usage: {{ include "training-job.arena.requestedGpus" $root }}
 {{- $role = get $role . -}}
 {{- end -}}
 {{- $gpus := ternary $v.worker.gpus $role.gpus (kindIs "invalid" $role.gpus) -}}
-{{- $total = add $total (mul ($role.replicas | int) ($gpus | int)) -}}
+{{- $replicas := $role.replicas | int -}}
+{{- if and (eq $v.framework "pytorch") (eq $key "worker") -}}
+{{- $replicas = include "training-job.pytorch.workers" $ | int -}}
+{{- end -}}
+{{- $total = add $total (mul $replicas ($gpus | int)) -}}
 {{- end -}}
 {{- end -}}
 {{- $total -}}

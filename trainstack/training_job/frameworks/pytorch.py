@@ -11,6 +11,12 @@ and RANK (and their torchrun ``PET_*`` forms); with an elastic policy the rendez
 being worker 0 unless ``rdzvHost`` says otherwise, and, with metrics, a
 HorizontalPodAutoscaler on the workers. Since 1.9 an elastic policy needs Workers
 (kubeflow/training-operator#2320).
+
+``worker.replicas`` counts the master among the workers by default, as Arena's ``--workers``
+does (``pytorch.countMasterAsWorker``): kubeflow/arena v0.15.5 (e30882c1)
+pkg/training/submit_pytorchjob.go:46-50 sets the chart's ``workers`` to ``WorkerCount - 1``
+after the builder, and charts/pytorchjob/templates/pytorchjob.yaml renders one Master plus
+those Workers: ``arena submit pytorch --workers=2 --gpus=4`` is 2 pods and 8 GPUs.
 """
 
 from __future__ import annotations
@@ -78,6 +84,14 @@ class Master(RoleOverrides):
 class PyTorchSettings(StrictModel):
     """A PyTorchJob (kubeflow.org/v1): one master (rank 0) and the workers."""
 
+    count_master_as_worker: bool = Field(
+        default=True,
+        description="Whether worker.replicas counts the master, as Arena's `--workers` does: "
+        "`worker: {replicas: 2, gpus: 4}` is 1 Master + 1 Worker, 2 pods and 8 GPUs. false: "
+        "worker.replicas Workers besides the master. No effect without a master "
+        "(pytorch.master.replicas 0).",
+    )
+
     nproc_per_node: NprocPerNode | None = Field(
         default=None,
         description="Processes per pod for torchrun: auto, cpu, gpu or a number; null leaves "
@@ -91,25 +105,53 @@ class PyTorchSettings(StrictModel):
     master: Master = Field(default_factory=Master, description="The master replica.")
 
 
+def counts_master(job: TrainingJob) -> bool:
+    """Whether ``worker.replicas`` counts the master (a master, and Arena's semantics)."""
+    return job.pytorch.count_master_as_worker and job.pytorch.master.replicas > 0
+
+
+def worker_pods(job: TrainingJob) -> int:
+    """The Worker replicas rendered: ``worker.replicas``, less the master when it counts."""
+    replicas = job.worker.replicas
+    return max(replicas - 1, 0) if counts_master(job) else replicas
+
+
 def _role_pods(job: TrainingJob) -> list[RolePods]:
     master, worker = job.pytorch.master, job.worker
-    master_gpus = worker.gpus if master.gpus is None else master.gpus
+    master_gpus, default = master.gpus, ""
+    if master_gpus is None:
+        master_gpus = worker.gpus
+        default = (
+            f"not set in the file: job.worker.gpus ({worker.gpus}) by default; set "
+            "job.pytorch.master.gpus to give the master another count"
+        )
     return [
-        RolePods("master", "job.pytorch.master", master.replicas, master_gpus, master.resources),
-        RolePods("worker", "job.worker", worker.replicas, worker.gpus, worker.resources),
+        RolePods(
+            "master", "job.pytorch.master", master.replicas, master_gpus, master.resources, default
+        ),
+        RolePods("worker", "job.worker", worker_pods(job), worker.gpus, worker.resources),
     ]
 
 
 def _rules(job: TrainingJob) -> list[Violation]:
-    pytorch, workers = job.pytorch, job.worker.replicas
+    pytorch, workers = job.pytorch, worker_pods(job)
     found: list[Violation] = []
-    if pytorch.master.replicas == 0 and workers == 0:
+    if job.worker.replicas == 0 and pytorch.master.replicas == 0:
         found.append(
             Violation(
                 "worker.replicas",
                 workers,
                 "at least 1 when pytorch.master.replicas is 0 (a PyTorchJob needs a master or "
                 "a worker)",
+            )
+        )
+    elif job.worker.replicas == 0 and counts_master(job):
+        found.append(
+            Violation(
+                "worker.replicas",
+                0,
+                "at least 1: it counts the master among the workers, as Arena's --workers "
+                "(pytorch.countMasterAsWorker, true by default); a master alone is 1",
             )
         )
     elastic = pytorch.elastic_policy
@@ -119,8 +161,11 @@ def _rules(job: TrainingJob) -> list[Violation]:
         found.append(
             Violation(
                 "worker.replicas",
-                workers,
-                "at least 1 with pytorch.elasticPolicy (the operator scales the workers)",
+                job.worker.replicas,
+                "at least 2 with pytorch.elasticPolicy and a master (worker.replicas counts "
+                "the master; the operator scales the Workers)"
+                if counts_master(job)
+                else "at least 1 with pytorch.elasticPolicy (the operator scales the workers)",
             )
         )
     low, high = elastic.min_replicas, elastic.max_replicas
@@ -129,14 +174,21 @@ def _rules(job: TrainingJob) -> list[Violation]:
             Violation("pytorch.elasticPolicy.minReplicas", low, f"at most maxReplicas ({high})")
         )
     elif workers and low is not None and workers < low:
-        found.append(
-            Violation("worker.replicas", workers, f"at least elasticPolicy.minReplicas ({low})")
-        )
+        found.append(Violation("worker.replicas", job.worker.replicas, _bound(job, "least", low)))
     elif workers and high is not None and workers > high:
-        found.append(
-            Violation("worker.replicas", workers, f"at most elasticPolicy.maxReplicas ({high})")
-        )
+        found.append(Violation("worker.replicas", job.worker.replicas, _bound(job, "most", high)))
     return found
+
+
+def _bound(job: TrainingJob, which: str, bound: int) -> str:
+    """An elastic bound on the Workers, in worker.replicas' terms (the master counted)."""
+    name = "minReplicas" if which == "least" else "maxReplicas"
+    if not counts_master(job):
+        return f"at {which} elasticPolicy.{name} ({bound})"
+    return (
+        f"at {which} {bound + 1}: elasticPolicy.{name} ({bound}) Workers, and the master, "
+        "which worker.replicas counts (pytorch.countMasterAsWorker)"
+    )
 
 
 SPEC = FrameworkSpec(
@@ -160,7 +212,9 @@ SPEC = FrameworkSpec(
         article="a",
         operator="training-operator",
         renders=" with one `Master` (or none: `pytorch.master.replicas: 0`) and "
-        "`worker.replicas` workers, elastic with `pytorch.elasticPolicy`.",
+        "`worker.replicas` - 1 workers (the master counts among `worker.replicas`, as Arena's "
+        "`--workers`; `pytorch.countMasterAsWorker: false` for `worker.replicas` workers "
+        "besides it), elastic with `pytorch.elasticPolicy`.",
         keywords=("pytorch",),
     ),
     settings=KUBEFLOW_JOB_SETTINGS

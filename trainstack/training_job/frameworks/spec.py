@@ -65,6 +65,9 @@ class RolePods:
     replicas: int
     gpus: int
     resources: Resources
+    gpus_default: str = ""
+    """How :attr:`gpus` was chosen when the file does not set the role's own key (e.g. "not
+    set in the file: worker.gpus by default"), with how to change it; empty when written."""
 
     @property
     def cpu_request(self) -> Decimal | None:
