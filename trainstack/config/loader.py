@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from trainstack.config import cluster_template
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.pulumi_config import decode_config_value, engine_config
 from trainstack.config.secret_keys import (
@@ -144,7 +145,8 @@ def _by_kind(raw: dict[str, Any], secret_keys: set[str]) -> _ByKind:
 
 def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str) -> LoadedStack:
     """A cluster stack: the old single-pool key refused, the rest validated, then secrets."""
-    values, problems = dict(found.values), list(found.problems)
+    problems = list(found.problems)
+    values, template = cluster_template.expand(found.values, problems, source)
     if OLD_POOL_KEY in values:
         problems.append(
             Problem(
@@ -162,8 +164,20 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
         invalid = problems_from(error, StackConfig, _PREFIX)
         if problems:  # the old key's fix says where the pools go: no "missing nodePools"
             invalid = [p for p in invalid if p.path != f"{_PREFIX}nodePools"]
+        if template is not None:
+            shared, invalid = template.claim(invalid)
+            if shared:
+                raise ConfigError(template.display, shared) from None
         problems.extend(invalid)
         config = None
+    if config is not None and config.cluster.creates and found.kubeconfig is not None:
+        problems.append(
+            Problem(
+                KUBECONFIG_KEY,
+                "a kubeconfig (not shown), with trainstack:cluster.create",
+                "unset: the kubeconfig of a cluster the stack creates is fetched from it",
+            )
+        )
     problems.extend(secret_problems(config, raw, found.secrets))
     if problems or config is None:
         raise ConfigError(source, problems)
