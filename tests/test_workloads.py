@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path, PurePosixPath
 from typing import Any
+
+import pytest
 
 from trainstack.plan.model import Plan
 
@@ -118,3 +123,43 @@ def test_scale_out_points_put_one_worker_per_node(example_plans: dict[str, Plan]
         assert pod["containers"][0]["resources"]["limits"]["nvidia.com/gpu"] == gpus
         anti = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
         assert anti[0]["topologyKey"] == "kubernetes.io/hostname"
+
+
+def _workload1_scripts() -> Path:
+    value = os.environ.get("TRAINSTACK_WORKLOAD1_SCRIPTS_DIR")
+    if not value:
+        pytest.skip(
+            "TRAINSTACK_WORKLOAD1_SCRIPTS_DIR is not set: point it at "
+            "../shared/reference/workload-1-scripts to check the data against the job's scripts"
+        )
+    return Path(value)
+
+
+def test_the_populate_job_fills_what_workload_ones_scripts_read(
+    example_plans: dict[str, Plan],
+) -> None:
+    scripts = _workload1_scripts()
+    config = (scripts / "config_arena.sh").read_text()
+    submit = (scripts / "tensorflow_h_perseus.sh").read_text()
+    data_dir = re.search(r'^DATA_DIR="(/data/[^"]+)"$', config, re.MULTILINE)
+    launch = re.search(r'"sh (/data/[^" ]+)"', submit)
+    assert data_dir and launch, "workload 1's scripts changed shape"
+    plan = example_plans["aiacc"]
+    # the experiment mounts the dataset where the scripts expect it, and runs the same script
+    job = _job(plan, "imagenet-tensorflow")
+    pod = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]
+    (mount,) = [m for m in pod["containers"][0]["volumeMounts"] if m["mountPath"] == "/data"]
+    claims = {
+        v["name"]: v.get("persistentVolumeClaim", {}).get("claimName") for v in pod["volumes"]
+    }
+    assert claims[mount["name"]] == "imagenet-data"
+    assert pod["containers"][0]["command"][-1].endswith(launch.group(1))
+    # the populate Job writes the TFRecords where config_arena.sh reads them, and checks
+    # out the working copy holding launch_arena.sh, both under the same mount
+    (populate,) = [r for r in plan.resources if r.type == "kubernetes:batch/v1:Job"]
+    command = populate.inputs["spec"]["template"]["spec"]["containers"][0]["command"][-1]
+    records = PurePosixPath(data_dir.group(1)).relative_to("/data")
+    working_copy = PurePosixPath(launch.group(1)).relative_to("/data").parts[0]
+    assert f'out="$TRAINSTACK_DATA_DIR/{records}";' in command
+    assert '--output_directory="$out"' in command
+    assert f'"$TRAINSTACK_DATA_DIR/{working_copy}";' in command

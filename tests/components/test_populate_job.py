@@ -9,6 +9,7 @@ from components.populate_marker import POPULATE_SCRIPT, WAIT_SCRIPT
 from tests.conformance import validate_objects
 from tests.stack_helpers import only
 from trainstack.config.populate import POPULATE_DIGEST
+from trainstack.deployment import populate_placeholders
 from trainstack.plan.model import Plan
 
 JOB = "kubernetes:batch/v1:Job"
@@ -91,3 +92,14 @@ def test_experiments_are_created_only_after_the_job(example_plans: dict[str, Pla
 def test_both_jobs_are_valid_kubernetes_objects(example_plans: dict[str, Plan]) -> None:
     jobs = [only(example_plans[stack], JOB).inputs for stack in ("aiacc", "baseline")]
     assert validate_objects(jobs) == 2  # Kubernetes' strict schema of batch/v1 Job
+
+
+def test_the_populate_image_is_to_set_before_deploying_either_cluster(
+    example_plans: dict[str, Plan],
+) -> None:
+    for stack in ("aiacc", "baseline"):
+        [(key, value)] = populate_placeholders(example_plans[stack].datasets)
+        assert key == (
+            "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate.image"
+        )
+        assert value.startswith("<image with tensorflow/models")

@@ -4,6 +4,7 @@ construction; its problems named in the template file, at the key written there.
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,3 +96,13 @@ def test_a_bad_template_name_is_refused(write_stack: StackWriter, name: Any, all
     with pytest.raises(TrainstackError, match="trainstack:clusterTemplate") as caught:
         _stack(write_stack, config)
     assert allowed in str(caught.value)
+
+
+def test_placeholders_of_the_template_are_named_where_they_are_written(
+    write_stack: StackWriter,
+) -> None:
+    stack = _stack(write_stack, _naming_template())
+    keys = [key for key, _ in stack.placeholders()]
+    assert f"{Path(stack.source).parent}/{TEMPLATE}: cluster.create.version" in keys
+    assert "trainstack:acceleration.component.name" in keys  # the stack's own, as before
+    assert not [key for key in keys if key.startswith("trainstack:cluster")]

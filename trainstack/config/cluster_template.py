@@ -41,6 +41,14 @@ class Template:
     display: str
     keys: tuple[str, ...]
 
+    def locate(self, key: str, value: str) -> tuple[str, str]:
+        """``(key, value)`` of a stack's key, as ``<template>: <key>`` when the template
+        sets it (``trainstack:cluster.create.version``)."""
+        bare = key.removeprefix(_PREFIX)
+        if any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys):
+            return f"{self.display}: {bare}", value
+        return key, value
+
     def claim(self, problems: list[Problem]) -> tuple[list[Problem], list[Problem]]:
         """(problems of the template's keys, as the template spells them; the others)."""
         mine: list[Problem] = []

@@ -41,10 +41,16 @@ class LoadedStack:
     config: StackConfig
     kubeconfig: str | None
     """The kubeconfig secret's value (a placeholder offline); ``None`` when not set."""
+    template: cluster_template.Template | None = None
+    """The cluster template the stack names (``trainstack:clusterTemplate``), if any."""
 
     def placeholders(self) -> list[tuple[str, str]]:
-        """(key, placeholder) of every value still to set before deploying, by key."""
-        return _placeholders(self.config)
+        """(key, placeholder) of every value still to set before deploying, by key; those
+        of the cluster template as ``<template file>: <key>``, where they are written."""
+        found = _placeholders(self.config)
+        if self.template is None:
+            return found
+        return sorted(self.template.locate(key, value) for key, value in found)
 
 
 @dataclass(frozen=True)
@@ -181,7 +187,9 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
     problems.extend(secret_problems(config, raw, found.secrets))
     if problems or config is None:
         raise ConfigError(source, problems)
-    return LoadedStack(name=stack, source=source, config=config, kubeconfig=found.kubeconfig)
+    return LoadedStack(
+        name=stack, source=source, config=config, kubeconfig=found.kubeconfig, template=template
+    )
 
 
 def _data_stack(
