@@ -12,7 +12,7 @@ import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
 from components.clusters.provider import kubernetes_provider
-from components.clusters.registry import node_pool
+from components.clusters.registry import node_pool, provision
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.installers import InstallContext
@@ -54,12 +54,11 @@ def data_stack(stack: LoadedDataStack) -> None:
 def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
     """Pools, teams, queues, datasets, operators, acceleration and experiments."""
     config = stack.config
-    access = kubernetes_provider("cluster", stack)
+    target = provision(config.cluster)  # the cluster itself, when the stack creates it
+    access = kubernetes_provider("cluster", stack, target)
     cluster = access.provider
     first_gpu = config.gpu_pools[0] if config.gpu_pools else None
-    made = [
-        node_pool(pool, config.cluster, cluster, pool is first_gpu) for pool in config.node_pools
-    ]
+    made = [node_pool(pool, target, cluster, pool is first_gpu) for pool in config.node_pools]
     pool_ids = [pool_id for pool_id in made if pool_id is not None]
     teams = {
         team.name: Team(
@@ -101,7 +100,7 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
             DatasetVolumeArgs(
                 dataset,
                 resolved,
-                config.cluster,
+                target,
                 cluster,
                 list(teams.values()),
                 references.get(resolved.reference.stack.name) if resolved.reference else None,
@@ -113,12 +112,12 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
         "operators",
         TrainingOperatorsArgs(
             config.operators,
-            InstallContext(config.cluster, cluster, stack.source, deployment.offline),
+            InstallContext(target, cluster, stack.source, deployment.offline),
         ),
     )
     component = config.acceleration.component
     acceleration = (
-        [Acceleration("acceleration", AccelerationArgs(component, config.cluster, cluster))]
+        [Acceleration("acceleration", AccelerationArgs(component, target, cluster))]
         if config.acceleration.enabled and component is not None
         else []
     )

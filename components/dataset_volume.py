@@ -9,6 +9,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.clusters.registry import create_file_system
+from components.populate_job import PopulateJob, PopulateJobArgs
 from trainstack.config.clusters.registry import Cluster
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.datasets import (
@@ -55,6 +56,11 @@ class DatasetVolume(pulumi.ComponentResource):
     ``retainOnDelete``: a PV left behind when its dataset leaves the stack would keep
     pointing at the data with no owner. A NAS file system created here is protected as
     in :mod:`components.nas_file_system`.
+
+    A data stack's file system with ``populate``: the first dataset mounting all of it
+    gets a :class:`PopulateJob` (the Job that fills it, on the stack the data stack names;
+    the Job that waits for it elsewhere), so that experiments, which depend on the
+    datasets, start on filled data only.
     """
 
     claim_name: pulumi.Output[str]
@@ -74,6 +80,21 @@ class DatasetVolume(pulumi.ComponentResource):
             role = "" if namespace == dataset.namespace else f"-{namespace}"
             claims.append(
                 _claim(f"{name}{role}", dataset, namespace, volume_name, server, in_cluster, args)
+            )
+        spec = args.resolved.populate
+        if spec is not None:  # filled once by a Job (here or on the stack the data names)
+            PopulateJob(
+                f"{name}-populate",
+                PopulateJobArgs(
+                    spec,
+                    dataset.name,
+                    dataset.name,
+                    dataset.namespace,
+                    args.resolved.populates,
+                    args.kubernetes,
+                    (claims[0],),
+                ),
+                pulumi.ResourceOptions(parent=self),
             )
         self.claim_name = claims[0].metadata.apply(lambda meta: meta.name or dataset.name)
         self.server = pulumi.Output.from_input(server)

@@ -13,9 +13,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def example_config(stack: str) -> dict[str, Any]:
-    """A mutable copy of an example stack's ``config:`` section."""
+    """A mutable copy of an example stack's ``config:`` section, with the cluster template
+    it names written out (``trainstack:cluster`` and ``trainstack:nodePools`` as the
+    template has them), so that a test can change them and write the stack anywhere."""
     document = read_yaml(REPO / "stacks" / f"Pulumi.{stack}.yaml")
-    return copy.deepcopy(document["config"])
+    config = copy.deepcopy(document["config"])
+    template = config.pop("trainstack:clusterTemplate", None)
+    if template is not None:
+        for key, value in read_yaml(REPO / "stacks" / template).items():
+            config[f"trainstack:{key}"] = value
+    return config
 
 
 def only(plan: Plan, type_token: str, name: str | None = None) -> PlannedResource:
@@ -81,6 +88,16 @@ def with_gpu_pool(**changes: Any) -> dict[str, Any]:
     """The ``aiacc`` stack with ``changes`` (keys as written) to its GPU pool."""
     config = example_config("aiacc")
     config["trainstack:nodePools"][0].update(changes)
+    return config
+
+
+def existing_ack_config(stack: str = "aiacc") -> dict[str, Any]:
+    """An example ACK stack on an existing ACK cluster (``clusterId``), as the examples
+    were before they created their clusters: everything else as the template has it."""
+    config = example_config(stack)
+    cluster = config["trainstack:cluster"]
+    del cluster["create"]
+    cluster["clusterId"] = f"<ACK cluster ID of the {stack} cluster>"
     return config
 
 

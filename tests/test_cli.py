@@ -77,8 +77,13 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (8): trainstack:cluster.clusterId: <ACK cluster ID of the "
-        "baseline cluster>"
+        "set before deploying (10): stacks/templates/workload-1-ack.yaml: "
+        "cluster.create.network.podVswitchIds[0]: <vSwitch ID for the pods' IPs"
+    ) in words
+    # the populate Job's image, named in the data stack that declares it
+    assert (
+        "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate.image: "
+        "<image with tensorflow/models"
     ) in words
     assert words.endswith(
         "experiments/keras-lstm-scaling.yaml: job.image.name: <image with "

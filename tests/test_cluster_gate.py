@@ -13,7 +13,7 @@ import pytest
 
 from tests.conformance import crd_dir
 from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
-from tests.stack_helpers import REPO, example_config
+from tests.stack_helpers import REPO, existing_ack_config
 from trainstack.config.pulumi_config import pulumi_config_map
 from trainstack.core.project import Project
 from trainstack.plan.engine import run_program
@@ -57,7 +57,7 @@ def api() -> Iterator[tuple[RecordedApi, str]]:
 
 def _run(tmp_path: Path, url: str) -> list[str]:
     """Run the program for a stack without placeholders; the names of what it registered."""
-    config = example_config("aiacc")
+    config = existing_ack_config()  # an existing ACK cluster: its kubeconfig is served here
     config["trainstack:cluster"].update(
         clusterId="c0123456789abcdef", vpcId="vpc-abc", vswitchIds=["vsw-abc"]
     )

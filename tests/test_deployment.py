@@ -13,22 +13,38 @@ from trainstack.plan.engine import run_program
 from trainstack.plan.model import Plan
 
 KEY_PAIR = "<ECS key pair the nodes accept (create it in cn-beijing)>"
+# The cluster and pools are written in the template both ACK stacks share: their
+# placeholders are named there, at the template's own keys.
+TEMPLATE = "stacks/templates/workload-1-ack.yaml"
 AIACC_PLACEHOLDERS = [
+    (
+        f"{TEMPLATE}: cluster.create.network.podVswitchIds[0]",
+        "<vSwitch ID for the pods' IPs (same zone as the GPU nodes)>",
+    ),
+    (
+        f"{TEMPLATE}: cluster.create.version",
+        "<exact 1.35 release ACK offers, x.y.z-aliyun.n, from the console when creating a cluster>",
+    ),
+    (f"{TEMPLATE}: cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
+    (f"{TEMPLATE}: cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
+    (f"{TEMPLATE}: nodePools[0].login.keyName", KEY_PAIR),
+    (f"{TEMPLATE}: nodePools[1].login.keyName", KEY_PAIR),
     (
         "trainstack:acceleration.component.name",
         "<name of the AI Acceleration component as ACK lists it on this cluster>",
     ),
     ("trainstack:acceleration.component.version", "<its exact version on this cluster>"),
-    ("trainstack:cluster.clusterId", "<ACK cluster ID of the accelerated cluster>"),
-    ("trainstack:cluster.vpcId", "<VPC ID of both clusters (the ImageNet NAS is in it)>"),
-    ("trainstack:cluster.vswitchIds[0]", "<vSwitch ID of the GPU nodes>"),
-    ("trainstack:nodePools[0].login.keyName", KEY_PAIR),
-    ("trainstack:nodePools[1].login.keyName", KEY_PAIR),
     (
         "trainstack:operators.mpiOperator.manifestSha256",
         "<sha256 of mpi-operator v0.8.2 deploy/v2beta1/mpi-operator.yaml>",
     ),
 ]
+# The data the stack mounts is filled by a Job this stack runs: its image is to set too.
+POPULATE_IMAGE = (
+    "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate.image",
+    "<image with tensorflow/models research/inception/inception/data in /opt/inception/data, "
+    "TensorFlow 1.x and git>",
+)
 
 
 # The Keras/LSTM script of workload 4 is the team's own: no published image holds it.
@@ -47,6 +63,7 @@ MNIST_IMAGE = (
 def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan]) -> None:
     assert example_plans["aiacc"].stack.placeholders() == AIACC_PLACEHOLDERS
     assert [key for key, _ in example_plans["imagenet"].stack.placeholders()] == [
+        "trainstack:dataStore.fileSystems[0].populate.image",
         "trainstack:dataStore.fileSystems[0].vswitchId",
         "trainstack:dataStore.fileSystems[0].zoneId",
         "trainstack:dataStore.vpcId",
@@ -75,9 +92,9 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 10 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 12 placeholder(s); set before deploying:"
     )
-    placeholders = [*AIACC_PLACEHOLDERS, KERAS_IMAGE, MNIST_IMAGE]
+    placeholders = [*AIACC_PLACEHOLDERS, POPULATE_IMAGE, KERAS_IMAGE, MNIST_IMAGE]
     assert lines[1:] == [f"  - {key}: {value}" for key, value in placeholders]
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.stack_helpers import ACK_STACKS, example_config
+from tests.stack_helpers import ACK_STACKS, REPO, example_config
+from trainstack.core.yaml.io import read_yaml
 from trainstack.plan.model import Plan
 
 
@@ -17,13 +18,24 @@ def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: value}
 
 
+def test_both_ack_stacks_name_one_cluster_template_and_set_no_cluster_of_their_own() -> None:
+    for stack in ACK_STACKS:
+        config = read_yaml(REPO / "stacks" / f"Pulumi.{stack}.yaml")["config"]
+        assert config["trainstack:clusterTemplate"] == "templates/workload-1-ack.yaml"
+        assert "trainstack:cluster" not in config and "trainstack:nodePools" not in config
+
+
 def test_stacks_differ_only_in_cluster_identity_and_acceleration() -> None:
     aiacc, baseline = _flatten(example_config("aiacc")), _flatten(example_config("baseline"))
     differing = {
         key for key in aiacc.keys() | baseline.keys() if aiacc.get(key) != baseline.get(key)
     }
+    # one cluster template for both (created from the same settings), nothing else
+    assert (
+        example_config("aiacc")["trainstack:cluster"]
+        == example_config("baseline")["trainstack:cluster"]
+    )
     assert differing == {
-        "trainstack:cluster.clusterId",
         "trainstack:acceleration.enabled",
         # the seed's cluster-side AI Acceleration component, on the accelerated cluster only
         "trainstack:acceleration.component.kind",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -253,3 +254,33 @@ def test_every_planned_training_pod_starts_with_its_preflight(
                 assert preflight["securityContext"] == main["securityContext"], where
                 checked += 1
     assert checked > 0
+
+
+def test_the_populate_job_fills_what_workload_ones_scripts_read(
+    example_plans: dict[str, Plan],
+) -> None:
+    scripts = _scripts_dir()
+    config = (scripts / "config_arena.sh").read_text()
+    submit = (scripts / "tensorflow_h_perseus.sh").read_text()
+    data_dir = re.search(r'^DATA_DIR="(/data/[^"]+)"$', config, re.MULTILINE)
+    launch = re.search(r'"sh (/data/[^" ]+)"', submit)
+    assert data_dir and launch, "workload 1's scripts changed shape"
+    plan = example_plans["aiacc"]
+    # the experiment mounts the dataset where the scripts expect it, and runs the same script
+    job = _job(plan, "imagenet-tensorflow")
+    pod = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]
+    (mount,) = [m for m in pod["containers"][0]["volumeMounts"] if m["mountPath"] == "/data"]
+    claims = {
+        v["name"]: v.get("persistentVolumeClaim", {}).get("claimName") for v in pod["volumes"]
+    }
+    assert claims[mount["name"]] == "imagenet-data"
+    assert pod["containers"][0]["command"][-1].endswith(launch.group(1))
+    # the populate Job writes the TFRecords where config_arena.sh reads them, and checks
+    # out the working copy holding launch_arena.sh, both under the same mount
+    (populate,) = [r for r in plan.resources if r.type == "kubernetes:batch/v1:Job"]
+    command = populate.inputs["spec"]["template"]["spec"]["containers"][0]["command"][-1]
+    records = PurePosixPath(data_dir.group(1)).relative_to("/data")
+    working_copy = PurePosixPath(launch.group(1)).relative_to("/data").parts[0]
+    assert f'out="$TRAINSTACK_DATA_DIR/{records}";' in command
+    assert '--output_directory="$out"' in command
+    assert f'"$TRAINSTACK_DATA_DIR/{working_copy}";' in command

@@ -77,8 +77,27 @@ class Deployment:
         return list(dict.fromkeys(names))
 
     def placeholders(self) -> list[tuple[str, str]]:
-        """(key, placeholder) of every value still to set: the stack's, then its experiments'."""
-        return self.stack.placeholders() + experiment_placeholders(self.experiments)
+        """(key, placeholder) of every value still to set: the stack's, the populate specs
+        of the data it mounts (their Jobs run here), then its experiments'."""
+        return (
+            self.stack.placeholders()
+            + populate_placeholders(self.datasets)
+            + experiment_placeholders(self.experiments)
+        )
+
+
+def populate_placeholders(datasets: tuple[ResolvedDataset, ...]) -> list[tuple[str, str]]:
+    """(``<data stack file>: <key>``, placeholder) of the populate specs whose Jobs (or the
+    waits for them) this stack runs: deploying runs them with these values."""
+    return [
+        (f"{item.reference.stack.source}: {key}", value)
+        for item in datasets
+        if item.populate is not None and item.reference is not None
+        for key, value in placeholders(
+            item.populate.model_dump(mode="json", by_alias=True, exclude_none=True),
+            f"{item.reference.key}.populate",
+        )
+    ]
 
 
 def experiment_placeholders(experiments: tuple[Experiment, ...]) -> list[tuple[str, str]]:

@@ -66,7 +66,7 @@ def _node_pool(
         password = pulumi.Config(namespace).require_secret(key)
     return alicloud.cs.NodePool(
         name,
-        cluster_id=cluster.cluster_id,
+        cluster_id=cluster.id_input,
         node_pool_name=pool.name,
         instance_types=list(ack.instance_types),
         vswitch_ids=list(cluster.vswitch_ids),

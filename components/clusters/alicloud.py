@@ -15,6 +15,7 @@ import pulumi
 import pulumi_alicloud as alicloud
 import pulumi_kubernetes as k8s
 
+from components.clusters.ack_cluster import AckCluster, AckClusterArgs
 from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
 from components.nas_file_system import NasFileSystemArgs, nas_resources
 from trainstack.config.clusters.alicloud import AlicloudCluster
@@ -29,9 +30,22 @@ def node_pool(
     return AckNodePool(pool.name, AckNodePoolArgs(pool, cluster, former)).node_pool_id
 
 
+def provision(cluster: AlicloudCluster) -> AlicloudCluster:
+    """The cluster the stack creates (an :class:`AckCluster`), as the model the other
+    functions take; an existing cluster as it is."""
+    if cluster.create is None:
+        return cluster
+    made = AckCluster("cluster", AckClusterArgs(cluster, pulumi.get_stack()))
+    return cluster.targeting(made.cluster_id)
+
+
 def kubeconfig(cluster: AlicloudCluster) -> pulumi.Output[str]:
-    """The cluster's kubeconfig, read from ACK (`alicloud.cs.getClusterCredential`)."""
-    credential = alicloud.cs.get_cluster_credential_output(cluster_id=cluster.cluster_id)
+    """The cluster's kubeconfig, read from ACK (`alicloud.cs.getClusterCredential`); of a
+    created cluster, valid ``create.kubeconfigMinutes`` (fetched anew at every run)."""
+    minutes = None if cluster.create is None else cluster.create.kubeconfig_minutes
+    credential = alicloud.cs.get_cluster_credential_output(
+        cluster_id=cluster.id_input, temporary_duration_minutes=minutes
+    )
     return credential.kube_config
 
 
@@ -47,7 +61,7 @@ def ack_addon(
     """An ACK add-on pinned to ``version`` (ACK's install API takes a version)."""
     return alicloud.cs.KubernetesAddon(
         resource_name,
-        cluster_id=cluster.cluster_id,
+        cluster_id=cluster.id_input,
         name=addon,
         version=version,
         config=json.dumps(dict(config), sort_keys=True) if config else None,

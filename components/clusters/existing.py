@@ -13,3 +13,8 @@ from trainstack.config.node_pool import NodePool
 def node_pool(pool: NodePool, _: ExistingCluster, kubernetes: k8s.Provider, former: bool) -> None:
     """:class:`ExistingNodes` for the pool's nodes (they have no ID of a cloud's)."""
     ExistingNodes(pool.name, ExistingNodesArgs(pool, kubernetes, former))
+
+
+def provision(cluster: ExistingCluster) -> ExistingCluster:
+    """Nothing to create: the cluster exists."""
+    return cluster

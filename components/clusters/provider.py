@@ -12,6 +12,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.clusters.registry import fetch_kubeconfig
+from trainstack.config.clusters.registry import Cluster
 from trainstack.config.loader import LoadedStack
 
 
@@ -25,15 +26,18 @@ class ClusterAccess:
     context: str | None
 
 
-def kubernetes_provider(name: str, stack: LoadedStack) -> ClusterAccess:
+def kubernetes_provider(
+    name: str, stack: LoadedStack, cluster: Cluster | None = None
+) -> ClusterAccess:
     """A provider for the stack's cluster, built from the ``trainstack:kubeconfig`` secret.
 
     On a kind whose cloud's API gives one (``kubeconfig-api``, ACK) the kubeconfig may be
     left unset: it is then fetched for the configured cluster (with the deployer's cloud
     credentials). On an existing cluster without the secret, the named context of the
-    deployer's kubeconfig is used.
+    deployer's kubeconfig is used. ``cluster``: the stack's as ``registry.provision``
+    returned it (a created cluster's kubeconfig is fetched for its ID).
     """
-    cluster = stack.config.cluster
+    cluster = cluster or stack.config.cluster
     kubeconfig: pulumi.Output[str] | None = None
     if stack.kubeconfig is not None:
         kubeconfig = pulumi.Output.secret(stack.kubeconfig)

@@ -28,6 +28,9 @@ from trainstack.config.node_pool import NodePool
 PoolMaker = Callable[[NodePool, Any, k8s.Provider, bool], "pulumi.Output[str] | None"]
 """(pool, cluster, Kubernetes provider, takes over the former GPU pool's URNs) -> the
 cloud's ID of the pool (``None``: the cluster's nodes have none)."""
+Provisioner = Callable[[Any], Any]
+"""(cluster) -> the same cluster as the program's other functions take it: created first
+when the stack creates it."""
 KubeconfigFetcher = Callable[[Any], pulumi.Output[str]]
 """(cluster) -> its kubeconfig, read from the cloud's API."""
 FileSystemMaker = Callable[
@@ -56,6 +59,7 @@ class ClusterComponents:
     """The program's side of one kind of cluster."""
 
     kind: ClusterKind
+    provision: Provisioner
     node_pool: PoolMaker
     kubeconfig: KubeconfigFetcher | None = None
     """With ``kubeconfig-api``: the kubeconfig when the stack sets none."""
@@ -67,9 +71,14 @@ class ClusterComponents:
 
 COMPONENTS: tuple[ClusterComponents, ...] = (
     ClusterComponents(
-        ALICLOUD, alicloud.node_pool, alicloud.kubeconfig, alicloud.ack_addon, alicloud.file_system
+        ALICLOUD,
+        alicloud.provision,
+        alicloud.node_pool,
+        alicloud.kubeconfig,
+        alicloud.ack_addon,
+        alicloud.file_system,
     ),
-    ClusterComponents(EXISTING, existing.node_pool),
+    ClusterComponents(EXISTING, existing.provision, existing.node_pool),
 )
 _BY_PROVIDER = {entry.kind.provider: entry for entry in COMPONENTS}
 
@@ -86,6 +95,13 @@ def _offered(cluster: Cluster, capability: Capability, made: _Made | None) -> _M
         raise LookupError(
             f"{cluster.label} has no {capability}: the stack model should have refused this"
         )
+    return made
+
+
+def provision(cluster: Cluster) -> Cluster:
+    """The stack's cluster, created first when the stack creates it (``create``): every
+    other function here takes what this returns."""
+    made: Cluster = components(cluster).provision(cluster)
     return made
 
 

@@ -10,6 +10,7 @@ import pytest
 from tests.experiment_helpers import load
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.data_sources import resolve_datasets
+from trainstack.config.populate import populate_digest
 from trainstack.core.errors import ConfigError
 from trainstack.core.yaml.io import dump_yaml
 
@@ -31,7 +32,10 @@ def test_aiacc_and_baseline_resolve_to_the_same_data() -> None:
         "storageType": "Performance",
         "protocolType": "NFS",
         "mountOptions": ["nolock", "tcp", "noresvport", "vers=3"],
+        # the data stack fills it: both clusters read what one populate spec wrote
+        "populate": f"sha256:{populate_digest(aiacc.populate)}" if aiacc.populate else None,
     }
+    assert aiacc.populate is not None and aiacc.populate == baseline.populate
     assert aiacc.facts["zoneId"].key == f"{KEY}.zoneId in stacks/Pulumi.imagenet.yaml"
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from tests.config.conftest import Loader
 from tests.conftest import StackWriter
-from tests.stack_helpers import example_config
+from tests.stack_helpers import example_config, existing_ack_config
 from trainstack.config.loader import load_stack_config
 from trainstack.config.pulumi_config import SECRET_PLACEHOLDER, read_stack_file
 from trainstack.core.errors import ConfigError
@@ -86,7 +86,7 @@ def test_plain_text_kubeconfig_is_refused_without_echoing_it(load: Loader) -> No
 
 
 def test_secret_kubeconfig_is_masked_never_decrypted(load: Loader) -> None:
-    config = example_config("aiacc")
+    config = existing_ack_config()
     config["trainstack:kubeconfig"] = {"secure": "v1:cipher-text-not-decrypted"}
     stack = load(config)
     assert stack.kubeconfig == SECRET_PLACEHOLDER

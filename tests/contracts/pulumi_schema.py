@@ -588,17 +588,28 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-# Multi-language components of the Kubernetes SDK that the reference directory has no
-# section for, with the Args class that declares their inputs.
+# Types the reference directory has no section for (multi-language components of the
+# Kubernetes SDK; the ACK managed cluster, listed only under alicloud.json's
+# x-resourceTokens, see its SOURCES.json), with the installed SDK's Args class that declares
+# their inputs. Nested input types (``Sequence['ManagedKubernetesAddonArgs']``) are read
+# from the module holding the SDK's input classes.
 _SDK_COMPONENT_ARGS = {
     "kubernetes:yaml/v2:ConfigGroup": ("pulumi_kubernetes.yaml.v2", "ConfigGroupArgs"),
     "kubernetes:kustomize/v2:Directory": ("pulumi_kubernetes.kustomize.v2", "DirectoryArgs"),
+    # a dataset's populate Job; its object is checked against Kubernetes' own schema too
+    # (tests/components/test_populate_job.py)
+    "kubernetes:batch/v1:Job": ("pulumi_kubernetes.batch.v1", "JobArgs"),
+    "alicloud:cs/managedKubernetes:ManagedKubernetes": (
+        "pulumi_alicloud.cs.managed_kubernetes",
+        "ManagedKubernetesArgs",
+    ),
 }
+_SDK_INPUT_TYPES = {"pulumi_alicloud.cs.managed_kubernetes": "pulumi_alicloud.cs._inputs"}
 _SDK_TYPES = {"str": "string", "bool": "boolean", "int": "integer", "float": "number"}
 
 
 def _sdk_component_contract(package: dict[str, Any], type_token: str) -> _Contract | None:
-    """The contract of a component the reference lacks, derived from the installed SDK.
+    """The contract of a type the reference lacks, derived from the installed SDK.
 
     The same method as the reference's own sections (its SOURCES.json): the Args class's
     ``@pulumi.getter`` names, types from their annotations, required = ``__init__``
@@ -606,34 +617,60 @@ def _sdk_component_contract(package: dict[str, Any], type_token: str) -> _Contra
     """
     if type_token not in _SDK_COMPONENT_ARGS or type_token not in package["x-resourceTokens"]:
         return None
+    module_name, class_name = _SDK_COMPONENT_ARGS[type_token]
+    args_class = getattr(_sdk_module(module_name), class_name)
+    inputs = _sdk_module(_SDK_INPUT_TYPES.get(module_name, module_name))
+    properties, required = _sdk_properties(args_class, inputs)
+    return _Contract(package, properties, required, None)
+
+
+def _sdk_module(dotted: str) -> Any:
+    """A module of an SDK, reached from its package the way the program reaches it
+    (``pulumi_alicloud.cs``): importing a submodule of pulumi_alicloud on its own first
+    leaves its package half-initialised."""
     import importlib
+
+    root, *parts = dotted.split(".")
+    module = importlib.import_module(root)
+    for index, part in enumerate(parts):
+        name = ".".join([root, *parts[: index + 1]])
+        module = getattr(module, part, None) or importlib.import_module(name)
+    return module
+
+
+def _sdk_properties(args_class: Any, inputs: Any) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """(properties, required) of one SDK Args class."""
     import inspect
 
-    module_name, class_name = _SDK_COMPONENT_ARGS[type_token]
-    args_class = getattr(importlib.import_module(module_name), class_name)
     properties: dict[str, Any] = {}
-    for attribute, member in vars(args_class).items():
+    for member in vars(args_class).values():
         getter = getattr(member, "fget", None)
         wire = getattr(getter, "_pulumi_name", None)
         if getter is None or wire is None:
             continue
-        properties[wire] = _sdk_type(inspect.getsource(getter))
-        del attribute
+        properties[wire] = _sdk_type(inspect.getsource(getter), inputs)
     required = tuple(
         snake_to_camel(name)
         for name, parameter in inspect.signature(args_class.__init__).parameters.items()
         if name != "__self__" and parameter.default is inspect.Parameter.empty
     )
-    return _Contract(package, properties, required, None)
+    return properties, required
 
 
-def _sdk_type(source: str) -> dict[str, Any]:
+def _sdk_type(source: str, inputs: Any = None) -> dict[str, Any]:
     """The JSON type of a getter, from its annotation as written (``-> pulumi.Input[...]``)."""
     annotation = source.partition("->")[2].partition(":\n")[0]
     if "Sequence" in annotation:
-        inner = annotation.rpartition("[")[2].strip("]")
+        inner = annotation.rpartition("[")[2].strip("]").strip("'")
         item = _SDK_TYPES.get(inner.removeprefix("_builtins."))
-        return {"type": "array", "items": {"type": item} if item else {"$ref": ANY}}
+        if item:
+            return {"type": "array", "items": {"type": item}}
+        nested = getattr(inputs, inner, None) if inner.endswith("Args") else None
+        if nested is not None:
+            properties, required = _sdk_properties(nested, inputs)
+            shape = {"type": "object", "properties": properties, "required": list(required)}
+            return {"type": "array", "items": shape}
+        return {"type": "array", "items": {"$ref": ANY}}
     for python, json_type in _SDK_TYPES.items():
         if f"_builtins.{python}" in annotation:
             return {"type": json_type}

@@ -149,6 +149,8 @@ def copy_project(target: Path, stacks: tuple[str, ...] = ("imagenet", "aiacc", "
     (target / "stacks").mkdir()
     for stack in stacks:
         shutil.copy2(REPO / "stacks" / f"Pulumi.{stack}.yaml", target / "stacks")
+    # the cluster template the ACK stacks share (trainstack:clusterTemplate)
+    shutil.copytree(REPO / "stacks" / "templates", target / "stacks" / "templates")
     return target
 
 

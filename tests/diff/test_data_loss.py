@@ -155,3 +155,35 @@ def test_the_section_is_red_in_a_terminal(tmp_path: Path) -> None:
     # SGR 31 is red (bold red: 1;31).
     assert stream.getvalue().startswith("\x1b[1;31mDATA AT RISK")
     assert "\x1b[31m  before -> after: deleted" in stream.getvalue()
+
+
+def test_a_change_that_replaces_the_created_cluster_is_data_loss(tmp_path: Path) -> None:
+    after = _cluster()
+    after["trainstack:cluster"]["create"]["network"]["serviceCidr"] = "172.22.0.0/20"
+    compared = _compare(tmp_path, _cluster(), after)
+    assert [str(risk) for risk in compared.diff.data_risks] == [
+        "replaced: alicloud:cs/managedKubernetes:ManagedKubernetes cluster-cluster "
+        '(inputs.serviceCidr: "172.21.0.0/20" -> "172.22.0.0/20" forces a new resource; '
+        f"{PROTECTED})"
+    ]
+
+
+def test_an_upgrade_of_the_created_cluster_is_not_data_loss(tmp_path: Path) -> None:
+    before, after = _cluster(), _cluster()
+    before["trainstack:cluster"]["create"]["version"] = "1.35.1-aliyun.1"
+    after["trainstack:cluster"]["create"]["version"] = "1.35.2-aliyun.1"
+    assert _compare(tmp_path, before, after).diff.data_risks == ()
+
+
+def test_a_changed_populate_spec_is_data_at_risk(tmp_path: Path) -> None:
+    imagenet = (REPO / "stacks" / "Pulumi.imagenet.yaml").read_text()
+    changed = imagenet.replace("--labels_file=", "--num_threads=16\n              --labels_file=")
+    assert changed != imagenet
+    (tmp_path / "Pulumi.imagenet2.yaml").write_text(changed)
+    after = _cluster()
+    after["trainstack:datasets"][0]["source"]["stack"] = "imagenet2"
+    compared = _compare(tmp_path, _cluster(), after)
+    [risk] = [r for r in compared.diff.data_risks if r.kind == "repopulated"]
+    assert risk.label == "Job vision/wait-populated-imagenet-data"
+    assert risk.reason.startswith("populate spec changed (sha256:")
+    assert "without overwrite it refuses to run over the data already there" in risk.reason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -21,14 +22,30 @@ from trainstack.diff.sources import two_stacks
 
 NODE_POOL = "alicloud:cs/nodePool:NodePool gpu-v100-pool"
 CPU_POOL = "alicloud:cs/nodePool:NodePool cpu-pool"
+CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes cluster-cluster"
+FILLS = "Job vision/populate-imagenet-data"
+WAITS = "Job vision/wait-populated-imagenet-data"
 
 
-def _stacks(directory: Path, baseline_changes: dict[str, object]) -> Project:
-    """The example stacks in ``directory``, the baseline's node pool changed as given."""
+def _stacks(
+    directory: Path,
+    baseline_changes: dict[str, object],
+    existing: bool = False,
+    baseline_create: dict[str, object] | None = None,
+) -> Project:
+    """The example stacks in ``directory`` (the shared cluster template written out into
+    each), the baseline's node pool changed as given; ``existing``: both on existing ACK
+    clusters (a clusterId each) instead of creating theirs; ``baseline_create``: changes
+    to the baseline's ``create``."""
     for stack in ("aiacc", "baseline"):
         config = example_config(stack)
+        cluster = config["trainstack:cluster"]
+        if existing:
+            del cluster["create"]
+            cluster["clusterId"] = f"<ACK cluster ID of {stack}>"
         if stack == "baseline":
             config["trainstack:nodePools"][0].update(baseline_changes)
+            cluster.get("create", {}).update(baseline_create or {})
         (directory / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
     return Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(directory))
 
@@ -42,11 +59,15 @@ def test_example_stacks_are_fair() -> None:
     report = _report(Project.load(REPO))
 
     assert report.fair, report.of("other")
-    assert [(f.category, f.subject) for f in report.of("cluster identity")] == [
-        ("cluster identity", CPU_POOL),
-        ("cluster identity", NODE_POOL),
-    ]
-    assert report.of("cluster identity")[0].detail.startswith("inputs.clusterId: ")
+    # Both create their cluster from one template: only its name (after the stack) differs;
+    # aiacc fills ImageNet, baseline waits for the same fill.
+    identity = [(f.subject, f.detail) for f in report.of("cluster identity")]
+    assert identity[2] == (
+        CLUSTER,
+        'inputs.name: "trainstack-aiacc" -> "trainstack-baseline"',
+    )
+    assert [subject for subject, _ in identity[:2]] == [FILLS, WAITS]
+    assert identity[0][1].startswith("fills, or waits for, the same data (populate sha256:")
     # AIACC is switched on per job: its overrides are the accelerated differences.
     accelerated = {finding.subject for finding in report.of("acceleration")}
     assert "MPIJob vision/imagenet-tensorflow" in accelerated
@@ -61,16 +82,48 @@ def test_a_different_node_count_is_unfair_and_named(tmp_path: Path) -> None:
         # The provider takes the size as a string.
         ("other", NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
     ]
+    assert [f.subject for f in report.of("cluster identity")] == [FILLS, WAITS, CLUSTER]
+
+
+def test_existing_clusters_differ_in_their_ids_as_expected(tmp_path: Path) -> None:
+    report = _report(_stacks(tmp_path, {"desiredSize": 5}, existing=True))
+
+    assert [(f.subject, f.detail) for f in report.of("other")] == [
+        (NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
+    ]
     # The cluster ID on the same object is still expected.
-    assert [f.subject for f in report.of("cluster identity")] == [CPU_POOL, NODE_POOL]
+    assert [f.subject for f in report.of("cluster identity")] == [FILLS, WAITS, CPU_POOL, NODE_POOL]
+    assert report.of("cluster identity")[2].detail.startswith("inputs.clusterId: ")
+
+
+@pytest.mark.parametrize(
+    ("change", "detail"),
+    [
+        # the template's placeholder (shown cut short) against a release: the key is named
+        ({"version": "1.35.1-aliyun.1"}, 'inputs.version: "<exact 1.35 release ACK'),
+        ({"clusterSpec": "ack.pro.xlarge"}, 'inputs.clusterSpec: "ack.pro.small"'),
+    ],
+)
+def test_a_created_cluster_that_differs_is_unfair_and_named(
+    tmp_path: Path, change: dict[str, object], detail: str
+) -> None:
+    report = _report(_stacks(tmp_path, {}, baseline_create=change))
+
+    assert not report.fair
+    (finding,) = report.of("other")
+    assert finding.subject == CLUSTER
+    assert finding.detail.startswith(detail)
+    assert finding.detail.endswith(f"-> {json.dumps(next(iter(change.values())))}")
 
 
 def test_the_command_fails_and_names_the_difference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = copy_project(tmp_path)
-    baseline = project / "stacks" / "Pulumi.baseline.yaml"
-    baseline.write_text(baseline.read_text().replace("desiredSize: 4", "desiredSize: 6"))
+    # the baseline no longer shares the template: its own copy, with two more GPU nodes
+    config = example_config("baseline")
+    config["trainstack:nodePools"][0]["desiredSize"] = 6
+    (project / "stacks" / "Pulumi.baseline.yaml").write_text(dump_yaml({"config": config}))
     monkeypatch.chdir(project)
     monkeypatch.setattr(sys, "argv", ["trainstack", "diff", "aiacc", "baseline", "--fairness"])
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from tests.diff.plan_dirs import secret_resource, urn, write_plan_dir
-from tests.stack_helpers import REPO, example_config, with_data_stack
+from tests.stack_helpers import REPO, existing_ack_config, with_data_stack
 from trainstack.core.project import Project
 from trainstack.core.yaml.io import dump_yaml
 from trainstack.diff.compare import compare
@@ -105,7 +105,7 @@ def test_changed_secure_config_shows_the_key_never_the_ciphertext_or_digest(
     tmp_path: Path,
 ) -> None:
     for stack, ciphertext in (("left", "v1:AAAAcipherLEFTxyz="), ("right", "v1:AAAAcipherRIGHTq=")):
-        config = example_config("baseline")
+        config = existing_ack_config("baseline")
         config["trainstack:kubeconfig"] = {"secure": ciphertext}
         (tmp_path / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
     project = Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(tmp_path))

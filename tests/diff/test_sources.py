@@ -55,7 +55,8 @@ def _state(root: Path) -> list[str]:
 
 
 def _set_size(root: Path, size: int) -> None:
-    stack = root / "stacks" / "Pulumi.baseline.yaml"
+    # the GPU pool's size, in the cluster template the ACK stacks share
+    stack = root / "stacks" / "templates" / "workload-1-ack.yaml"
     text = stack.read_text()
     stack.write_text(text.replace("desiredSize: 4", f"desiredSize: {size}"))
 
@@ -124,8 +125,8 @@ def test_stack_only_in_the_working_tree_is_all_added(repo: Path, scratch: Path) 
 def test_base_that_fails_to_plan_shows_its_error(repo: Path, scratch: Path) -> None:
     _set_size(repo, -1)
     commit_all(repo, "broken")
-    _set_size(repo, 4)  # the working tree is fine again: only the base fails
-    stack = repo / "stacks" / "Pulumi.baseline.yaml"
+    # the working tree is fine again: only the base fails
+    stack = repo / "stacks" / "templates" / "workload-1-ack.yaml"
     stack.write_text(stack.read_text().replace("desiredSize: -1", "desiredSize: 4"))
 
     with pytest.raises(
@@ -133,7 +134,14 @@ def test_base_that_fails_to_plan_shows_its_error(repo: Path, scratch: Path) -> N
     ) as error:
         against_base(Project.load(repo), "HEAD", ["baseline"], context=3)
 
-    assert "trainstack:nodePools[0].desiredSize: found -1" in str(error.value)
+    # named where it is written: the cluster template the stack names, its own key
+    line = 1 + (repo / "stacks/templates/workload-1-ack.yaml").read_text().splitlines().index(
+        "    desiredSize: 4"
+    )
+    assert (
+        f"in stacks/templates/workload-1-ack.yaml:{line}: nodePools[0].desiredSize: found -1"
+        in (str(error.value))
+    )
     assert list(scratch.iterdir()) == []
 
 

@@ -87,7 +87,7 @@ def _fits(expected: str, line: str) -> bool:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """The project, a git repository of its own, with the sample logs and a .venv/bin/trainstack."""
-    root = copy_project(tmp_path / "project")
+    root = copy_project(tmp_path / "project", ("imagenet", "aiacc", "baseline", "onprem"))
     shutil.copytree(REPO / "examples", root / "examples")
     (root / ".gitignore").write_text(".venv/\nbuild/\n")
     init_repo(root)

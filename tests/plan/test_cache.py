@@ -15,7 +15,9 @@ import pytest
 import trainstack
 from tests.diff.plan_dirs import copy_project, init_repo
 from tests.project_copy import run_in_process
+from tests.stack_helpers import example_config
 from trainstack.core.project import Project
+from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan import cache as cache_module
 from trainstack.plan import cache_digests
 from trainstack.plan.cache import (
@@ -246,8 +248,10 @@ def test_an_unchanged_side_is_not_planned_again_and_a_change_is_seen(
     assert (second.status, second.stdout) == (1, first.stdout)
     assert planned == ["aiacc", "baseline"]  # both from the cache
 
-    baseline = root / "stacks" / "Pulumi.baseline.yaml"
-    baseline.write_text(baseline.read_text().replace("desiredSize: 4", "desiredSize: 5"))
+    # baseline leaves the shared cluster template: its own copy, one more GPU node
+    config = example_config("baseline")
+    config["trainstack:nodePools"][0]["desiredSize"] = 5
+    (root / "stacks" / "Pulumi.baseline.yaml").write_text(dump_yaml({"config": config}))
     third = _diff(root)
     assert third.status == 1
     assert "+  desiredSize: '5'" in third.stdout
@@ -269,7 +273,8 @@ def test_with_base_the_unchanged_revision_comes_from_the_cache(
     root = init_repo(copy_project(tmp_path / "repo"))
     cache = tmp_path / "cache"
     monkeypatch.setenv(CACHE_DIR_ENV, str(cache))
-    baseline = root / "stacks" / "Pulumi.baseline.yaml"
+    # the GPU pool's size, in the cluster template baseline names
+    baseline = root / "stacks" / "templates" / "workload-1-ack.yaml"
     baseline.write_text(baseline.read_text().replace("desiredSize: 4", "desiredSize: 5"))
 
     first = run_in_process(["diff", "--base", "main", "baseline"], root)

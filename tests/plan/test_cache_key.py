@@ -20,17 +20,25 @@ from tests.stack_helpers import REPO
 from trainstack.plan.cache import CACHE_DIR_ENV, DEFAULT_CACHE, KEY_FILE, NO_CACHE_ENV
 
 CIPHERTEXT = "v1:c2VjcmV0LWt1YmVjb25maWc="
+SECRET_KEY = "trainstack:nodePassword"
 
 
 def test_the_key_is_a_private_file_of_the_cache_that_keys_its_plans_digests(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = copy_project(tmp_path / "project")
-    for stack in ("aiacc", "baseline"):  # a secret to digest: the kubeconfig
+    # A secret to digest: the GPU nodes' root password, which the pools of the cluster
+    # template aiacc and baseline share name (the clusters they create need no kubeconfig).
+    template = root / "stacks" / "templates" / "workload-1-ack.yaml"
+    text = template.read_text()
+    login = "login:\n      keyName: <ECS key pair the nodes accept (create it in cn-beijing)>"
+    assert login in text
+    template.write_text(text.replace(login, f"login:\n      passwordSecret: {SECRET_KEY}", 1))
+    for stack in ("aiacc", "baseline"):
         path = root / "stacks" / f"Pulumi.{stack}.yaml"
         path.write_text(
             path.read_text().replace(
-                "config:\n", f"config:\n  trainstack:kubeconfig:\n    secure: {CIPHERTEXT}\n", 1
+                "config:\n", f"config:\n  {SECRET_KEY}:\n    secure: {CIPHERTEXT}\n", 1
             )
         )
     monkeypatch.delenv(CACHE_DIR_ENV, raising=False)
@@ -61,5 +69,5 @@ def test_the_key_is_a_private_file_of_the_cache_that_keys_its_plans_digests(
         json.loads(path.read_text()) for path in cached if path.name == "secret-digests.json"
     ]
     assert len(digests) == 2  # aiacc's plan and baseline's
-    assert [found["config"] for found in digests] == [{"trainstack:kubeconfig": expected}] * 2
+    assert [found["config"] for found in digests] == [{SECRET_KEY: expected}] * 2
     assert CIPHERTEXT not in "".join(path.read_text(errors="replace") for path in cached)

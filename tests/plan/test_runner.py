@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import StackWriter
-from tests.stack_helpers import ACK_STACKS, REPO, example_config
+from tests.stack_helpers import ACK_STACKS, REPO, example_config, existing_ack_config
 from trainstack.core.errors import ConfigError, PlanError
 from trainstack.core.project import Project
 from trainstack.core.yaml.io import dump_yaml
@@ -87,7 +87,7 @@ def test_changed_ciphertext_changes_the_config_digest(write_stack: StackWriter) 
     key = b"d" * 32
     digests = []
     for ciphertext in ("v1:first-ciphertext", "v1:second-ciphertext", "v1:first-ciphertext"):
-        config = example_config("aiacc")
+        config = existing_ack_config()
         config["trainstack:kubeconfig"] = {"secure": ciphertext}
         digests.append(plan_stack(write_stack(config), "test", digest_key=key).config_digests)
     assert set(digests[0]) == {"trainstack:kubeconfig"}

@@ -28,9 +28,19 @@ def test_workers_and_gpus_on_every_role_void_without_gpus() -> None:
 
 
 def test_pytorch_counts_the_master_and_tensorflow_leaves_parameter_servers_out() -> None:
+    # worker.replicas counts the master (pytorch.countMasterAsWorker, Arena's --workers):
+    # the master and 2 Workers
     pytorch = _job(framework="pytorch", worker={"replicas": 3, "gpus": 2})
-    assert arena_env(pytorch, "master", 2)["workers"] == "4"
-    assert requested_gpus(pytorch) == 8
+    assert arena_env(pytorch, "master", 2)["workers"] == "3"
+    assert requested_gpus(pytorch) == 6
+    # without: the master and 3 Workers, which Arena's --workers counts as 4
+    apart = _job(
+        framework="pytorch",
+        worker={"replicas": 3, "gpus": 2},
+        pytorch={"countMasterAsWorker": False},
+    )
+    assert arena_env(apart, "master", 2)["workers"] == "4"
+    assert requested_gpus(apart) == 8
     tensorflow = _job(
         framework="tensorflow",
         worker={"replicas": 2, "gpus": 1},

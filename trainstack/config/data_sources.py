@@ -10,6 +10,7 @@ different data.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from trainstack.config.loader import (
     LoadedStack,
     load_stack_config,
 )
+from trainstack.config.populate import Populate
 from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
 from trainstack.core.project import Project
@@ -63,6 +65,11 @@ class ResolvedDataset:
     name: str
     facts: dict[str, Fact]
     reference: Reference | None = None
+    populate: Populate | None = None
+    """The data stack's populate spec, on the first dataset mounting the whole file system
+    (the one whose claim the populate Job, or the wait for it, mounts)."""
+    populates: bool = False
+    """Whether this stack runs the populate Job (``populate.stack``) rather than waiting."""
 
     def as_json(self) -> dict[str, Any]:
         """The ``datasets.json`` item."""
@@ -88,9 +95,54 @@ def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDatas
                 resolved.append(_referenced(dataset, key, reference))
             continue
         resolved.append(_local(stack, dataset, key))
+    resolved = _with_populate(stack, resolved, problems)
     if problems:
         raise ConfigError(stack.source, problems)
     return tuple(resolved)
+
+
+def _with_populate(
+    stack: LoadedStack, resolved: list[ResolvedDataset], problems: list[Problem]
+) -> list[ResolvedDataset]:
+    """Each populated file system's spec on the first dataset mounting all of it."""
+    done: set[tuple[str, int]] = set()
+    out = []
+    for index, item in enumerate(resolved):
+        reference = item.reference
+        spec = None if reference is None else reference.file_system.populate
+        dataset = stack.config.datasets[index]
+        if reference is None or spec is None:
+            out.append(item)
+            continue
+        whole = dataset.sub_path is None and item.facts["path"].value == reference.file_system.path
+        identity = (reference.stack.name, reference.index)
+        if not whole or identity in done:
+            out.append(item)
+            continue
+        done.add(identity)
+        key = f"{reference.key}.populate in {reference.stack.source}"
+        facts = {**item.facts, "populate": Fact(f"sha256:{spec.digest}", key)}
+        out.append(
+            dataclasses.replace(
+                item, facts=facts, populate=spec, populates=spec.stack == stack.name
+            )
+        )
+    for item in resolved:
+        reference = item.reference
+        spec = None if reference is None else reference.file_system.populate
+        if reference is None or spec is None or spec.stack != stack.name:
+            continue
+        if (reference.stack.name, reference.index) not in done:
+            problems.append(
+                Problem(
+                    "trainstack:datasets",
+                    f"no dataset mounting all of {reference.key} of {reference.stack.source}",
+                    f"a dataset mounting the whole file system (no subPath): {stack.name} runs "
+                    f"its populate Job ({reference.key}.populate.stack)",
+                )
+            )
+            done.add((reference.stack.name, reference.index))
+    return out
 
 
 def _reference(

@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 from trainstack.config.clusters.alicloud import RegionId, VpcId, VSwitchId
 from trainstack.config.datasets import AbsolutePath
 from trainstack.config.nas import NasSpec, Protection
+from trainstack.config.populate import Populate
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import DnsLabel
 
@@ -35,6 +36,11 @@ class StoredFileSystem(NasSpec):
     )
     protection: Protection = Field(
         default_factory=Protection, description="Protection of the file system and mount target."
+    )
+    populate: Populate | None = Field(
+        default=None,
+        description="How the file system is filled, once, by a Job on the cluster stack it "
+        "names (see docs/data.md); unset: filled by hand.",
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from trainstack.config import cluster_template
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.pulumi_config import decode_config_value, engine_config
 from trainstack.config.secret_keys import (
@@ -40,10 +41,16 @@ class LoadedStack:
     config: StackConfig
     kubeconfig: str | None
     """The kubeconfig secret's value (a placeholder offline); ``None`` when not set."""
+    template: cluster_template.Template | None = None
+    """The cluster template the stack names (``trainstack:clusterTemplate``), if any."""
 
     def placeholders(self) -> list[tuple[str, str]]:
-        """(key, placeholder) of every value still to set before deploying, by key."""
-        return _placeholders(self.config)
+        """(key, placeholder) of every value still to set before deploying, by key; those
+        of the cluster template as ``<template file>: <key>``, where they are written."""
+        found = _placeholders(self.config)
+        if self.template is None:
+            return found
+        return sorted(self.template.locate(key, value) for key, value in found)
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,8 @@ def _by_kind(raw: dict[str, Any], secret_keys: set[str]) -> _ByKind:
 
 def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str) -> LoadedStack:
     """A cluster stack: the old single-pool key refused, the rest validated, then secrets."""
-    values, problems = dict(found.values), list(found.problems)
+    problems = list(found.problems)
+    values, template = cluster_template.expand(found.values, problems, source)
     if OLD_POOL_KEY in values:
         problems.append(
             Problem(
@@ -165,12 +173,26 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
             invalid = [p for p in invalid if p.path != f"{_PREFIX}nodePools"]
         # A key set aside as secret is refused as such below, not said to be missing too.
         invalid = [p for p in invalid if p.path not in found.secrets or p.found != _MISSING]
+        if template is not None:
+            shared, invalid = template.claim(invalid)
+            if shared:
+                raise ConfigError(template.display, shared) from None
         problems.extend(invalid)
         config = None
+    if config is not None and config.cluster.creates and found.kubeconfig is not None:
+        problems.append(
+            Problem(
+                KUBECONFIG_KEY,
+                "a kubeconfig (not shown), with trainstack:cluster.create",
+                "unset: the kubeconfig of a cluster the stack creates is fetched from it",
+            )
+        )
     problems.extend(secret_problems(config, raw, found.secrets))
     if problems or config is None:
         raise ConfigError(source, problems)
-    return LoadedStack(name=stack, source=source, config=config, kubeconfig=found.kubeconfig)
+    return LoadedStack(
+        name=stack, source=source, config=config, kubeconfig=found.kubeconfig, template=template
+    )
 
 
 def _data_stack(

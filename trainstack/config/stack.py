@@ -8,7 +8,7 @@ from trainstack.config.acceleration import Acceleration, AckAddon
 from trainstack.config.capacity import NodeAllocatable, pool_allocatable
 from trainstack.config.clusters.registry import Cluster
 from trainstack.config.compatibility import check_pairs
-from trainstack.config.datasets import AlicloudNasSource, Dataset
+from trainstack.config.datasets import AlicloudNasSource, Dataset, NfsSource
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
@@ -93,6 +93,15 @@ class StackConfig(StrictModel):
         if isinstance(component, AckAddon) and not cluster.supports("addons"):
             raise constraint(
                 "acceleration.component.kind", "ack-addon", f"`helm` on {cluster.label}"
+            )
+        nas = [i for i, d in enumerate(self.datasets) if not isinstance(d.source, NfsSource)]
+        missing = cluster.missing_nas_addons() if nas else None
+        if missing:
+            raise constraint(
+                "cluster.create.addons",
+                f"no {missing}",
+                f"the NAS CSI add-ons (`csi-plugin` and `managed-csiprovisioner` or "
+                f"`csi-provisioner`): datasets[{nas[0]}] mounts NAS through them",
             )
         for index, dataset in enumerate(self.datasets):
             source = dataset.source

@@ -1,5 +1,9 @@
 """Deletions and replacements of resources that hold data: what a reviewer must approve.
 
+A dataset's populate Job (``components/populate_job.py``) whose spec's digest changed is
+**repopulated**: the Job runs again on the data (with ``overwrite: true`` it may rewrite
+what is there; without, it refuses and touches nothing), a change to approve too.
+
 A resource is *data-bearing* when its plan protects or retains it (``protect``,
 ``retainOnDelete``) or when its type holds data whatever its options say: a NAS file
 system (the data), its mount target (every cluster's way to it) and a PersistentVolume
@@ -21,10 +25,13 @@ approval.
 
 from __future__ import annotations
 
+from typing import Any
+
 from trainstack.config.clusters.registry import data_resources
 from trainstack.core.describe import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
 from trainstack.diff.paths import Location, dotted, leaf_changes
+from trainstack.diff.populate_jobs import job_digest
 
 DATA_LOSS = 3
 """Exit status of ``trainstack diff`` when a data-bearing resource is deleted or replaced."""
@@ -57,7 +64,10 @@ def data_bearing(side: PlanObject) -> bool:
 
 
 def data_risk(item: ObjectDiff) -> DataRisk | None:
-    """The risk of one object's change, if it deletes or replaces data."""
+    """The risk of one object's change, if it deletes, replaces or repopulates data."""
+    repopulated = _repopulated(item)
+    if repopulated is not None:
+        return repopulated
     before = item.before
     if before is None or not data_bearing(before):
         return None
@@ -88,3 +98,40 @@ def _guards(side: PlanObject) -> str:
     if options.get("retainOnDelete"):
         return "retained: it stays in the cloud, outside the stack"
     return "NOT protected: the data goes with it"
+
+
+def _repopulated(item: ObjectDiff) -> DataRisk | None:
+    """A dataset's populate Job whose spec (digest) changed: it runs again on the data."""
+    if item.status != "changed" or item.before is None or item.after is None:
+        return None
+    was, now = job_digest(item.before_document), job_digest(item.after_document)
+    if was is None or now is None or was == now:
+        return None
+    variable = _overwrite_env(item.after_document)
+    overwrite = isinstance(variable, dict) and variable.get("value") == "true"
+    what = (
+        "overwrite: true, so it may rewrite the files already there"
+        if overwrite
+        else "without overwrite it refuses to run over the data already there (the Job "
+        "fails, nothing is touched); set overwrite: true to rewrite it"
+    )
+    return DataRisk(
+        item.key.label,
+        "repopulated",
+        f"populate spec changed (sha256:{was[:12]} -> sha256:{now[:12]}): the Job runs "
+        f"again on the dataset, {what}",
+    )
+
+
+def _overwrite_env(document: Any) -> Any:
+    """The Job container's ``TRAINSTACK_POPULATE_OVERWRITE`` variable, if any."""
+    spec = document.get("inputs", document).get("spec", {}) if isinstance(document, dict) else {}
+    containers = spec.get("template", {}).get("spec", {}).get("containers", [])
+    for container in containers if isinstance(containers, list) else []:
+        for variable in container.get("env", []) if isinstance(container, dict) else []:
+            if (
+                isinstance(variable, dict)
+                and variable.get("name") == "TRAINSTACK_POPULATE_OVERWRITE"
+            ):
+                return variable
+    return None

@@ -11,11 +11,13 @@ what the comparison is about. Each difference is classified:
   override.
 - ``cluster identity`` (expected: two stacks are two clusters): a leaf whose key is an
   identity key of a kind of cluster (``identity_keys`` in ``config/clusters/``; any
-  resource, any depth); the ``kubeconfig``, ``context`` and ``cluster`` inputs of a
+  resource, any depth, or one type's top-level input: a created cluster's
+  ``name``); the ``kubeconfig``, ``context`` and ``cluster`` inputs of a
   ``pulumi:providers:kubernetes`` provider; the ``secure:`` config key
   ``trainstack:kubeconfig`` and the providers' secure keys (a cloud's credentials), also
-  when only one stack sets them. Nothing else: a VPC, vSwitch or region decides where
-  nodes and data live, which changes throughput.
+  when only one stack sets them; a dataset's populate Job on one side and the Job
+  waiting for it on the other, with the same populate digest. Nothing else: a VPC,
+  vSwitch or region decides where nodes and data live, which changes throughput.
 - ``other``: everything else (node pool shape, datasets, operator versions, an
   experiment's shape, an object on one side only...). Any ``other`` difference makes the
   report unfair.
@@ -38,6 +40,7 @@ from trainstack.core.describe import describe_value
 from trainstack.diff.environment import EnvironmentReport
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
+from trainstack.diff.populate_jobs import populate_digest, populate_digests
 from trainstack.diff.snapshot import CONFIG_TYPE
 from trainstack.plan import HELM_RELEASE, SECRET
 
@@ -85,8 +88,14 @@ class FairnessReport:
 def classify(stack_diff: StackDiff, before: Snapshot, after: Snapshot) -> FairnessReport:
     """Classify every difference of ``stack_diff`` (made from ``before`` and ``after``)."""
     findings: list[Finding] = []
+    both = populate_digests(before) & populate_digests(after)
     for item in stack_diff.shown:
-        findings += _object_findings(item, before, after, stack_diff)
+        digests = {populate_digest(side) for side in (item.before, item.after) if side}
+        if len(digests) == 1 and digests <= both:  # one cluster fills it, the other waits
+            detail = f"fills, or waits for, the same data (populate sha256:{digests.pop()})"
+            findings.append(Finding("cluster identity", item.key.label, detail))
+        else:
+            findings += _object_findings(item, before, after, stack_diff)
     findings += [_config_finding(change) for change in stack_diff.config_changes]
     findings += _dataset_findings(before, after, stack_diff)
     return FairnessReport(
@@ -223,6 +232,8 @@ def _is_identity(pulumi_type: str, location: Location) -> bool:
     keys = [part for part in location if isinstance(part, str)]
     if keys and keys[-1] in _IDENTITY_KEYS:
         return True
+    if len(location) == 2 and location[0] == "inputs":
+        return f"{pulumi_type}#{location[1]}" in _IDENTITY_KEYS
     return pulumi_type == KUBERNETES_PROVIDER and tuple(location[:2]) in _PROVIDER_IDENTITY
 
 
@@ -265,28 +276,3 @@ def _describe(changes: Iterable[LeafChange]) -> str:
 
 def _value(value: Any) -> str:
     return "(absent)" if value is MISSING else describe_value(value)
-
-
-@dataclass(frozen=True)
-class FindingGroup:
-    """Findings of one category that state the same fact about several objects."""
-
-    category: Category
-    detail: str
-    subjects: tuple[str, ...]
-
-
-def grouped(findings: Iterable[Finding]) -> list[FindingGroup]:
-    """One group per (category, fact), in the order the facts first appear."""
-    groups: dict[tuple[Category, str], list[str]] = {}
-    for finding in findings:
-        groups.setdefault((finding.category, finding.detail), []).append(finding.subject)
-    return [
-        FindingGroup(category, detail, tuple(subjects))
-        for (category, detail), subjects in groups.items()
-    ]
-
-
-def categories_in(findings: Sequence[Finding]) -> dict[Category, int]:
-    """How many findings of each category, in report order."""
-    return {category: sum(1 for f in findings if f.category == category) for category in CATEGORIES}

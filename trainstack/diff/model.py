@@ -129,10 +129,11 @@ class WarningChanges:
 
 @dataclass(frozen=True)
 class DataRisk:
-    """A data-bearing resource that the change deletes or replaces, and why."""
+    """A data-bearing resource that the change deletes or replaces, or a dataset whose
+    populate spec changed (its Job runs again on the data), and why."""
 
     label: str
-    kind: Literal["deleted", "replaced"]
+    kind: Literal["deleted", "replaced", "repopulated"]
     reason: str
 
     def __str__(self) -> str:

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from trainstack.console.markdown import code_span
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, fit
 from trainstack.diff.environment import SEVERITIES, EnvironmentReport
-from trainstack.diff.fairness import (
-    CATEGORIES,
-    FairnessReport,
-    FindingGroup,
-    categories_in,
-    grouped,
-)
+from trainstack.diff.fairness import CATEGORIES, Category, FairnessReport, Finding
 from trainstack.diff.render_text import StyledLine
 
 UNFAIR = (
@@ -120,3 +116,28 @@ def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT)
         )
 
     return fit(head, [*rows, *notes], limit, note)
+
+
+@dataclass(frozen=True)
+class FindingGroup:
+    """Findings of one category that state the same fact about several objects."""
+
+    category: Category
+    detail: str
+    subjects: tuple[str, ...]
+
+
+def grouped(findings: Iterable[Finding]) -> list[FindingGroup]:
+    """One group per (category, fact), in the order the facts first appear."""
+    groups: dict[tuple[Category, str], list[str]] = {}
+    for finding in findings:
+        groups.setdefault((finding.category, finding.detail), []).append(finding.subject)
+    return [
+        FindingGroup(category, detail, tuple(subjects))
+        for (category, detail), subjects in groups.items()
+    ]
+
+
+def categories_in(findings: Sequence[Finding]) -> dict[Category, int]:
+    """How many findings of each category, in report order."""
+    return {category: sum(1 for f in findings if f.category == category) for category in CATEGORIES}

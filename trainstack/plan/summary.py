@@ -10,7 +10,7 @@ from rich.table import Table
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.console.terminal import print_warning
-from trainstack.deployment import experiment_placeholders
+from trainstack.deployment import experiment_placeholders, populate_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
@@ -59,7 +59,11 @@ def print_summary(
             console.print(f"  {pull.line()}", markup=False)
     for note in plan.notes:
         console.print(f"note: {note}")
-    placeholders = plan.stack.placeholders() + experiment_placeholders(plan.experiments)
+    placeholders = (
+        plan.stack.placeholders()
+        + populate_placeholders(plan.datasets)
+        + experiment_placeholders(plan.experiments)
+    )
     if placeholders:
         console.print(f"set before deploying ({len(placeholders)}):", markup=False)
         for key, value in placeholders:

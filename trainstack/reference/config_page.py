@@ -17,6 +17,7 @@ from typing import Any, Literal, get_args, get_origin
 from pydantic import BaseModel, TypeAdapter
 from pydantic.fields import FieldInfo
 
+from trainstack.config.cluster_template import SHARED_KEYS, TEMPLATE_KEY
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
 from trainstack.core.project import CONFIG_NAMESPACE
@@ -66,6 +67,14 @@ def configuration_page() -> str:
     parts.append(
         "\n## Cluster stacks\n\nA cluster stack (`aiacc`, `baseline`, `onprem`) sets these "
         f"keys, each under `{CONFIG_NAMESPACE}:`.\n"
+    )
+    shared = " and ".join(f"`{key}`" for key in SHARED_KEYS)
+    parts.append(
+        f"\n### `{CONFIG_NAMESPACE}:{TEMPLATE_KEY}`\n\nType: text (a `.yaml` file in the stack "
+        f"directory). Default: unset.\n\nA cluster template: a YAML file holding {shared} "
+        f"exactly as they would stand under `{CONFIG_NAMESPACE}:`; the stack gets them from "
+        "it and may not set them itself, so that every stack naming the same file gets the "
+        "same cluster and pools ([Clusters as code](../clusters.md)).\n"
     )
     parts += _top_level(StackConfig)
     parts.append(

@@ -6,7 +6,12 @@ from components.clusters.provider import kubernetes_provider
 from tests.components.mock_engine import build, secret
 from tests.conftest import StackWriter
 from tests.experiment_helpers import load
-from tests.stack_helpers import example_config, existing_cluster_config, only
+from tests.stack_helpers import (
+    example_config,
+    existing_ack_config,
+    existing_cluster_config,
+    only,
+)
 from trainstack.plan.masking import SECRET
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
@@ -20,7 +25,7 @@ CREDENTIAL = "alicloud:cs/getClusterCredential:getClusterCredential"
 
 
 def test_without_the_secret_acks_kubeconfig_is_fetched_for_the_cluster() -> None:
-    stack = load(example_config("aiacc"))
+    stack = load(existing_ack_config())
     made, registered = build(
         lambda: kubernetes_provider("cluster", stack), invokes={CREDENTIAL: {"kubeConfig": "kc"}}
     )
@@ -48,7 +53,7 @@ def test_ack_kubeconfig_fetched_from_ack_is_secret(example_plans: dict[str, Plan
 
 
 def test_stack_secret_is_masked_and_never_decrypted(write_stack: StackWriter) -> None:
-    config = example_config("aiacc")
+    config = existing_ack_config()
     config["trainstack:kubeconfig"] = {"secure": CIPHERTEXT}
     plan = plan_stack(write_stack(config), "test")
     assert only(plan, PROVIDER).inputs["kubeconfig"] == SECRET

@@ -160,8 +160,12 @@ def test_the_kinds_facts_reach_the_plan_and_the_diff() -> None:
     assert offline_invokes()["alicloud:cs/getClusterCredential:getClusterCredential"] == {
         "kubeConfig": "[kubeconfig fetched from ACK at deploy time]"
     }
-    assert identity_keys() == {"clusterId"}
+    assert identity_keys() == {
+        "clusterId",
+        "alicloud:cs/managedKubernetes:ManagedKubernetes#name",
+    }
     assert set(data_resources()) == {
+        "alicloud:cs/managedKubernetes:ManagedKubernetes",
         "alicloud:nas/fileSystem:FileSystem",
         "alicloud:nas/mountTarget:MountTarget",
     }

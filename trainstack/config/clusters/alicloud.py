@@ -9,13 +9,14 @@ in ``alicloud_rules.py``; the program's side is ``components/clusters/alicloud.p
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, StringConstraints, ValidationError, model_validator
+from pydantic import Field, PrivateAttr, StringConstraints, ValidationError, model_validator
 
 from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
+from trainstack.config.clusters.ack_create import AckCreate, minor_of
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
 from trainstack.core.base_model import StrictModel, constraint
@@ -156,6 +157,8 @@ def derive_allocatable(cluster: ClusterModel, pool: NodePool, key: str) -> NodeA
     return reservation.allocatable(cluster.kubernetes_minor, cluster.kubernetes_version, pool, key)
 
 
+MANAGED_CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes"
+
 KIND = ClusterKind(
     provider="alicloud",
     label="an ACK cluster",
@@ -167,9 +170,12 @@ KIND = ClusterKind(
             "kubeConfig": "[kubeconfig fetched from ACK at deploy time]",
         },
     },
-    identity_keys=frozenset({"clusterId"}),
+    # A created cluster's name differs per stack (`trainstack-<stack>`); only that
+    # resource's `name` input, not every `name`.
+    identity_keys=frozenset({"clusterId", f"{MANAGED_CLUSTER}#name"}),
     derive_allocatable=derive_allocatable,
     data_resources={
+        MANAGED_CLUSTER: rules.CLUSTER_REPLACED_BY,
         "alicloud:nas/fileSystem:FileSystem": rules.FILE_SYSTEM_REPLACED_BY,
         "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
     },
@@ -177,14 +183,22 @@ KIND = ClusterKind(
 
 
 class AlicloudCluster(ClusterModel):
-    """An existing ACK (Alibaba Cloud Container Service for Kubernetes) cluster."""
+    """An ACK (Alibaba Cloud Container Service for Kubernetes) cluster: an existing one
+    (``clusterId``) or one the stack creates (``create``)."""
 
     provider: Literal["alicloud"] = Field(
-        description="`alicloud`: an existing ACK cluster; the GPU node pool and NAS file "
+        description="`alicloud`: an ACK cluster; the GPU node pool and NAS file "
         "systems are created through the Alibaba Cloud API."
     )
-    cluster_id: AckClusterId = Field(
-        description="ID of the ACK cluster (console: Cluster information > Basic information)."
+    cluster_id: AckClusterId | None = Field(
+        default=None,
+        description="ID of an existing ACK cluster (console: Cluster information > Basic "
+        "information); exactly one of clusterId and create.",
+    )
+    create: AckCreate | None = Field(
+        default=None,
+        description="Create the ACK managed cluster instead of naming one: version, spec, "
+        "network, add-ons (see docs/clusters.md); exactly one of clusterId and create.",
     )
     region: RegionId = Field(description="Region of the cluster, e.g. `cn-beijing`.")
     vpc_id: VpcId = Field(description="VPC of the cluster; NAS mount targets are created in it.")
@@ -202,14 +216,69 @@ class AlicloudCluster(ClusterModel):
     )
 
     kind: ClassVar[ClusterKind] = KIND
+    _created_id: Any = PrivateAttr(default=None)
+
+    def targeting(self, created_id: Any) -> AlicloudCluster:
+        """A copy naming the cluster the program created by ``created_id`` (its output)."""
+        copy = self.model_copy()
+        copy._created_id = created_id
+        return copy
+
+    @property
+    def id_input(self) -> Any:
+        """The cluster's ID as the program passes it: ``clusterId``, or the created one's
+        (an output of the program; see :meth:`targeting`)."""
+        if self.create is None:
+            return self.cluster_id
+        if self._created_id is None:
+            raise LookupError("the created ACK cluster was not provisioned before its use")
+        return self._created_id
+
+    @model_validator(mode="after")
+    def _existing_or_created(self) -> AlicloudCluster:
+        if (self.cluster_id is None) == (self.create is None):
+            raise constraint(
+                "clusterId",
+                self.cluster_id,
+                "exactly one of clusterId (an existing cluster) and create (a new one)",
+                ("create",),
+            )
+        if self.create is None:
+            return self
+        if len(self.vswitch_ids) > rules.CLUSTER_VSWITCHES_MAX:
+            raise constraint(
+                "vswitchIds",
+                self.vswitch_ids,
+                f"1 to {rules.CLUSTER_VSWITCHES_MAX} vSwitches for a created cluster",
+            )
+        created = minor_of(self.create.version)
+        declared = self._declared_minor
+        if created is not None and declared is not None and created != declared:
+            raise constraint(
+                "kubernetesVersion",
+                self.kubernetes_version,
+                f"the minor of create.version ({self.create.version}), or unset",
+                ("create.version",),
+            )
+        return self
+
+    @property
+    def _declared_minor(self) -> tuple[int, int] | None:
+        return None if self.kubernetes_version is None else minor_of(self.kubernetes_version)
+
+    def missing_nas_addons(self) -> str | None:
+        """The NAS CSI add-ons a created cluster lacks (an existing cluster's are its own)."""
+        return None if self.create is None else self.create.missing_nas_addons()
+
+    @property
+    def creates(self) -> bool:
+        """Whether the stack creates the cluster (``create``)."""
+        return self.create is not None
 
     @property
     def kubernetes_minor(self) -> tuple[int, int] | None:
-        """``(1, 35)`` from ``kubernetesVersion``, when set."""
-        if self.kubernetes_version is None:
-            return None
-        major, minor = self.kubernetes_version.split("-")[0].split(".")[:2]
-        return int(major), int(minor)
+        """``(1, 35)`` from ``create.version`` or ``kubernetesVersion``, when known."""
+        return (self.create and minor_of(self.create.version)) or self._declared_minor
 
     def in_region(self, host: str) -> bool:
         """Whether ``host`` is one of Alibaba Cloud's endpoints in the cluster's region (see

@@ -118,3 +118,73 @@ FILE_SYSTEM_REPLACED_BY = (
     "vswitchId",
 )
 MOUNT_TARGET_REPLACED_BY = ("fileSystemId", "networkType", "vpcId", "vswitchId")
+
+
+# --- cs.ManagedKubernetes ------------------------------------------------------------------
+# TF here: terraform-provider-alicloud v1.289.0 (28ee93bc63fa0e5f919a21fc1711bde8c45d7b44;
+# byte-identical at 81c43b67 for these files), alicloud/resource_alicloud_cs_managed_kubernetes.go
+# (MK) and website/docs/r/cs_managed_kubernetes.html.markdown (MKDOC); the inputs are those of
+# pulumi_alicloud 4.0.0's cs.ManagedKubernetesArgs, which match that schema.
+
+# TF cluster_spec: StringInSlice (MK L684-689); MKDOC L460-467 (4xlarge "Requires whitelist").
+CLUSTER_SPECS = (
+    "ack.standard",
+    "ack.pro.small",
+    "ack.pro.xlarge",
+    "ack.pro.2xlarge",
+    "ack.pro.4xlarge",
+)
+# TF proxy_mode: iptables, ipvs, nftables, default ipvs (MK L317-323); MKDOC L445-449:
+# nftables only on Kubernetes 1.35 and later (so on every creatable minor below).
+PROXY_MODES = ("ipvs", "iptables", "nftables")
+# TF node_cidr_mask: IntBetween(24, 28), default 24 (MK L245-251).
+NODE_CIDR_MASKS = (24, 28)
+# TF vswitch_ids: 1 to 5 items, `^vsw-[a-z0-9]*$` (MK L215-226).
+CLUSTER_VSWITCHES_MAX = 5
+# TF name: 1 to 63 characters (MK L40).
+CLUSTER_NAME_LENGTH = (1, 63)
+# Data source cs_cluster_credential temporary_duration_minutes: 15 to 4320
+# (website/docs/d/cs_cluster_credential.html.markdown L40).
+CREDENTIAL_MINUTES = (15, 4320)
+# ACK creates clusters of its three newest minors ("Kubernetes versions supported by ACK",
+# https://www.alibabacloud.com/help/en/ack/product-overview/support-for-kubernetes-versions,
+# copy last updated Oct 06 2026: 1.36 (May 2026), 1.35 (Feb 2026), 1.34 whose support
+# ended Sep 30 2026). Versions are `x.y.z-aliyun.n` (same page).
+CREATABLE_MINORS = ((1, 35), (1, 36))
+# The network plug-ins, as the add-on ACK installs (MKDOC: `terway-eniip` L148, `flannel`
+# L692, "Conflicts With Network-terway"); the CSI plug-in the NAS volumes need (MKDOC
+# L151-154, L722-726: `csi-plugin` with `csi-provisioner` or `managed-csiprovisioner`).
+NETWORK_PLUGINS = ("terway-eniip", "flannel")
+NAS_CSI_ADDONS = ("csi-plugin",)
+NAS_CSI_PROVISIONERS = ("csi-provisioner", "managed-csiprovisioner")
+# "Plan CIDR blocks for an ACK cluster" (AlibabaCloudDocs/csk @ cb678bc9, L21-48; current
+# page https://www.alibabacloud.com/help/doc-detail/86500.html): the VPC is within one of
+# these private ranges; the Service CIDR overlaps neither the VPC, its vSwitches, the pod
+# vSwitches nor the pod CIDR; the pod CIDR (Flannel) overlaps neither the VPC nor the
+# Service CIDR. The provider checks none of it (no ValidateFunc on pod_cidr/service_cidr).
+PRIVATE_RANGES = ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
+
+# TF: the inputs whose change replaces the cluster (ForceNew, MK L54-59, L235-251,
+# L317-330, L399-405, L661-673, L785-799): a new, empty cluster.
+CLUSTER_REPLACED_BY = (
+    "podCidr",
+    "serviceCidr",
+    "nodeCidrMask",
+    "proxyMode",
+    "ipStack",
+    "clusterDomain",
+    "profile",
+    "serviceAccountIssuer",
+    "apiAudiences",
+    "autoMode",
+)
+# MKDOC L420-L503 and the update function (MK L1455-1509): read at creation only; a later
+# change is silently not applied (add-ons afterwards: cs.KubernetesAddon).
+CLUSTER_CREATE_ONLY = (
+    "addons",
+    "podVswitchIds",
+    "newNatGateway",
+    "slbInternetEnabled",
+    "isEnterpriseSecurityGroup",
+    "zoneIds",
+)

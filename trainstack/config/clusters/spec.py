@@ -69,8 +69,10 @@ class ClusterKind:
     """Answers of the offline plan to the invokes the kind's components make, by invoke
     token: placeholders standing for what the cloud answers at deploy time."""
     identity_keys: frozenset[str] = frozenset()
-    """Input keys that name the cluster itself (``clusterId``): two stacks compared for
-    fairness are two clusters, so these differ without making the comparison unfair."""
+    """Input keys that name the cluster itself (``clusterId``, at any depth of any
+    resource; ``<type token>#<input>``: that top-level input of that type only): two
+    stacks compared for fairness are two clusters, so these differ without making the
+    comparison unfair."""
     data_resources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Resource types of the cloud that hold data (or every cluster's way to it), each with
     the inputs whose change replaces the resource: the diff's data-loss check."""
@@ -106,6 +108,15 @@ class ClusterModel(StrictModel):
         """What the kind derives for one node of ``pool`` (see
         :attr:`ClusterKind.derive_allocatable`)."""
         return self.kind.derive_allocatable(self, pool, key)
+
+    def missing_nas_addons(self) -> str | None:
+        """What a created cluster lacks to mount NAS volumes (its CSI add-ons), or ``None``."""
+        return None
+
+    @property
+    def creates(self) -> bool:
+        """Whether the stack creates the cluster (``create``) rather than naming one."""
+        return False
 
     @property
     def kubeconfig_context(self) -> str | None:

@@ -1,0 +1,127 @@
+"""Settings several cluster stacks share: ``trainstack:clusterTemplate``.
+
+Two stacks compared for fairness (``aiacc`` and ``baseline``) must run on clusters that
+are the same in everything but what is measured. Written twice, two copies drift; so a
+stack may name a *cluster template*, a YAML file in the stack directory holding
+``cluster`` and ``nodePools`` exactly as they would stand under ``trainstack:``. Every
+stack naming the same file gets the same cluster (version, spec, network, add-ons) and
+pools, by construction. A stack may not set a key its template sets (there is no
+override: a difference would be a copy again); what differs per stack stays in the
+stack file (``trainstack:acceleration``), and a created cluster's name defaults to
+``trainstack-<stack>``.
+
+Under ``pulumi up`` the program reads the file too (the same loader); its problems
+are reported against the template file, with the key as it is written there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from trainstack.core.errors import ConfigError, Problem, TrainstackError
+from trainstack.core.files import remembered
+from trainstack.core.project import CONFIG_NAMESPACE, Project
+from trainstack.core.yaml.io import read_yaml
+
+TEMPLATE_KEY = "clusterTemplate"
+SHARED_KEYS = ("cluster", "nodePools")
+_NAME = re.compile(
+    r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}){0,3}\.yaml$"
+)
+_PREFIX = f"{CONFIG_NAMESPACE}:"
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template a stack names: where it is, and the keys it gave the stack."""
+
+    display: str
+    keys: tuple[str, ...]
+
+    def locate(self, key: str, value: str) -> tuple[str, str]:
+        """``(key, value)`` of a stack's key, as ``<template>: <key>`` when the template
+        sets it (``trainstack:cluster.create.version``)."""
+        bare = key.removeprefix(_PREFIX)
+        if any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys):
+            return f"{self.display}: {bare}", value
+        return key, value
+
+    def claim(self, problems: list[Problem]) -> tuple[list[Problem], list[Problem]]:
+        """(problems of the template's keys, as the template spells them; the others)."""
+        mine: list[Problem] = []
+        others: list[Problem] = []
+        for problem in problems:
+            key = problem.path.removeprefix(_PREFIX)
+            if any(key == k or key.startswith((f"{k}.", f"{k}[")) for k in self.keys):
+                related = tuple(r.removeprefix(_PREFIX) for r in problem.related)
+                mine.append(Problem(key, problem.found, problem.allowed, related))
+            else:
+                others.append(problem)
+        return mine, others
+
+
+def expand(
+    values: dict[str, Any], problems: list[Problem], source: str
+) -> tuple[dict[str, Any], Template | None]:
+    """``values`` of the stack file ``source`` with the template's keys added
+    (``clusterTemplate`` removed; the file is found beside the stack file); problems of
+    the stack's own keys are appended to ``problems``, the template's are raised."""
+    if TEMPLATE_KEY not in values:
+        return values, None
+    values = dict(values)
+    name = values.pop(TEMPLATE_KEY)
+    key = f"{_PREFIX}{TEMPLATE_KEY}"
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name.split("/"):
+        problems.append(
+            Problem(
+                key,
+                repr(name) if isinstance(name, str) else type(name).__name__,
+                "a `.yaml` file in the stack directory, as a relative path "
+                "(`templates/workload-1-ack.yaml`)",
+            )
+        )
+        return values, None
+    stack_file = remembered(source)
+    if stack_file is not None:  # read by trainstack: the template is beside it
+        directory = stack_file.parent
+    else:  # under `pulumi up`, the engine read it: the project's stack directory
+        try:
+            directory = Project.find().stack_config_dir
+        except TrainstackError as error:
+            problems.append(Problem(key, name, f"a file of a project ({error})"))
+            return values, None
+    path = directory / name
+    display = str(PurePosixPath(source).parent / name)
+    if not path.is_file():
+        problems.append(Problem(key, name, f"a file that exists ({display} does not)"))
+        return values, None
+    document = read_yaml(path, display)
+    if not isinstance(document, dict) or not document:
+        found = "an empty file" if not document else type(document).__name__
+        raise ConfigError(
+            display, [Problem("(file)", found, f"a mapping of {', '.join(SHARED_KEYS)}")]
+        )
+    extra = sorted(str(k) for k in document if k not in SHARED_KEYS)
+    if extra:
+        raise ConfigError(
+            display,
+            [
+                Problem(k, "a key a template does not share", f"only {', '.join(SHARED_KEYS)}")
+                for k in extra
+            ],
+        )
+    for shared in sorted(document):
+        if shared in values:
+            problems.append(
+                Problem(
+                    f"{_PREFIX}{shared}",
+                    f"set here and in the template {display}",
+                    "one place: the template (shared, the same for every stack naming it), "
+                    "or the stack without a template",
+                )
+            )
+        values[shared] = document[shared]
+    return values, Template(display, tuple(sorted(document)))
