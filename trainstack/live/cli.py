@@ -10,7 +10,7 @@ import typer
 
 from trainstack.core.errors import JobNotFoundError, TrainstackError
 from trainstack.core.project import Project
-from trainstack.experiments.completion import complete_experiment, complete_stack
+from trainstack.experiments.completion import complete_experiment
 from trainstack.live import options
 from trainstack.live.options import ClusterOptions
 
@@ -23,9 +23,7 @@ class StatusFormat(StrEnum):
 
 
 def status(
-    stack: Annotated[
-        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
-    ],
+    stack: options.Stack,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,
@@ -48,9 +46,7 @@ def status(
 
 
 def logs(
-    stack: Annotated[
-        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
-    ],
+    stack: options.Stack,
     experiment: Annotated[
         str,
         typer.Argument(
@@ -146,9 +142,7 @@ class Format(StrEnum):
 
 
 def inspect(
-    stack: Annotated[
-        str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
-    ],
+    stack: options.Stack,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     timeout: options.Timeout = options.DEFAULT_TIMEOUT,

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from trainstack.experiments.completion import complete_stack
+
 DEFAULT_TIMEOUT = 10.0
 """Seconds to connect, and to wait for each part of an answer (lightkube's default too)."""
 DEFAULT_DEADLINE = 120.0
@@ -29,6 +31,11 @@ class ClusterOptions:
     timeout: float = DEFAULT_TIMEOUT
     deadline: float = DEFAULT_DEADLINE
 
+
+Stack = Annotated[
+    str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
+]
+"""The stack whose cluster the command reads."""
 
 Kubeconfig = Annotated[
     Path | None,
