@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,11 +17,9 @@ from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_stack
 from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
-from trainstack.plan.masking import DIGEST_KEY_ENV
-from trainstack.plan.model import Plan
-from trainstack.plan.runner import plan_stack
-from trainstack.plan.summary import print_summary
-from trainstack.plan.writer import write_plan
+
+if TYPE_CHECKING:
+    from trainstack.plan.model import Plan
 
 DEFAULT_OUTPUT = Path("build/plan")
 
@@ -31,6 +29,8 @@ DIGEST_KEY_PATTERN = re.compile(r"(?:[0-9a-fA-F]{2}){16,64}")
 
 def digest_key_from_environment() -> bytes | None:
     """The secret-digest key a ``trainstack diff`` run hands to the plans it makes."""
+    from trainstack.plan.masking import DIGEST_KEY_ENV  # it imports Pulumi: only when planning
+
     value = os.environ.get(DIGEST_KEY_ENV)
     if not value:
         return None
@@ -87,6 +87,10 @@ def plan(
     if stack is None and not every:
         _list_stacks(project)
         return
+    # The engine, Helm and the plan writer load only when a plan is made: every other
+    # command imports this module for its completion and would pay for them at start-up.
+    from trainstack.plan.runner import plan_stack
+
     digest_key = digest_key_from_environment()
     crds = crd_dir_from(crd_dir)
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
@@ -127,6 +131,9 @@ def _data_stacks_first(project: Project) -> list[str]:
 
 
 def _plan_one(project: Project, result: Plan, target: Path) -> None:
+    from trainstack.plan.summary import print_summary
+    from trainstack.plan.writer import write_plan
+
     written = write_plan(result, target)
     print_summary(result, console(), project.display(written), stderr_console())
 
