@@ -1,8 +1,10 @@
 """Time ``trainstack results compare`` and ``results report`` of 200 experiments x 10 runs
-per stack, whole process; and ``results add`` of the largest hostile log.
+per stack, whole process, against ``compare`` as it was before issue 22; and ``results
+add`` of the largest hostile log.
 
-Run: ``.venv/bin/python -m benchmarks.results_compare`` (targets: compare under 5 s, the
-report under 10 s, a 64 MiB hostile log under 30 s).
+Run: ``.venv/bin/python -m benchmarks.results_compare``. Targets: compare no slower than
+before issue 22 (the ratio of medians, both measured in this run, at most 1.0), the
+report under 10 s, a 64 MiB hostile log under 30 s.
 
 Set-up (not timed): a project with the real ``aiacc`` and ``baseline`` stack files and,
 for each stack, 200 experiments x 10 results files (and their logs) as ``results add``
@@ -11,8 +13,11 @@ writes them, each with its 15 within-run figures (tf_cnn_benchmarks' step lines,
 results compare aiacc baseline`` as text, markdown and JSON, and ``trainstack results
 report aiacc baseline -o DIR``, each a fresh process (imports included): reading and
 validating 4,000 files, checking 4,000 kept logs against their digests, the statistics
-(Welch's interval and test, the runs needed) and rendering. Then ``results add`` of a
-64 MiB log of 2,000-character lines built to make the Keras pattern backtrack.
+(Welch's interval and test, the runs needed) and rendering. The reference is the tree of
+:data:`BEFORE` (``git archive``), with the project its own benchmark built (its records
+had no within-run figures), timed in turns with today's: run for run, on the same load.
+Then ``results add`` of a 64 MiB log of 2,000-character lines built to make the Keras
+pattern backtrack.
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ from trainstack.results.store import record_json
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = 200
 RUNS_PER_EXPERIMENT = 10
-REPEATS = 3
-TARGET_SECONDS = 5.0
+REPEATS = 5
+BEFORE = "6eea7d9"
+"""main just before issue 22 was merged (91dd2f8's first parent): compare with a
+hand-typed t table, no SciPy, no within-run figures, no kept-log check."""
 REPORT_TARGET_SECONDS = 10.0
 HOSTILE_TARGET_SECONDS = 30.0
 FORMATS = ("text", "markdown", "json")
@@ -120,14 +127,15 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _seconds(directory: Path, *args: str) -> float:
-    """Wall-clock seconds of one ``trainstack ARGS`` process (its CPU seconds to :data:`CPU`)."""
+def _seconds(directory: Path, *args: str, tree: Path = ROOT) -> float:
+    """Wall-clock seconds of one ``trainstack ARGS`` process run from ``tree`` (its CPU
+    seconds to :data:`CPU`)."""
     cpu = _children_cpu()
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "trainstack", *args],
         cwd=directory,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        env=_env(tree),
         capture_output=True,
         check=False,
     )
@@ -149,18 +157,64 @@ def _line(what: str, seconds: list[float], target: float) -> str:
     )
 
 
+def _before(scratch: Path) -> tuple[Path, Path] | None:
+    """The tree of :data:`BEFORE` and a project its own benchmark built, or ``None`` (said
+    why) when this checkout does not have that commit (a shallow clone)."""
+    tree, data = scratch / "before", scratch / "before-project"
+    tree.mkdir()
+    data.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", BEFORE], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        print(f"results_compare: no comparison with {BEFORE}: {archive.stderr.decode().strip()}")
+        return None
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    build = (
+        "from pathlib import Path; from benchmarks.results_compare import project; "
+        f"project(Path({str(data)!r}))"
+    )
+    subprocess.run([sys.executable, "-c", build], cwd=tree, env=_env(tree), check=True)
+    return tree, data
+
+
+def _env(tree: Path) -> dict[str, str]:
+    return {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"}
+
+
+def _compare(directory: Path, before: tuple[Path, Path] | None, output: str, size: str) -> str:
+    """Compare as ``output``, today's and (in turns) before issue 22's: the line to print."""
+    args = ("results", "compare", "aiacc", "baseline", "--format", output)
+    now, then, now_cpu, then_cpu = [], [], [], []
+    for _ in range(REPEATS):
+        now.append(_seconds(directory, *args))
+        now_cpu.append(CPU[-1])
+        if before is not None:
+            then.append(_seconds(before[1], *args, tree=before[0]))
+            then_cpu.append(CPU[-1])
+    what = f"results_compare: compare, {size}, {output}: median {statistics.median(now):.2f} s"
+    what += f" (CPU {statistics.median(now_cpu):.2f} s)"
+    if before is None:
+        return what
+    ratio = statistics.median(now) / statistics.median(then)
+    cpu_ratio = statistics.median(now_cpu) / statistics.median(then_cpu)
+    verdict = "ok" if ratio <= 1.0 else "SLOWER THAN BEFORE"
+    return (
+        f"{what} against {statistics.median(then):.2f} s (CPU {statistics.median(then_cpu):.2f}"
+        f" s) before issue 22 ({BEFORE}), {REPEATS} runs each in turns: ratio {ratio:.2f} (CPU "
+        f"{cpu_ratio:.2f}; target at most 1.00: {verdict})"
+    )
+
+
 def main() -> None:
     """Print the median of several runs of each command."""
     with tempfile.TemporaryDirectory() as scratch:
         directory = project(Path(scratch))
+        before = _before(Path(scratch))
         files = 2 * EXPERIMENTS * RUNS_PER_EXPERIMENT
         size = f"{EXPERIMENTS} experiments x {RUNS_PER_EXPERIMENT} runs per stack ({files} files)"
         for output in FORMATS:
-            seconds = [
-                _seconds(directory, "results", "compare", "aiacc", "baseline", "--format", output)
-                for _ in range(REPEATS)
-            ]
-            print(_line(f"compare, {size}, {output}", seconds, TARGET_SECONDS), flush=True)
+            print(_compare(directory, before, output, size), flush=True)
         seconds = [
             _seconds(directory, "results", "report", "aiacc", "baseline", "-o", "report")
             for _ in range(REPEATS)

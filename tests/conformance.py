@@ -21,7 +21,7 @@ import pytest
 from trainstack.conformance import CrdSchemas, object_violations
 from trainstack.conformance.kubernetes import is_core
 from trainstack.operators import families
-from trainstack.plan.conformance import CRD_DIR_ENV
+from trainstack.plan.crd_dir import CRD_DIR_ENV
 
 SKIP_REASON = (
     f"{CRD_DIR_ENV} is not set: point it at ../shared/reference/crds to run the CRD "

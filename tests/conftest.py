@@ -15,7 +15,7 @@ from trainstack.core.project import Project
 from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan import engine
 from trainstack.plan.cache import CACHE_DIR_ENV
-from trainstack.plan.conformance import crd_dir_from
+from trainstack.plan.crd_dir import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 

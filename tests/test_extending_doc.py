@@ -15,7 +15,8 @@ import pytest
 
 from components.clusters.registry import COMPONENTS
 from tests.stack_helpers import REPO
-from trainstack.chart.constants import CHART_DIR, GENERATED_FILES
+from trainstack.chart.constants import GENERATED_FILES
+from trainstack.chart.paths import CHART_DIR
 from trainstack.config.clusters.registry import KINDS
 from trainstack.config.operators import Operators
 from trainstack.operators.registry import OPERATORS

@@ -14,7 +14,7 @@ from tests.conformance import crd_dir
 from tests.conftest import StackWriter
 from tests.stack_helpers import on_ack_arena
 from trainstack.conformance.validate import pod_templates
-from trainstack.plan.conformance import crd_dir_from
+from trainstack.plan.crd_dir import crd_dir_from
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 

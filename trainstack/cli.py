@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from importlib import metadata
 from pathlib import Path
 from typing import Annotated
 
@@ -55,6 +54,8 @@ def _version(wanted: bool) -> None:
 
 def package_version() -> str:
     """The installed trainstack's version (the checkout's when run from one)."""
+    from importlib import metadata  # 20 ms of start-up: only for --version
+
     try:
         return metadata.version("trainstack")
     except metadata.PackageNotFoundError:

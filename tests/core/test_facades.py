@@ -44,12 +44,13 @@ def _declared(init: Path) -> tuple[set[str], dict[str, set[str]], dict[str, set[
 FACADES = _lazy_facades()
 
 
-def test_the_five_packages_have_a_facade() -> None:
+def test_the_six_packages_have_a_facade() -> None:
     assert [init.parent.name for init in FACADES] == [
         "chart",
         "diff",
         "experiments",
         "live",
+        "operators",
         "plan",
     ]
 
@@ -87,6 +88,32 @@ def test_a_package_loads_its_modules_only_when_a_name_is_used() -> None:
         "import sys, trainstack.live, trainstack.diff;"
         "print(sorted(m for m in sys.modules if m.startswith(('trainstack.live.', "
         "'trainstack.diff.', 'lightkube'))))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.strip() == "[]"
+
+
+def test_the_command_line_loads_no_engine_until_a_command_needs_it() -> None:
+    """Every command imports the command line (all commands are registered there): the
+    plan engine, Pulumi, Helm, the operator catalog, the stack models, the schema checker
+    and SciPy load with the commands that use them, not with ``results compare`` or
+    ``status``."""
+    heavy = (
+        "pulumi",
+        "helm_python",
+        "jsonschema",
+        "scipy",
+        "lightkube",
+        "trainstack.plan.runner",
+        "trainstack.operators.registry",
+        "trainstack.config.stack",
+        "trainstack.training_job.loader",
+    )
+    code = (
+        "import sys, trainstack.cli;"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r} or m in {heavy!r}))"
     )
     ran = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True

@@ -15,7 +15,7 @@ from tests.conformance import crd_dir
 from tests.hostile.corpus import Case, check_refused
 from tests.live.apiserver import RecordedApi, serve
 from tests.project_copy import copy_project, run_subprocess
-from trainstack.plan.conformance import CRD_DIR_ENV
+from trainstack.plan.crd_dir import CRD_DIR_ENV
 
 TOKEN = "SECRET-SCHEMA-CONTENT-42"
 MPIJOB = "mpijob-v2beta1.json"

@@ -36,8 +36,6 @@ CHART_KEYWORDS = tuple(
 )
 """Chart.yaml's keywords: the chart's own, then each framework's (each once)."""
 
-CHART_DIR = "charts/training-job"
-"""The committed chart, relative to the project root."""
 
 FRAMEWORKS_TEMPLATE = "templates/_frameworks.tpl"
 """The generated template: each framework's ``training-job.<framework>.info``."""

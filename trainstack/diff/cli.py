@@ -20,7 +20,6 @@ from trainstack.console import terminal
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
-from trainstack.diff.data_loss import DATA_LOSS
 from trainstack.plan import complete_stack
 
 if TYPE_CHECKING:
@@ -159,6 +158,8 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
     else:
         write_lines(text_lines(diffs), sys.stdout, colour=colour_wanted())
     if any(item.data_risks for item in diffs):
+        from trainstack.diff.data_loss import DATA_LOSS  # it loads the plan model
+
         return DATA_LOSS
     return CHANGES if any(item.has_changes for item in diffs) else NO_CHANGES
 

@@ -7,10 +7,6 @@ from typing import Annotated
 
 import typer
 
-from trainstack.operators.compatibility import COEXISTENCE, REQUIREMENTS
-from trainstack.operators.registry import families, family, known_versions
-from trainstack.operators.render_json import dropped_settings, operators_json
-
 
 class OperatorsFormat(StrEnum):
     """How the catalog is printed."""
@@ -26,6 +22,11 @@ def operators(
     ] = OperatorsFormat.text,
 ) -> None:
     """List every operator release of the catalog: how it installs, what it serves and honours."""
+    # The catalog loads here, not at start-up: every other command imports this module.
+    from trainstack.operators.compatibility import COEXISTENCE, REQUIREMENTS
+    from trainstack.operators.registry import families, family, known_versions
+    from trainstack.operators.render_json import dropped_settings, operators_json
+
     if output_format is OperatorsFormat.json:
         print(operators_json(), end="")
         return

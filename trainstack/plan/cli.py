@@ -9,14 +9,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from trainstack.config.loader import DATA_STORE_KEY
-from trainstack.config.pulumi_config import read_stack_file
 from trainstack.console.terminal import console, print_user_error, stderr_console
 from trainstack.core.errors import EnvironmentVariableError, TrainstackError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_stack
-from trainstack.plan.conformance import CRD_DIR_ENV, crd_dir_from
+from trainstack.plan.crd_dir import CRD_DIR_ENV, crd_dir_from
 
 if TYPE_CHECKING:
     from trainstack.plan.model import Plan
@@ -120,6 +118,8 @@ def plan(
 
 def _data_stacks_first(project: Project) -> list[str]:
     """The project's stacks, data stacks (``trainstack:dataStore``) first, each by name."""
+    from trainstack.config.loader import DATA_STORE_KEY  # the stack models: when planning
+    from trainstack.config.pulumi_config import read_stack_file
 
     def is_data_stack(name: str) -> bool:
         try:

@@ -4,7 +4,6 @@ is an error, never a plan."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,19 +13,10 @@ from trainstack.config.stack import StackConfig
 from trainstack.conformance import CrdSchemas, SchemaFiles, violations
 from trainstack.core.errors import PlanError
 from trainstack.operators import release
+from trainstack.plan.crd_dir import CRD_DIR_ENV
 from trainstack.plan.model import PlannedResource, RenderedObject
 
-CRD_DIR_ENV = "TRAINSTACK_CRD_DIR"
-"""Where ``trainstack plan`` finds CRD schemas when ``--crd-dir`` is not given."""
 _LISTED = 40
-
-
-def crd_dir_from(option: Path | None) -> Path | None:
-    """``--crd-dir``, else ``$TRAINSTACK_CRD_DIR``, else none (catalog facts only)."""
-    if option is not None:
-        return option
-    value = os.environ.get(CRD_DIR_ENV)
-    return Path(value) if value else None
 
 
 def schema_files(config: StackConfig | DataStackConfig) -> SchemaFiles:

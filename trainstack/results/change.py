@@ -25,11 +25,15 @@ what ``scipy.stats.t`` and ``scipy.stats.nct`` call).
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainstack.results.stats import CONFIDENCE, MIN_RUNS_FOR_INTERVAL, t_quantile
+from trainstack.results.stats import (
+    CONFIDENCE,
+    MIN_RUNS_FOR_INTERVAL,
+    sample_variance,
+    t_quantile,
+)
 
 DEFAULT_RESOLVE = 0.02
 """The change runs should resolve, unless ``--resolve`` says otherwise: ±2%."""
@@ -77,7 +81,7 @@ def _expm1(log_difference: float) -> float:
 
 
 def _variance(values: Sequence[float]) -> float | None:
-    return statistics.variance(values) if len(values) >= 2 else None
+    return sample_variance(values) if len(values) >= 2 else None
 
 
 def change_of(
@@ -89,7 +93,7 @@ def change_of(
     """The change of A against B from the values (finite, positive) of their runs."""
     la, lb = [math.log(v) for v in a], [math.log(v) for v in b]
     sign = 1.0 if higher_is_better else -1.0
-    difference = sign * (statistics.fmean(la) - statistics.fmean(lb))
+    difference = sign * (math.fsum(la) / len(la) - math.fsum(lb) / len(lb))
     va, vb = _variance(la), _variance(lb)
     needed = runs_needed([v for v in (va, vb) if v is not None], resolve)
     estimate = _expm1(difference)
@@ -128,11 +132,13 @@ def runs_needed(variances: Sequence[float], resolve: float) -> int | None:
     ``MAX_RUNS_NEEDED + 1``: more than that)."""
     if not variances:
         return None
-    spread = math.sqrt(statistics.fmean(variances))
+    spread = math.sqrt(math.fsum(variances) / len(variances))
     if spread == 0:
         return MIN_RUNS_FOR_INTERVAL
     # The normal approximation (z quantiles) is a lower bound for the t-test's n: start there.
-    z = 1.959963984540054 + 0.8416212335729143  # z(0.975) + z(0.80)
+    from scipy.special import ndtri  # the normal quantile, what scipy.stats.norm.ppf calls
+
+    z = float(ndtri(0.5 + CONFIDENCE / 2) + ndtri(POWER))
     guess = 2 * (z * spread / math.log1p(resolve)) ** 2
     runs = max(MIN_RUNS_FOR_INTERVAL, min(MAX_RUNS_NEEDED, math.floor(guess)))
     while runs <= MAX_RUNS_NEEDED:

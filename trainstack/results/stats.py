@@ -11,7 +11,6 @@ overflow: the statistics of any finite values are finite or shown as ``-``.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +27,20 @@ def t_quantile(degrees_of_freedom: float, probability: float = 0.5 + CONFIDENCE 
     from scipy.special import stdtrit
 
     return float(stdtrit(degrees_of_freedom, probability))
+
+
+def sample_variance(values: Sequence[float]) -> float:
+    """The sample variance (n - 1) of at least 2 finite values: exactly 0 when they are
+    all equal, otherwise two passes summed with ``math.fsum`` (correctly rounded sums).
+
+    Not ``statistics.variance``: it sums in exact fractions, a sixth of a second per
+    compare of 200 experiments, for digits no interval shows.
+    """
+    first = values[0]
+    if all(value == first for value in values):
+        return 0.0
+    mean = math.fsum(values) / len(values)
+    return math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1)
 
 
 @dataclass(frozen=True)
@@ -51,10 +64,10 @@ def summarize(values: Sequence[float]) -> Summary:
     largest = max(abs(value) for value in values)
     scale = largest if largest > _SCALE_FROM else 1.0
     scaled = [value / scale for value in values]
-    mean = statistics.fmean(scaled) * scale
+    mean = math.fsum(scaled) / len(scaled) * scale
     if len(values) < MIN_RUNS_FOR_INTERVAL:
         return Summary(len(values), mean, None, None)
-    stdev = statistics.stdev(scaled) * scale
+    stdev = math.sqrt(sample_variance(scaled)) * scale
     half = t_quantile(len(values) - 1) * stdev / math.sqrt(len(values))
     low, high = mean - half, mean + half
     interval = (low, high) if _finite(low) is not None and _finite(high) is not None else None
