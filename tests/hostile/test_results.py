@@ -63,6 +63,20 @@ RESULTS_CASES = [
         args=("results", "compare", "aiacc", "baseline"),
     ),
     Case(
+        # Brackets inside a string are text, not nesting: refused as a string, not as deep.
+        "a-results-file-with-brackets-in-a-string",
+        _results_file('"' + "[" * 100 + '"'),
+        (f"{RUNS}/run-001.json", '(document): found "[[[', "allowed: an object"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        # Python refuses to read an integer of more than 4,300 digits (int_max_str_digits).
+        "a-results-file-with-a-number-of-5000-digits",
+        _results_file('{"run": ' + "9" * 5000 + "}"),
+        (f"{RUNS}/run-001.json", "a number of more digits than Python reads (4,300)"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
         "a-results-file-too-large",
         _sparse_results_file,
         (f"{RUNS}/run-001.json", "more than 1048576 bytes"),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from trainstack.core.describe import describe_value
 from trainstack.core.errors import Problem, ResultsError, ResultsFileError
 from trainstack.core.files import link_leaving, open_regular, outside_problem
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, raw_too_deep
@@ -130,6 +131,9 @@ def _validated(data: bytes, where: Callable[[], str]) -> RunRecord:
     except ValueError:  # Python reads integers of at most 4,300 digits
         found = "a number of more digits than Python reads (4,300)"
         raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from None
+    if not isinstance(document, dict):  # the problem is the whole file, not a key of it
+        found = describe_value(document)
+        raise ResultsFileError(where(), [Problem("(document)", found, f"an object: {_RESTORE}")])
     try:
         return RunRecord.model_validate(document)
     except ValidationError as error:
