@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,21 @@ def test_a_program_that_registers_nothing_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
     with pytest.raises(PlanError, match="registered no resources"):
         plan_stack(Project.load(tmp_path), "test")
+
+
+def test_a_project_without_its_program_or_chart_is_one_error_naming_both(
+    tmp_path: Path,
+) -> None:
+    """A project copied without the repository's program and chart (only its stacks and
+    experiments): refused naming what is missing, before the engine runs."""
+    shutil.copytree(REPO / "experiments", tmp_path / "experiments")
+    shutil.copytree(REPO / "stacks", tmp_path / "stacks")
+    shutil.copy(REPO / "Pulumi.yaml", tmp_path / "Pulumi.yaml")
+    with pytest.raises(PlanError, match=r"lacks __main__\.py \(the Pulumi program"):
+        plan_stack(Project.load(tmp_path), "aiacc")
+    shutil.copy(REPO / "__main__.py", tmp_path / "__main__.py")
+    with pytest.raises(PlanError, match=r"lacks charts/training-job \(the training-job chart"):
+        plan_stack(Project.load(tmp_path), "aiacc")
 
 
 def test_remote_installs_and_the_conformance_check_are_noted(

@@ -53,10 +53,12 @@ def plan_stack(
     already made in this run (with the same key), by stack name; the data stacks this
     stack reads are taken from it, and added to it.
     """
+    _check_project_files(project)
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
     deployment = prepare(project.root, stack, project.stack_config_dir)
+    _check_project_files(project, deployment)
     run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo)
     resources = run.resources
     if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
@@ -115,6 +117,21 @@ def _run(
         return run, early.take()
     finally:
         early.close()  # a failed or interrupted plan does not wait for the worker
+
+
+def _check_project_files(project: Project, deployment: Deployment | None = None) -> None:
+    """The program ``pulumi up`` runs and (with experiments) the chart they install: a
+    project copied without them (only its stacks and experiments) is one error naming
+    each, not a traceback."""
+    needed = [(project.main_program, "the Pulumi program `pulumi up` runs")]
+    if deployment is not None and deployment.experiments:
+        needed.append((project.root / CHART_PATH, "the training-job chart experiments install"))
+    missing = [f"{project.display(path)} ({what})" for path, what in needed if not path.exists()]
+    if missing:
+        raise PlanError(
+            f"the project at {project.root} lacks {' and '.join(missing)}: a trainstack "
+            "project is a copy of the whole repository, not only its stacks/ and experiments/"
+        )
 
 
 def _referenced_outputs(
