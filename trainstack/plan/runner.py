@@ -53,7 +53,6 @@ def plan_stack(
     already made in this run (with the same key), by stack name; the data stacks this
     stack reads are taken from it, and added to it.
     """
-    _check_project_files(project)
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
@@ -119,12 +118,12 @@ def _run(
         early.close()  # a failed or interrupted plan does not wait for the worker
 
 
-def _check_project_files(project: Project, deployment: Deployment | None = None) -> None:
+def _check_project_files(project: Project, deployment: Deployment) -> None:
     """The program ``pulumi up`` runs and (with experiments) the chart they install: a
     project copied without them (only its stacks and experiments) is one error naming
-    each, not a traceback."""
+    each, not a traceback (after the configuration's own errors, the more useful)."""
     needed = [(project.main_program, "the Pulumi program `pulumi up` runs")]
-    if deployment is not None and deployment.experiments:
+    if deployment.experiments:
         needed.append((project.root / CHART_PATH, "the training-job chart experiments install"))
     missing = [f"{project.display(path)} ({what})" for path, what in needed if not path.exists()]
     if missing:
