@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -94,10 +95,18 @@ def test_cluster_fields_of_the_wrong_kind(
     assert expected in str(raised.value) and "SECRET" not in str(raised.value)
 
 
-@pytest.mark.parametrize("authority", ["ca.pem", "/dev/zero"])
-def test_a_ca_too_large_for_an_environment_variable(tmp_path: Path, authority: str) -> None:
+def test_a_ca_too_large_for_an_environment_variable(tmp_path: Path) -> None:
     (tmp_path / "ca.pem").write_bytes(b"x" * MAX_EXEC_INFO_BYTES)
-    cluster = {"server": "https://s", "certificate-authority": authority}
-    # Read up to the bound (never all of /dev/zero), then refused before the plugin runs.
+    cluster = {"server": "https://s", "certificate-authority": "ca.pem"}
+    # Read up to the bound, then refused before the plugin runs.
     with pytest.raises(ClusterError, match=r"KUBERNETES_EXEC_INFO would be \d+ bytes"):
+        exec_info(V1, cluster, tmp_path / "k", WHERE)
+
+
+@pytest.mark.parametrize("authority", ["fifo", "/dev/zero"])
+def test_a_ca_that_is_no_regular_file_is_never_read(tmp_path: Path, authority: str) -> None:
+    """A FIFO would block the open for ever, /dev/zero never end: both refused at once."""
+    os.mkfifo(tmp_path / "fifo")
+    cluster = {"server": "https://s", "certificate-authority": authority}
+    with pytest.raises(ClusterError, match=r"certificate-authority .* cannot be read \(OSError\)"):
         exec_info(V1, cluster, tmp_path / "k", WHERE)

@@ -44,11 +44,13 @@ from trainstack.live.exec_plugin import run_plugin
 def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
     """The TLS context for ``config``'s server, every key and certificate kept in memory."""
     cluster, user = config.cluster, config.user or User()
-    if cluster.certificate_auth:
-        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
-    elif cluster.certificate_auth_data:
+    # certificate-authority-data overrides the file when both are set, as in client-go
+    # (transport/transport.go at v0.36.3, dataFromSliceOrFile: the data when there is any).
+    if cluster.certificate_auth_data:
         pem = _decoded(cluster.certificate_auth_data, "certificate-authority-data", source)
         context = ssl.create_default_context(cadata=pem.decode("ascii", errors="replace"))
+    elif cluster.certificate_auth:
+        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
     else:
         context = httpx2.create_ssl_context(verify=not cluster.insecure, trust_env=False)
     if cluster.insecure:

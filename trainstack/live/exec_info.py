@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import msgspec
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
+from trainstack.core.files import open_regular
 
 EXEC_INFO_VARIABLE = "KUBERNETES_EXEC_INFO"
 """exec.go's ``execInfoEnv`` (client-go v0.36.3)."""
@@ -128,7 +130,8 @@ def _authority(cluster: dict[str, Any], source: Path, where: str) -> bytes:
         return b""
     path = Path(name) if Path(name).is_absolute() else source.parent / name
     try:
-        with path.open("rb") as file:  # bounded: /dev/zero is no CA and must not hang
+        # A regular file only (a FIFO would block the open), and bounded (/dev/zero).
+        with os.fdopen(open_regular(path, follow_links=True), "rb") as file:
             return file.read(MAX_EXEC_INFO_BYTES + 1)
     except OSError as error:
         raise ClusterError(
