@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import ssl
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -87,3 +88,23 @@ def test_ca_data_that_is_not_base64() -> None:
     )
     with pytest.raises(ClusterError, match="`certificate-authority-data` is not base64"):
         tls_context(broken, Path("k"))
+
+
+def test_ca_data_wins_over_a_ca_file_as_in_client_go(tmp_path: Path) -> None:
+    """Both set: the data is used (client-go's dataFromSliceOrFile), the file not read;
+    a file naming another CA would otherwise make every request fail verification."""
+    ca, other = trustme.CA(), trustme.CA()
+    (tmp_path / "other.pem").write_bytes(other.cert_pem.bytes())
+    config = _config(ca)
+    config = config._replace(
+        cluster=config.cluster.__class__(
+            server=config.cluster.server,
+            certificate_auth=str(tmp_path / "other.pem"),
+            certificate_auth_data=config.cluster.certificate_auth_data,
+        )
+    )
+    context = tls_context(config, Path("k"))
+    loaded = {cert["serialNumber"] for cert in context.get_ca_certs()}
+    assert len(loaded) == 1
+    expected = ssl.create_default_context(cadata=ca.cert_pem.bytes().decode())
+    assert loaded == {cert["serialNumber"] for cert in expected.get_ca_certs()}

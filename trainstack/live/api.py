@@ -18,7 +18,8 @@ GuardedTransport`, the HTTP transport lightkube's client sends through, and
   every string the server sent shown with its control characters escaped.
 
 Credentials (:mod:`trainstack.live.credentials`): keys and certificates stay in memory,
-an ``exec`` credential plugin runs within ``--deadline``; lightkube's client sees none.
+an ``exec`` credential plugin runs as kubectl runs it (:mod:`trainstack.live.exec_plugin`),
+within ``--deadline``; lightkube's client sees none.
 """
 
 from __future__ import annotations
@@ -76,7 +77,12 @@ class ApiReader:
         self.transport = GuardedTransport(
             httpx2.HTTPTransport(verify=verify),
             limits,
-            Authorizer(config.user, target.path, lambda: self.transport.remaining()),
+            Authorizer(
+                config.user,
+                target.path,
+                lambda: self.transport.remaining(),
+                target.exec_settings(),
+            ),
         )
         timeout = httpx2.Timeout(limits.timeout)
         try:

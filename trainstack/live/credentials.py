@@ -14,9 +14,9 @@ instead:
   directory that is removed before the function returns, with SIGINT, SIGTERM and SIGHUP
   held meanwhile (only SIGKILL in that instant leaves it behind);
 - every request is authorised by :class:`Authorizer` (token, token file, basic or an
-  ``exec`` plugin bounded by the command's ``--deadline``) in the bounded transport, so
-  lightkube's own client is given the context without any credential
-  (:func:`without_credentials`).
+  ``exec`` plugin run as kubectl runs it, bounded by the command's ``--deadline``:
+  :mod:`trainstack.live.exec_plugin`) in the bounded transport, so lightkube's own client
+  is given the context without any credential (:func:`without_credentials`).
 """
 
 from __future__ import annotations
@@ -25,39 +25,32 @@ import base64
 import binascii
 import contextlib
 import os
-import signal
 import ssl
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2
-import msgspec
 from lightkube.config.kubeconfig import SingleConfig
-from lightkube.config.models import Cluster, User, UserExec
+from lightkube.config.models import Cluster, User
 
 from trainstack.console.safe_text import printable
 from trainstack.console.signals import deferred
 from trainstack.core.errors import ClusterError
-
-EXEC_API_VERSIONS = (
-    "client.authentication.k8s.io/v1alpha1",
-    "client.authentication.k8s.io/v1beta1",
-)
-"""What lightkube 1.0.1 accepts of an exec plugin (``ExecAuth._prepare``) and so do we."""
-MAX_EXEC_OUTPUT = 1 << 20
-"""Bytes an exec credential plugin may print (an ExecCredential is a few KiB)."""
+from trainstack.live.exec_plugin import run_plugin
 
 
 def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
     """The TLS context for ``config``'s server, every key and certificate kept in memory."""
     cluster, user = config.cluster, config.user or User()
-    if cluster.certificate_auth:
-        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
-    elif cluster.certificate_auth_data:
+    # certificate-authority-data overrides the file when both are set, as in client-go
+    # (transport/transport.go at v0.36.3, dataFromSliceOrFile: the data when there is any).
+    if cluster.certificate_auth_data:
         pem = _decoded(cluster.certificate_auth_data, "certificate-authority-data", source)
         context = ssl.create_default_context(cadata=pem.decode("ascii", errors="replace"))
+    elif cluster.certificate_auth:
+        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
     else:
         context = httpx2.create_ssl_context(verify=not cluster.insecure, trust_env=False)
     if cluster.insecure:
@@ -113,12 +106,24 @@ def without_credentials(config: SingleConfig) -> SingleConfig:
 
 
 class Authorizer:
-    """Sets the ``Authorization`` header of a request as the kubeconfig's user would."""
+    """Sets the ``Authorization`` header of a request as the kubeconfig's user would.
 
-    def __init__(self, user: User, source: Path, remaining: Callable[[], float]) -> None:
+    ``exec_settings``: the user's ``exec`` mapping and its cluster's mapping as the file
+    writes them (:meth:`~trainstack.live.kubeconfig.Target.exec_settings`), for what
+    lightkube's ``UserExec`` drops.
+    """
+
+    def __init__(
+        self,
+        user: User,
+        source: Path,
+        remaining: Callable[[], float],
+        exec_settings: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    ) -> None:
         self.user = user
         self.source = source
         self.remaining = remaining
+        self.exec_settings = exec_settings or ({}, {})
         self._header: str | None = None
 
     @property
@@ -145,7 +150,9 @@ class Authorizer:
         if user.token is not None:
             return f"Bearer {user.token}"
         if user.exec is not None:
-            return f"Bearer {self._exec(user.exec)}"
+            settings, cluster = self.exec_settings
+            token = run_plugin(user.exec, settings, cluster, self.source, self.remaining())
+            return f"Bearer {token}"
         if user.username and user.password:
             pair = f"{user.username}:{user.password}".encode()
             return "Basic " + base64.b64encode(pair).decode("ascii")
@@ -155,64 +162,3 @@ class Authorizer:
                 "none); use a token or an exec credential plugin"
             )
         return ""
-
-    def _exec(self, plugin: UserExec) -> str:
-        command = printable(plugin.command, 80)
-        where = f"kubeconfig {self.source}: the exec credential plugin {command}"
-        if plugin.apiVersion not in EXEC_API_VERSIONS:
-            raise ClusterError(
-                f"{where}: apiVersion found {printable(plugin.apiVersion, 80)}; allowed: "
-                f"{', '.join(EXEC_API_VERSIONS)}"
-            )
-        env = dict(os.environ)
-        env.update((variable.name, variable.value) for variable in plugin.env or [])
-        limit = max(self.remaining(), 0.1)
-        try:
-            process = subprocess.Popen(
-                [plugin.command, *(plugin.args or [])],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        except OSError as error:
-            raise ClusterError(f"{where} cannot be run ({type(error).__name__})") from None
-        try:
-            output, _ = process.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            _kill(process)
-            raise ClusterError(
-                f"{where} did not answer within what was left of --deadline ({limit:.1f} s): "
-                "stopped"
-            ) from None
-        except BaseException:
-            _kill(process)
-            raise
-        if process.returncode != 0:
-            raise ClusterError(f"{where} failed (exit status {process.returncode})")
-        return _token(output, where)
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """The plugin and whatever it started (its own session), then reaped."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.kill()
-    process.wait()
-
-
-def _token(output: bytes, where: str) -> str:
-    """The ``status.token`` of the plugin's ExecCredential (never its text in a message)."""
-    if len(output) > MAX_EXEC_OUTPUT:
-        raise ClusterError(f"{where} printed more than {MAX_EXEC_OUTPUT} bytes: refused")
-    try:
-        document = msgspec.json.decode(output)
-        token = document["status"]["token"]
-    except (msgspec.DecodeError, RecursionError, KeyError, TypeError, IndexError):
-        token = None
-    if not isinstance(token, str) or not token or not token.isprintable():
-        raise ClusterError(
-            f"{where} printed no ExecCredential with a `status.token` (a JSON object)"
-        )
-    return token

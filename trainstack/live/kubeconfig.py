@@ -48,18 +48,37 @@ class Target:
         """The context used (the current one when none was named)."""
         return self.context or str(self.document.get("current-context") or "")
 
+    def _entry(self, section: str, kind: str, name: object) -> dict[str, Any]:
+        """The mapping ``kind`` of the entry named ``name`` in the list ``section`` (the last
+        one of that name, as lightkube reads them); empty when there is none."""
+        found: dict[str, Any] = {}
+        for entry in self.document.get(section) or []:
+            if isinstance(entry, dict) and entry.get("name") == name:
+                value = entry.get(kind)
+                found = value if isinstance(value, dict) else {}
+        return found
+
+    def _cluster(self) -> dict[str, Any]:
+        context = self._entry("contexts", "context", self.context_name)
+        return self._entry("clusters", "cluster", context.get("cluster"))
+
     def server(self) -> str:
         """The API server's URL of the context, for messages: a ``user:password@`` or a
         query in it masked, control characters escaped."""
-        contexts = {
-            c.get("name"): c.get("context") or {} for c in self.document.get("contexts") or []
-        }
-        cluster_name = contexts.get(self.context_name, {}).get("cluster")
-        clusters = {
-            c.get("name"): c.get("cluster") or {} for c in self.document.get("clusters") or []
-        }
-        server = str(clusters.get(cluster_name, {}).get("server") or "(unknown server)")
+        server = str(self._cluster().get("server") or "(unknown server)")
         return printable(masked_url(server))
+
+    def exec_settings(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The context's user's ``exec`` mapping and its cluster's mapping, as written.
+
+        lightkube's models drop what kubectl reads there beyond the command
+        (``interactiveMode``, ``provideClusterInfo``; the cluster's ``tls-server-name``,
+        ``proxy-url``, ``extensions``...): :mod:`trainstack.live.exec_plugin` reads them here.
+        """
+        context = self._entry("contexts", "context", self.context_name)
+        user = self._entry("users", "user", context.get("user"))
+        plugin = user.get("exec")
+        return (plugin if isinstance(plugin, dict) else {}), self._cluster()
 
     def where(self) -> str:
         """``context X (server URL)`` for messages."""
