@@ -197,6 +197,13 @@ def _ended(phase: str) -> str:
     )
 
 
+def _assert_stopped(ran: Ran, ended: str) -> None:
+    """The whole log shown, then the note that the checks stopped the follow; exit 0."""
+    assert ran.code == 0, ran.stderr
+    assert ran.stdout == SHOWN
+    assert ran.stderr == _ended(ended)
+
+
 @pytest.mark.parametrize(("chunked", "phase"), [(True, "Succeeded"), (False, "Failed")])
 def test_a_stream_held_open_after_the_pod_ended_is_stopped_with_a_note(
     root: Path,
@@ -211,10 +218,8 @@ def test_a_stream_held_open_after_the_pod_ended_is_stopped_with_a_note(
     pod = _ended_after(log, phase, api)
     _serve(api, held, log, pod)
     ran = _follow(root, cluster, monkeypatch)
-    assert ran.code == 0, ran.stderr
     # Every line the server sent, the unfinished last one too; nothing sent after the stop.
-    assert ran.stdout == SHOWN
-    assert ran.stderr == _ended(phase)
+    _assert_stopped(ran, phase)
     assert not log.release.is_set()  # stopped by the checks, not by the server
 
 
@@ -251,9 +256,7 @@ def test_a_stream_held_open_over_tls_is_stopped_too(
     authority = {"certificate-authority-data": base64.b64encode(ca.cert_pem.bytes()).decode()}
     for url in serve(api, context):
         ran = _follow(root, kubeconfig(tmp_path / "tls", url, cluster=authority), monkeypatch)
-    assert ran.code == 0, ran.stderr
-    assert ran.stdout == SHOWN
-    assert ran.stderr == _ended("Succeeded")
+    _assert_stopped(ran, "Succeeded")
 
 
 def test_a_terminated_training_container_ends_the_follow(
@@ -267,9 +270,7 @@ def test_a_terminated_training_container_ends_the_follow(
     pod = PodAnswers(lambda _: (200, _pod(api, "Running", containerStatuses=statuses)))
     _serve(api, held, log, pod)
     ran = _follow(root, cluster, monkeypatch)
-    assert ran.code == 0, ran.stderr
-    assert ran.stdout == SHOWN
-    assert ran.stderr == _ended("container launcher terminated")
+    _assert_stopped(ran, "container launcher terminated")
 
 
 def test_a_running_pod_is_followed_until_the_server_ends_the_stream(
@@ -305,9 +306,7 @@ def test_a_failed_check_does_not_end_the_follow(
     pod = PodAnswers(lambda n: first if n == 0 else ended.answer(n))
     _serve(api, held, log, pod)
     ran = _follow(root, cluster, monkeypatch, "--timeout", "1")
-    assert ran.code == 0, ran.stderr
-    assert ran.stdout == SHOWN
-    assert ran.stderr == _ended("Succeeded")
+    _assert_stopped(ran, "Succeeded")
     assert pod.count >= 2
 
 
