@@ -7,7 +7,8 @@ GuardedTransport`, the HTTP transport lightkube's client sends through, and
 :class:`ApiReader` around the client:
 
 - time: ``--timeout`` to connect and for each part of an answer, ``--deadline`` for all
-  the requests of the command together (each request's timeouts are cut to what is left);
+  the requests of the command together (each request's timeouts are cut to what is left;
+  a followed log has none, and the pod checks that end it one each: :meth:`ApiReader.check`);
 - size: an answer is read up to :data:`~trainstack.core.limits.MAX_API_RESPONSE_BYTES`,
   then refused; a JSON answer is decoded only after its nesting was checked on the bytes
   (:data:`~trainstack.core.limits.MAX_JSON_DEPTH`);
@@ -39,13 +40,17 @@ from trainstack.core.errors import ClusterError, TrainstackError
 from trainstack.core.json_depth import TOO_DEEP
 from trainstack.live.credentials import Authorizer, tls_context, without_credentials
 from trainstack.live.kubeconfig import Target
-from trainstack.live.transport import FOLLOW, STREAM, GuardedTransport, LimitExceeded, ReadLimits
+from trainstack.live.log_stream import Hangup, split_lines
+from trainstack.live.transport import (
+    ALONE,
+    FOLLOW,
+    STREAM,
+    GuardedTransport,
+    LimitExceeded,
+    ReadLimits,
+)
 
 T = TypeVar("T")
-
-
-MAX_LINE_BYTES = 1 << 20
-"""Bytes of one line of a log; a longer one is cut into lines of this size."""
 
 
 class Malformed(ValueError):
@@ -112,17 +117,27 @@ class ApiReader:
 
     def version(self) -> dict[str, Any]:
         """``GET /version``: the server's version (``gitVersion``, ``platform``...)."""
-        with self.errors("reading the server's version (/version)"):
-            response = self._http.get("/version")
+        document = self._object("/version", "reading the server's version (/version)")
+        assert document is not None  # a 404 is an error here
+        return document
+
+    def check(self, path: str, what: str) -> dict[str, Any] | None:
+        """``GET path``'s object, ``None`` when the server says it does not exist (a 404
+        Status), in a request of its own (:data:`~trainstack.live.transport.ALONE`: past
+        the command's deadline too, for the pod checks of a followed log)."""
+        return self._object(path, what, alone=True)
+
+    def _object(self, path: str, what: str, alone: bool = False) -> dict[str, Any] | None:
+        with self.errors(what, alone=alone):
+            response = self._http.get(path, extensions={ALONE: alone})
             if response.is_error and response.headers["Content-Type"] == "application/json":
+                if alone and response.status_code == 404:
+                    return None
                 raise ApiError(request=response.request, response=response)
             response.raise_for_status()
             document = msgspec.json.decode(response.content)
         if not isinstance(document, dict):
-            raise ClusterError(
-                f"reading the server's version (/version): the answer is no JSON object "
-                f"({self.where()})"
-            )
+            raise ClusterError(f"{what}: the answer is no JSON object ({self.where()})")
         return document
 
     def list(
@@ -164,10 +179,16 @@ class ApiReader:
                 raise
 
     def lines(
-        self, path: str, params: dict[str, str], what: str, missing: TrainstackError, follow: bool
+        self,
+        path: str,
+        params: dict[str, str],
+        what: str,
+        missing: TrainstackError,
+        follow: bool,
+        hangup: Hangup | None = None,
     ) -> Iterator[str]:
-        """The text answer of ``GET path`` line by line (each ending in a newline; one longer
-        than :data:`MAX_LINE_BYTES` is cut into several), read as it arrives: a log."""
+        """The text answer of ``GET path`` line by line (:func:`~trainstack.live.log_stream.
+        split_lines`), read as it arrives: a log; a followed one ``hangup`` can end."""
         extensions = {FOLLOW if follow else STREAM: True}
         with self.errors(what, missing=missing):
             with self._http.stream("GET", path, params=params, extensions=extensions) as answer:
@@ -176,24 +197,20 @@ class ApiReader:
                     if answer.headers["Content-Type"] == "application/json":
                         raise ApiError(request=answer.request, response=answer)
                     answer.raise_for_status()
-                pending = b""
-                for chunk in answer.iter_raw():
-                    pending += chunk
-                    *whole, pending = pending.split(b"\n")
-                    while len(pending) > MAX_LINE_BYTES:
-                        whole.append(pending[:MAX_LINE_BYTES])
-                        pending = pending[MAX_LINE_BYTES:]
-                    for line in whole:
-                        yield line.decode("utf-8", errors="replace") + "\n"
-                if pending:
-                    yield pending.decode("utf-8", errors="replace") + "\n"
+                if hangup is not None:
+                    hangup.opened(answer.extensions)
+                yield from split_lines(answer.iter_raw(), hangup)
 
     @contextlib.contextmanager
     def errors(
-        self, action: str, listing: bool = False, missing: TrainstackError | None = None
+        self,
+        action: str,
+        listing: bool = False,
+        missing: TrainstackError | None = None,
+        alone: bool = False,
     ) -> Iterator[None]:
         """Turn whatever the client raises into one :class:`ClusterError` about ``action``
-        (a 404 into ``missing`` when given)."""
+        (a 404 into ``missing`` when given; ``alone``: a request of its own deadline)."""
         where = self.where()
         try:
             yield
@@ -206,7 +223,7 @@ class ApiReader:
         except LimitExceeded as error:
             raise ClusterError(f"{action}: {error} ({where})") from None
         except httpx2.TimeoutException:
-            if self.transport.remaining() <= 0:
+            if not alone and self.transport.remaining() <= 0:
                 raise ClusterError(
                     f"{action}: {self.transport.past_deadline()} ({where}); a slow or "
                     "trickling answer (--deadline)"

@@ -69,7 +69,8 @@ def logs(
         typer.Option(
             "--follow",
             "-f",
-            help="Stream new lines until the pod ends or Ctrl-C (no --deadline).",
+            help="Stream new lines until the pod ends or Ctrl-C (no --deadline; how it "
+            "ends: docs/after-deployment.md).",
         ),
     ] = False,
     raw: Annotated[
@@ -92,6 +93,7 @@ def logs(
     from trainstack.console.safe_text import printable
     from trainstack.experiments import load_stack_experiments
     from trainstack.live.connect import connect, operator_of
+    from trainstack.live.follow import follow_log
     from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container
     from trainstack.training_job.frameworks import framework
 
@@ -117,17 +119,24 @@ def logs(
             file=sys.stderr,
         )
         pods = pods[:1]
+
+    def show(line: str) -> None:
+        sys.stdout.write(line if raw else printable(line[:-1], None, tabs=True) + "\n")
+        if follow:
+            sys.stdout.flush()
+
     try:
+        if follow:
+            note = follow_log(cluster, job.namespace, pods[0], tail, show)
+            if note is not None:
+                print(f"note: {note}", file=sys.stderr)
+            return
         for pod in pods:
             name = pod["metadata"]["name"]
             if len(pods) > 1:
                 sys.stdout.write(f"==> {printable(name)} <==\n")
-            for line in cluster.log_lines(
-                job.namespace, name, training_container(pod), follow=follow, tail=tail
-            ):
-                sys.stdout.write(line if raw else printable(line[:-1], None, tabs=True) + "\n")
-                if follow:
-                    sys.stdout.flush()
+            for line in cluster.log_lines(job.namespace, name, training_container(pod), tail=tail):
+                show(line)
     except KeyboardInterrupt:
         sys.stdout.flush()
         raise typer.Exit(130) from None

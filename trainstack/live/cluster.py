@@ -3,8 +3,9 @@
 Calls: list a training-job kind by label selector, in the API version the stack's operator
 serves (``GET /apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs?labelSelector=...``;
 ack-arena's: ``kubeflow.org/v1alpha1``), list pods by
-label selector (``GET /api/v1/namespaces/NS/pods?labelSelector=...``) and read a pod's log
-(``GET /api/v1/namespaces/NS/pods/NAME/log?container=...&follow=...&tailLines=...``).
+label selector (``GET /api/v1/namespaces/NS/pods?labelSelector=...``), read a pod's log
+(``GET /api/v1/namespaces/NS/pods/NAME/log?container=...&follow=...&tailLines=...``) and,
+while following it, the pod (``GET /api/v1/namespaces/NS/pods/NAME``).
 Nothing is written to the cluster. Every call goes through :class:`~trainstack.live.api.
 ApiReader` (time, size, nesting, pages, credentials: one reader for every command), and
 every object is checked for the fields trainstack reads (:func:`checked_pod`) before use:
@@ -23,6 +24,7 @@ from lightkube.operators import Operator
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError, JobNotFoundError
 from trainstack.live.api import ApiReader, Malformed
+from trainstack.live.log_stream import Hangup
 from trainstack.training_job.frameworks import FrameworkSpec
 
 Selector = str | Operator[Any]
@@ -87,8 +89,10 @@ class Cluster:
         *,
         follow: bool = False,
         tail: int | None = None,
+        hangup: Hangup | None = None,
     ) -> Iterator[str]:
-        """The log of one container, line by line (each with its newline)."""
+        """The log of one container, line by line (each with its newline); a followed one
+        ``hangup`` can end."""
         what = f"reading the log of pod {pod} (container {container}) in namespace {namespace}"
         gone = JobNotFoundError(
             f"pod {pod} is gone ({self.where()}): its log went with it; the operator's "
@@ -99,8 +103,22 @@ class Cluster:
             params["follow"] = "true"
         if tail is not None:
             params["tailLines"] = str(tail)
-        path = f"/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(pod, safe='')}/log"
-        return self.reader.lines(path, params, what, gone, follow)
+        path = f"{_pod_path(namespace, pod)}/log"
+        return self.reader.lines(path, params, what, gone, follow, hangup)
+
+    def pod(self, namespace: str, pod: str) -> dict[str, Any] | None:
+        """Pod ``pod`` as the API server has it now (``None``: it does not exist), read in a
+        request of its own deadline (:meth:`ApiReader.check`)."""
+        what = f"reading pod {pod} in namespace {namespace}"
+        found = self.reader.check(_pod_path(namespace, pod), what)
+        if found is None:
+            return None
+        with self.reader.errors(what):
+            return checked_pod(found)
+
+
+def _pod_path(namespace: str, pod: str) -> str:
+    return f"/api/v1/namespaces/{quote(namespace, safe='')}/pods/{quote(pod, safe='')}"
 
 
 def _field(item: Mapping[str, Any], path: str, kind: type | tuple[type, ...]) -> Any:

@@ -18,13 +18,18 @@ Every request of a command goes through one :class:`GuardedTransport` (what
 - leaves a followed log (a request marked :data:`FOLLOW`) to run as long as the pod
   writes: its connection and headers within ``--timeout``, then no deadline, no size
   limit and no read timeout (the caller reads it line by line, each line bounded; Ctrl-C
-  or the pod's end stops it).
+  or the pod's end stops it);
+- bounds a request of its own (marked :data:`ALONE`: the pod checks of a followed log,
+  which outlives the command's deadline) like a command of one request: ``--timeout``
+  as always, ``--deadline`` counted from its start, not the command's (an ``exec``
+  credential plugin it runs too).
 
 What it refuses is a :class:`LimitExceeded`, which the reader turns into one clear error.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -45,6 +50,8 @@ FOLLOW = "trainstack.follow"
 """A request extension: a followed log (``logs --follow``), see the module's documentation."""
 STREAM = "trainstack.stream"
 """A request extension: a log read whole (no size limit: read line by line, in time)."""
+ALONE = "trainstack.alone"
+"""A request extension: a request with a deadline of its own (see the module's documentation)."""
 
 
 @dataclass(frozen=True)
@@ -75,16 +82,29 @@ class GuardedTransport(httpx2.BaseTransport):
         self.requests = 0
         """Requests sent so far (``inspect`` reports it)."""
         self._pages: dict[str, int] = {}
+        self._alone = threading.local()
+        """``ends``: the deadline of the :data:`ALONE` request this thread is sending."""
 
     def remaining(self) -> float:
-        """Seconds left before the deadline."""
-        return self.limits.deadline - (time.monotonic() - self.started)
+        """Seconds left before the deadline: the command's, or the request's own while this
+        thread sends an :data:`ALONE` request (its credentials included)."""
+        ends = getattr(self._alone, "ends", None) or self.started + self.limits.deadline
+        return ends - time.monotonic()
 
     def past_deadline(self) -> LimitExceeded:
         return LimitExceeded(f"not done within --deadline {self.limits.deadline:g} s")
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        alone = bool(request.extensions.get(ALONE))
+        self._alone.ends = time.monotonic() + self.limits.deadline if alone else None
+        try:
+            return self._handle(request)
+        finally:
+            self._alone.ends = None
+
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
         remaining = self.remaining()
+        ends = time.monotonic() + remaining
         if remaining <= 0:
             raise self.past_deadline()
         follow = bool(request.extensions.get(FOLLOW))
@@ -124,7 +144,7 @@ class GuardedTransport(httpx2.BaseTransport):
             whole=kind == "application/json",
             gzip=encoding == "gzip",
             bounded=not (streamed and response.status_code == 200),
-            timed=not follow,
+            ends=None if follow else ends,
         )
         return httpx2.Response(
             response.status_code, headers=headers, stream=stream, extensions=response.extensions
@@ -158,13 +178,14 @@ class _GuardedStream(httpx2.SyncByteStream):
         whole: bool,
         gzip: bool,
         bounded: bool = True,
-        timed: bool = True,
+        ends: float | None = None,
     ) -> None:
         self.transport = transport
         self.inner = inner
         self.whole = whole and bounded
         self.bounded = bounded
-        self.timed = timed
+        self.ends = ends
+        """When the answer must be whole (``time.monotonic()``); ``None``: never."""
         self.decoder = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16) if gzip else None
 
     def __iter__(self) -> Iterator[bytes]:
@@ -178,7 +199,7 @@ class _GuardedStream(httpx2.SyncByteStream):
                     raise LimitExceeded(
                         f"an answer larger than {limit} bytes: refused (trainstack's limit)"
                     )
-                if self.timed and self.transport.remaining() <= 0:
+                if self.ends is not None and time.monotonic() >= self.ends:
                     raise self.transport.past_deadline()
                 if self.whole:
                     kept.append(chunk)
