@@ -77,18 +77,18 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (10): stacks/templates/workload-1-ack.yaml: "
+        "set before deploying (10): stacks/templates/workload-1-ack.yaml:39: "
         "cluster.create.network.podVswitchIds[0]: <vSwitch ID for the pods' IPs"
     ) in words
     # the populate Job's image, named in the data stack that declares it
     assert (
-        "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate.image: "
+        "stacks/Pulumi.imagenet.yaml:56: trainstack:dataStore.fileSystems[0].populate.image: "
         "<image with tensorflow/models"
     ) in words
     assert words.endswith(
-        "experiments/keras-lstm-scaling.yaml: job.image.name: <image with "
+        "experiments/keras-lstm-scaling.yaml:33: job.image.name: <image with "
         "/opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1> "
-        "experiments/tf-multiworker-mnist.yaml: job.image.name: <image built from "
+        "experiments/tf-multiworker-mnist.yaml:19: job.image.name: <image built from "
         "images/tf-multiworker-mnist/Dockerfile (FROM tensorflow/tensorflow:2.11.0-gpu)> "
         f"plan written to {tmp_path}/baseline"
     )

@@ -95,7 +95,25 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         "stacks/Pulumi.aiacc.yaml still has 12 placeholder(s); set before deploying:"
     )
     placeholders = [*AIACC_PLACEHOLDERS, POPULATE_IMAGE, KERAS_IMAGE, MNIST_IMAGE]
-    assert lines[1:] == [f"  - {key}: {value}" for key, value in placeholders]
+    # Each where it is written, the line as the files hold it (read from them by hand).
+    written_at = [
+        f"{TEMPLATE}:39",
+        f"{TEMPLATE}:27",
+        f"{TEMPLATE}:16",
+        f"{TEMPLATE}:19",
+        f"{TEMPLATE}:82",
+        f"{TEMPLATE}:97",
+        "stacks/Pulumi.aiacc.yaml:169",
+        "stacks/Pulumi.aiacc.yaml:170",
+        "stacks/Pulumi.aiacc.yaml:77",
+        "stacks/Pulumi.imagenet.yaml:56",
+        "experiments/keras-lstm-scaling.yaml:33",
+        "experiments/tf-multiworker-mnist.yaml:19",
+    ]
+    assert lines[1:] == [
+        f"  - {where}: {key.rpartition(': ')[2]}: {value}"
+        for where, (key, value) in zip(written_at, placeholders, strict=True)
+    ]
 
 
 def test_the_plan_hands_its_deployment_to_the_program_for_one_run_only(

@@ -10,6 +10,7 @@ from rich.table import Table
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.console.terminal import print_warning
+from trainstack.core.yaml.positions import where_written
 from trainstack.deployment import experiment_placeholders, populate_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
@@ -67,7 +68,7 @@ def print_summary(
     if placeholders:
         console.print(f"set before deploying ({len(placeholders)}):", markup=False)
         for key, value in placeholders:
-            console.print(f"  {key}: {value}", markup=False)
+            console.print(f"  {where_written(key, plan.stack.source)}: {value}", markup=False)
     console.print(f"plan written to {written_to}")
 
 

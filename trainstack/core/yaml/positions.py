@@ -51,6 +51,16 @@ def at(source: str, key: str) -> str:
     return f"{file}:{line}{rest}" if line is not None else source
 
 
+def where_written(key: str, source: str) -> str:
+    """``FILE:LINE: KEY`` for a key listed with its file (``FILE: KEY``: a cluster
+    template's, an experiment's) or, listed bare, written in ``source``; without the line
+    when it cannot be found."""
+    file, separator, bare = key.partition(": ")
+    if not (separator and split_source(file)[0].endswith((".yaml", ".yml"))):
+        file, bare = source, key
+    return f"{at(file, bare)}: {bare}"
+
+
 def key_line(source: str, key: str) -> int | None:
     """The 1-based line of ``key`` (or of its closest written parent) in ``source``."""
     path = remembered(source)
