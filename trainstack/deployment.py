@@ -34,6 +34,7 @@ from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
+from trainstack.core.yaml.positions import where_written
 from trainstack.experiments import Experiment, NotSelected, resolve_selection
 from trainstack.experiments.elsewhere import other_stacks
 from trainstack.facts.store import FACTS_DIR, read_facts
@@ -168,7 +169,9 @@ def prepare_for_program(handed: Deployment | None) -> Deployment:
         deployment = prepare(Path.cwd(), stack, stack_dir)
         found = deployment.placeholders()
         if found:
-            raise PlaceholderError(stack.source, found)
+            # Each key where it is written (FILE:LINE: KEY), when the file was read here.
+            located = [(where_written(key, stack.source), value) for key, value in found]
+            raise PlaceholderError(stack.source, located)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None
     for warning in deployment.warnings:

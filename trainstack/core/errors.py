@@ -201,9 +201,7 @@ class PlaceholderError(TrainstackError):
     def __init__(self, source: str, found: Sequence[tuple[str, str]]) -> None:
         self.found = tuple(found)
         lines = [f"{source} still has {len(self.found)} placeholder(s); set before deploying:"]
-        from trainstack.core.yaml.positions import where_written  # it imports this module
-
-        lines += [f"  - {where_written(key, source)}: {value}" for key, value in self.found]
+        lines += [f"  - {key}: {value}" for key, value in self.found]
         super().__init__("\n".join(lines))
 
 
