@@ -65,6 +65,16 @@ def test_the_created_clusters_follow_the_contract(
         assert resource.inputs["deletionProtection"] is True
 
 
+def test_the_diffs_inputs_are_the_providers(schemas: ProviderSchemas) -> None:
+    # What replaces the cluster and what is read at creation only: inputs of
+    # ManagedKubernetesArgs, never both (a replaced cluster is created with them).
+    contract = schemas.contract(CLUSTER)
+    assert not isinstance(contract, str), contract
+    replacing, create_only = set(rules.CLUSTER_REPLACED_BY), set(rules.CLUSTER_CREATE_ONLY)
+    assert replacing | create_only <= set(contract.properties)
+    assert not replacing & create_only
+
+
 @pytest.mark.parametrize(
     ("inputs", "path", "rule"),
     [

@@ -4,7 +4,9 @@ Exit status: 0 no changes (with ``--fairness``: the stacks compare fairly), 1 ch
 (with ``--fairness``: a difference that is neither acceleration nor cluster identity),
 2 an error (one line on stderr, printed by ``trainstack.cli``), 3 changes that delete or
 replace a data-bearing resource (see :mod:`trainstack.diff.data_loss`): a pipeline can
-require an approval for them.
+require an approval for them. A change of an input the cloud reads at creation only (see
+:mod:`trainstack.diff.not_applied`) is flagged but has no status of its own: 1, or 3
+with data at risk.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from trainstack.diff.model import (
     StackDiff,
     Status,
 )
+from trainstack.diff.not_applied import not_applied
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
 from trainstack.diff.warning_changes import warning_changes
 from trainstack.plan import SECRET
@@ -52,6 +53,7 @@ def compare(
         uncomparable += unknown
     extra = (UNCOMPARABLE_NOTE.format(count=uncomparable),) if uncomparable else ()
     risks = (data_risk(item) for item in objects)
+    unapplied = (not_applied(item) for item in objects)
     return StackDiff(
         before_label=before_label,
         after_label=after_label,
@@ -59,6 +61,7 @@ def compare(
         config_changes=_config_changes(before.config_digests, after.config_digests),
         notes=(*notes, *extra),
         data_risks=tuple(risk for risk in risks if risk is not None),
+        not_applied=tuple(found for found in unapplied if found is not None),
         warnings=warning_changes(_review(before), _review(after), before_label, after_label),
     )
 

@@ -30,7 +30,7 @@ from typing import Any
 from trainstack.config.clusters.registry import data_resources
 from trainstack.core.describe import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
-from trainstack.diff.paths import Location, dotted, leaf_changes
+from trainstack.diff.paths import LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.populate_jobs import job_digest
 
 DATA_LOSS = 3
@@ -76,12 +76,7 @@ def data_risk(item: ObjectDiff) -> DataRisk | None:
         return DataRisk(item.key.label, "deleted", f"not in the new plan; {guarded}")
     if item.status != "changed" or item.after is None:
         return None
-    forcing = REPLACED_BY.get(before.pulumi_type, ())
-    changes = [
-        change
-        for change in leaf_changes(item.before_document, item.after_document)
-        if any(change.location[: len(path)] == path for path in forcing)
-    ]
+    changes = replacing_changes(item)
     if not changes:
         return None
     shown = "; ".join(
@@ -89,6 +84,18 @@ def data_risk(item: ObjectDiff) -> DataRisk | None:
         for c in changes[:3]
     )
     return DataRisk(item.key.label, "replaced", f"{shown} forces a new resource; {guarded}")
+
+
+def replacing_changes(item: ObjectDiff) -> list[LeafChange]:
+    """The changed leaves of a data-bearing type's inputs that force a new resource."""
+    if item.before is None or item.after is None:
+        return []
+    forcing = REPLACED_BY.get(item.before.pulumi_type, ())
+    return [
+        change
+        for change in leaf_changes(item.before_document, item.after_document)
+        if any(change.location[: len(path)] == path for path in forcing)
+    ]
 
 
 def _guards(side: PlanObject) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from trainstack.diff.paths import Location
+from trainstack.core.describe import describe_value
+from trainstack.diff.paths import LeafChange, Location, dotted
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -141,6 +142,32 @@ class DataRisk:
 
 
 @dataclass(frozen=True)
+class NotApplied:
+    """A resource of the before side whose inputs read at creation only changed: ``pulumi
+    up`` reports success and the running resource never gets the change."""
+
+    label: str
+    changes: tuple[LeafChange, ...]
+    """Each changed leaf under such an input (``inputs.addons[5]``), before and after."""
+    why: str
+    """What becomes of the change and what to do instead (the cluster kind's words)."""
+
+    SHOWN: ClassVar[int] = 3
+
+    def shown(self) -> str:
+        """The first :attr:`SHOWN` changes, ``path: before -> after``, and how many more."""
+        text = "; ".join(
+            f"{dotted(c.location)}: {describe_value(c.before)} -> {describe_value(c.after)}"
+            for c in self.changes[: self.SHOWN]
+        )
+        more = len(self.changes) - self.SHOWN
+        return f"{text}; and {more} more" if more > 0 else text
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.shown()}): {self.why}"
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """Everything of one stack's plan that a diff compares."""
 
@@ -192,6 +219,9 @@ class StackDiff:
     notes: tuple[str, ...] = ()
     data_risks: tuple[DataRisk, ...] = ()
     """Data-bearing resources this change deletes or replaces (shown first, exit 3)."""
+    not_applied: tuple[NotApplied, ...] = ()
+    """Resources whose inputs read at creation only changed (shown next; no exit status
+    of their own: a change, 1)."""
     warnings: WarningChanges | None = None
     """The stack's plan-time warnings on both sides (new ones first when shown)."""
 

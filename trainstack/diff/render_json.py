@@ -1,9 +1,10 @@
 """``--format json``: the diff for scripts, one versioned document (docs/scripting.md).
 
-``{"format": "trainstack-diff/1", "changes", "dataAtRisk", "stacks": [...]}``: per
-comparison its labels, counts, data at risk, every object that differs (its status, its
-experiment, the unified diff lines, the masked values that changed), the secure config
-keys that changed, the warnings on both sides and the notes; with ``--fairness``, the
+``{"format": "trainstack-diff/1", "changes", "dataAtRisk", "notApplied", "stacks": [...]}``:
+per comparison its labels, counts, data at risk, the changes of inputs read at creation
+only (not applied), every object that differs (its status, its experiment, the unified
+diff lines, the masked values that changed), the secure config keys that changed, the
+warnings on both sides and the notes; with ``--fairness``, the
 fairness report under ``"fairness"``. Keys are fixed and always present (empty lists, or
 ``null`` where nothing was recorded); the format's number changes when a key changes
 meaning or goes away, never when one is added. Every string is ASCII-escaped: no control
@@ -17,8 +18,15 @@ from typing import Any
 
 from trainstack.console.json_output import json_text
 from trainstack.diff.fairness import CATEGORIES, FairnessReport
-from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff, WarningChanges
-from trainstack.diff.paths import dotted
+from trainstack.diff.model import (
+    STATUSES,
+    NotApplied,
+    ObjectDiff,
+    ReviewedWarning,
+    StackDiff,
+    WarningChanges,
+)
+from trainstack.diff.paths import MISSING, dotted
 
 DIFF_FORMAT = "trainstack-diff/1"
 
@@ -29,6 +37,7 @@ def diff_json(diffs: Sequence[StackDiff], fairness: FairnessReport | None = None
         "format": DIFF_FORMAT,
         "changes": any(item.has_changes for item in diffs),
         "dataAtRisk": any(item.data_risks for item in diffs),
+        "notApplied": any(item.not_applied for item in diffs),
         "stacks": [_stack(item) for item in diffs],
     }
     if fairness is not None:
@@ -46,11 +55,28 @@ def _stack(item: StackDiff) -> dict[str, Any]:
             {"object": risk.label, "kind": risk.kind, "reason": risk.reason}
             for risk in item.data_risks
         ],
+        "notApplied": [_not_applied(found) for found in item.not_applied],
         "objects": [_object(diff) for diff in item.shown],
         "config": [{"key": change.key, "status": change.status} for change in item.config_changes],
         "warnings": None if item.warnings is None else _warnings(item.warnings),
         "notes": list(item.notes),
     }
+
+
+def _not_applied(found: NotApplied) -> dict[str, Any]:
+    """Every changed leaf (not only those the text shows); ``null`` on the side without it."""
+    return {
+        "object": found.label,
+        "inputs": [
+            {"path": dotted(c.location), "before": _value(c.before), "after": _value(c.after)}
+            for c in found.changes
+        ],
+        "why": found.why,
+    }
+
+
+def _value(value: Any) -> Any:
+    return None if value is MISSING else value
 
 
 def _object(item: ObjectDiff) -> dict[str, Any]:

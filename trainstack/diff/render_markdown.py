@@ -1,6 +1,7 @@
 """``--format markdown``: a pull-request comment.
 
-In reading order: the data at risk (a ``[!CAUTION]`` block, never cut), a summary table
+In reading order: the data at risk (a ``[!CAUTION]`` block, never cut), the changes of
+inputs read at creation only (a ``[!WARNING]`` block, never cut), a summary table
 (one row per pair of stacks), then per pair of stacks what changed: its warning changes,
 a table of the changed objects, one collapsible ``<details>`` section per object with
 its ``diff``, and last, collapsed, the warnings that did not change and the acknowledged
@@ -48,7 +49,7 @@ _CHANGES = {"new", "gone", "newly acknowledged"}
 
 def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> str:
     """The whole comment, at most ``limit`` characters (data at risk first, never cut)."""
-    blocks = [Block(_data_loss(diffs)), Block(_summary(diffs))]
+    blocks = [Block(_data_loss(diffs)), Block(_not_applied(diffs)), Block(_summary(diffs))]
     for stack_diff in diffs:
         blocks += _stack_blocks(stack_diff)
 
@@ -64,19 +65,39 @@ def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> s
 def _data_loss(diffs: Sequence[StackDiff]) -> str:
     """A caution block listing every data-bearing resource deleted or replaced."""
     risks = [(d, risk) for d in diffs for risk in d.data_risks]
-    if not risks:
-        return ""
-    lines = [
-        "> [!CAUTION]",
-        f"> **Data at risk:** {len(risks)} data-bearing resource(s) deleted or replaced. "
-        "Approve deliberately (`trainstack diff` exit status 3).",
-        ">",
-    ]
-    lines += [
-        f"> - {risk.kind} {code_span(risk.label)} ({_compared(d)}): {code_span(risk.reason)}"
+    heading = (
+        f"**Data at risk:** {len(risks)} data-bearing resource(s) deleted or replaced. "
+        "Approve deliberately (`trainstack diff` exit status 3)."
+    )
+    items = [
+        f"{risk.kind} {code_span(risk.label)} ({_compared(d)}): {code_span(risk.reason)}"
         for d, risk in risks
     ]
-    return "\n".join(lines) + "\n\n"
+    return _alert("CAUTION", heading, items)
+
+
+def _not_applied(diffs: Sequence[StackDiff]) -> str:
+    """A warning block listing every change of inputs read at creation only."""
+    found = [(d, item) for d in diffs for item in d.not_applied]
+    heading = (
+        f"**Not applied:** {len(found)} resource(s) with changed inputs read at creation "
+        "only: `pulumi up` reports success and the running resource keeps its old settings. "
+        "No data at risk; the exit status is that of any change."
+    )
+    items = [
+        f"{code_span(item.label)} ({_compared(d)}): {code_span(item.shown())}: "
+        f"{code_span(item.why)}"
+        for d, item in found
+    ]
+    return _alert("WARNING", heading, items)
+
+
+def _alert(kind: str, heading: str, items: Sequence[str]) -> str:
+    """A GitHub alert block (``> [!CAUTION]``): the heading, then one item per line; empty
+    without items."""
+    if not items:
+        return ""
+    return "\n".join([f"> [!{kind}]", f"> {heading}", ">", *(f"> - {i}" for i in items)]) + "\n\n"
 
 
 def _summary(diffs: Sequence[StackDiff]) -> str:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from trainstack.console.safe_text import terminal_line
 from trainstack.diff.masked import config_note, object_notes
-from trainstack.diff.model import ReviewedWarning, StackDiff, WarningChanges
+from trainstack.diff.model import DataRisk, NotApplied, ReviewedWarning, StackDiff, WarningChanges
 
 StyledLine = tuple[str, str]
 Group = Literal["new", "gone", "unchanged", "acknowledged"]
@@ -26,17 +26,23 @@ DATA_LOSS_TITLE = (
     "DATA AT RISK: {count} data-bearing resource(s) deleted or replaced; approve "
     "deliberately (exit status 3)"
 )
+NOT_APPLIED_TITLE = (
+    "NOT APPLIED: {count} resource(s) with changed inputs read at creation only; `pulumi up` "
+    "reports success and the running resource keeps its old settings"
+)
 
 
 def text_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
     """Every line of the report with the style it gets in a terminal.
 
     Deletions and replacements of data-bearing resources come first, in a section of
-    their own (red in a terminal), before any stack's summary.
+    their own (red in a terminal), then the changes that will not be applied (yellow),
+    before any stack's summary.
     """
-    lines = data_loss_lines(diffs)
-    if lines:
-        lines.append(("", ""))
+    lines: list[StyledLine] = []
+    for section in (data_loss_lines(diffs), not_applied_lines(diffs)):
+        if section:
+            lines += [*section, ("", "")]
     for index, stack_diff in enumerate(diffs):
         if index:
             lines.append(("", ""))
@@ -46,12 +52,22 @@ def text_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
 
 def data_loss_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
     """The data-at-risk section (empty when nothing holding data is deleted or replaced)."""
-    risks = [(d, risk) for d in diffs for risk in d.data_risks]
-    if not risks:
+    return _section(DATA_LOSS_TITLE, [(d, r) for d in diffs for r in d.data_risks], "red")
+
+
+def not_applied_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
+    """The not-applied section (empty when no input read at creation only changed)."""
+    return _section(NOT_APPLIED_TITLE, [(d, n) for d in diffs for n in d.not_applied], "yellow")
+
+
+def _section(
+    title: str, found: Sequence[tuple[StackDiff, DataRisk | NotApplied]], style: str
+) -> list[StyledLine]:
+    """``title`` (with its count) in bold, then one line per item with its pair of stacks."""
+    if not found:
         return []
-    lines: list[StyledLine] = [(DATA_LOSS_TITLE.format(count=len(risks)), "bold red")]
-    lines += [(f"  {d.title}: {risk}", "red") for d, risk in risks]
-    return lines
+    lines: list[StyledLine] = [(title.format(count=len(found)), f"bold {style}")]
+    return lines + [(f"  {d.title}: {item}", style) for d, item in found]
 
 
 def _stack_lines(stack_diff: StackDiff) -> list[StyledLine]:

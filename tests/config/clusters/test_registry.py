@@ -13,10 +13,12 @@ import pytest
 from tests.config.conftest import Loader
 from tests.experiment_helpers import load as load_without_file
 from tests.stack_helpers import REPO, example_config
-from trainstack.config.clusters import alicloud
+from trainstack.config.clusters import alicloud, existing
+from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.registry import (
     KINDS,
     Cluster,
+    create_only_inputs,
     data_resources,
     identity_keys,
     offline_invokes,
@@ -169,3 +171,19 @@ def test_the_kinds_facts_reach_the_plan_and_the_diff() -> None:
         "alicloud:nas/fileSystem:FileSystem",
         "alicloud:nas/mountTarget:MountTarget",
     }
+
+
+def test_the_inputs_read_at_creation_only_are_the_created_clusters() -> None:
+    [(token, declared)] = create_only_inputs().items()
+    assert token == "alicloud:cs/managedKubernetes:ManagedKubernetes"
+    assert tuple(declared.remedies) == rules.CLUSTER_CREATE_ONLY
+    assert declared.reason == "not applied to the running cluster: ACK reads it at creation only"
+    # add-ons go on a running cluster one by one; the network needs a new cluster
+    assert "alicloud.cs.KubernetesAddon" in declared.remedies["addons"]
+    assert all(
+        declared.remedies[name].startswith("only a new cluster is created with it")
+        for name in rules.CLUSTER_CREATE_ONLY
+        if name != "addons"
+    )
+    # an existing cluster is never created by the stack: nothing of it is read once
+    assert existing.KIND.create_only_inputs == {}

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config.clusters import alicloud_rules as rules
+from trainstack.config.clusters.spec import CreateOnlyInputs
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN, is_placeholder
 
@@ -32,6 +33,25 @@ AddonName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$
 AddonVersion = Annotated[
     str, StringConstraints(pattern=rf"^([A-Za-z0-9][A-Za-z0-9._+-]{{0,63}}|{PLACEHOLDER_PATTERN})$")
 ]
+
+
+# What `trainstack diff` says of a later change of an input ACK reads at creation only
+# (rules.CLUSTER_CREATE_ONLY): the provider's update function never sends it.
+ADDON_REMEDY = (
+    "install an add-on on a running cluster with alicloud.cs.KubernetesAddon, as the "
+    "acceleration component is (docs/clusters.md)"
+)
+NEW_CLUSTER_REMEDY = (
+    "only a new cluster is created with it (a new stack, docs/clusters.md): the provider "
+    "never sends it to a running one"
+)
+CREATE_ONLY = CreateOnlyInputs(
+    reason="not applied to the running cluster: ACK reads it at creation only",
+    remedies={
+        name: ADDON_REMEDY if name == "addons" else NEW_CLUSTER_REMEDY
+        for name in rules.CLUSTER_CREATE_ONLY
+    },
+)
 
 
 def minor_of(release: str) -> tuple[int, int] | None:

@@ -16,7 +16,7 @@ from pydantic import Field, PrivateAttr, StringConstraints, ValidationError, mod
 from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
-from trainstack.config.clusters.ack_create import AckCreate, minor_of
+from trainstack.config.clusters.ack_create import CREATE_ONLY, AckCreate, minor_of
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
 from trainstack.core.base_model import StrictModel, constraint
@@ -179,6 +179,7 @@ KIND = ClusterKind(
         "alicloud:nas/fileSystem:FileSystem": rules.FILE_SYSTEM_REPLACED_BY,
         "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
     },
+    create_only_inputs={MANAGED_CLUSTER: CREATE_ONLY},
 )
 
 

@@ -16,7 +16,7 @@ from trainstack.config.clusters.alicloud import KIND as ALICLOUD
 from trainstack.config.clusters.alicloud import AlicloudCluster
 from trainstack.config.clusters.existing import KIND as EXISTING
 from trainstack.config.clusters.existing import ExistingCluster
-from trainstack.config.clusters.spec import ClusterKind
+from trainstack.config.clusters.spec import ClusterKind, CreateOnlyInputs
 
 KINDS: tuple[ClusterKind, ...] = (ALICLOUD, EXISTING)
 """The kinds, in the order of :data:`Cluster`'s members."""
@@ -38,3 +38,8 @@ def identity_keys() -> frozenset[str]:
 def data_resources() -> dict[str, tuple[str, ...]]:
     """Every kind's data-bearing resource types with the inputs that replace them."""
     return {token: inputs for k in KINDS for token, inputs in k.data_resources.items()}
+
+
+def create_only_inputs() -> dict[str, CreateOnlyInputs]:
+    """Every kind's resource types with the inputs its cloud reads at creation only."""
+    return {token: inputs for k in KINDS for token, inputs in k.create_only_inputs.items()}

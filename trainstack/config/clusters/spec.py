@@ -52,6 +52,20 @@ def declared_only(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAlloca
 
 
 @dataclass(frozen=True)
+class CreateOnlyInputs:
+    """Inputs of one resource type that its cloud reads when it creates the resource, and
+    never after: a later change is accepted, ``pulumi up`` reports success, and the running
+    resource never gets it. ``trainstack diff`` says so of every such change."""
+
+    reason: str
+    """What becomes of such a change, as the diff says it (``not applied to the running
+    cluster: ACK reads it at creation only``)."""
+    remedies: Mapping[str, str]
+    """Each such input (top-level, as the plan records it: ``addons``) with what to do
+    instead."""
+
+
+@dataclass(frozen=True)
 class ClusterKind:
     """One kind of cluster: everything about it that code outside its module needs."""
 
@@ -76,6 +90,9 @@ class ClusterKind:
     data_resources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Resource types of the cloud that hold data (or every cluster's way to it), each with
     the inputs whose change replaces the resource: the diff's data-loss check."""
+    create_only_inputs: Mapping[str, CreateOnlyInputs] = field(default_factory=dict)
+    """Resource types of the cloud with inputs it reads at creation only, by type token:
+    the diff's not-applied check."""
     derive_allocatable: Callable[[ClusterModel, NodePool, str], NodeAllocatable] = declared_only
     """What pods can request on a node of a pool (at key ``nodePools[i]``) when the pool
     declares only its capacity: the kind's cloud's documented reservation, or a
