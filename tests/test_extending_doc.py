@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from components.clusters.registry import COMPONENTS
+from tests.python_source import parse_python
 from tests.stack_helpers import REPO
 from trainstack.chart.constants import GENERATED_FILES
 from trainstack.chart.paths import CHART_DIR
@@ -53,7 +54,7 @@ def _operator_definitions() -> list[tuple[str, str]]:
     of a module of trainstack/operators/ (imports do not count)."""
     found = []
     for path in sorted((REPO / "trainstack" / "operators").glob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parse_python(path).body:
             call = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
             if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "OperatorFamily":
                 keys = [k.value for k in call.keywords if k.arg == "key"]
@@ -103,7 +104,7 @@ def listed(body: str) -> list[Listed]:
 
 def _defines(path: Path, name: str) -> bool:
     """``path`` assigns ``name`` at its top level."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in parse_python(path).body:
         targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             return True

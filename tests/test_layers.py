@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
+from tests.python_source import parse_python
+
 REPO = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -116,25 +118,8 @@ def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -
 
 
 def _parsed() -> list[tuple[str, Path, ast.Module]]:
-    """Every module scanned with its syntax tree, parsed with the garbage collector held off.
-
-    CPython 3.11 counts the AST constructor's depth in state that a parse shares with any
-    other parse that starts inside it: a finalizer run by the collector mid-parse (an
-    asyncio future an earlier test left unretrieved logs its traceback, and the traceback
-    parses source lines for its carets) makes the outer parse fail with "AST constructor
-    recursion depth mismatch". Pending finalizers run before the parses instead.
-    """
-    enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        return [
-            (module, path, ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
-            for module, path in _modules().items()
-        ]
-    finally:
-        if enabled:
-            gc.enable()
+    """Every module scanned with its syntax tree."""
+    return [(module, path, parse_python(path)) for module, path in _modules().items()]
 
 
 @cache

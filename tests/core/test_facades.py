@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.python_source import parse_python
 from tests.stack_helpers import REPO
 from trainstack.core.facades import lazy_names
 
@@ -24,7 +25,7 @@ def _lazy_facades() -> list[Path]:
 
 def _declared(init: Path) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]]]:
     """``__all__``, the TYPE_CHECKING imports and the lazy table, each as written."""
-    tree = ast.parse(init.read_text(encoding="utf-8"))
+    tree = parse_python(init)
     listed: set[str] = set()
     typed: dict[str, set[str]] = {}
     lazy: dict[str, set[str]] = {}
