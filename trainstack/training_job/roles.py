@@ -121,6 +121,22 @@ def port_field() -> Any:
     )
 
 
+def single_replicas_field(role: str, without: str) -> Any:
+    """``replicas`` of a role a job runs at most one of (PyTorch's master, TensorFlow's
+    chief): 1 by default; ``without`` says what 0 runs instead."""
+    return Field(default=1, ge=0, le=1, description=f"1 runs a {role}; 0 {without}")
+
+
+def inherited_gpus_field(role: str) -> Any:
+    """``gpus`` of a role that takes the workers' count unless it sets its own."""
+    return Field(
+        default=None,
+        ge=0,
+        le=INT32_MAX,
+        description=f"GPUs of the {role}; null: the same as worker.gpus.",
+    )
+
+
 class Worker(RoleOverrides):
     """The workers: the pods that train (every framework has them)."""
 

@@ -38,7 +38,12 @@ from trainstack.training_job.frameworks.spec import (
     Violation,
 )
 from trainstack.training_job.pod import PortNumber
-from trainstack.training_job.roles import RoleOverrides, port_field
+from trainstack.training_job.roles import (
+    RoleOverrides,
+    inherited_gpus_field,
+    port_field,
+    single_replicas_field,
+)
 from trainstack.training_job.types import CountOrText
 
 if TYPE_CHECKING:
@@ -66,18 +71,10 @@ NprocPerNode = Annotated[
 class Master(RoleOverrides):
     """The PyTorch master: rank 0 (MASTER_ADDR points to it), or none for a Worker-only job."""
 
-    replicas: int = Field(
-        default=1,
-        ge=0,
-        le=1,
-        description="1 runs a master; 0 runs Workers only (elastic jobs; worker 0 is rank 0).",
+    replicas: int = single_replicas_field(
+        "master", "runs Workers only (elastic jobs; worker 0 is rank 0)."
     )
-    gpus: int | None = Field(
-        default=None,
-        ge=0,
-        le=INT32_MAX,
-        description="GPUs of the master; null: the same as worker.gpus.",
-    )
+    gpus: int | None = inherited_gpus_field("master")
     port: PortNumber | None = port_field()
 
 

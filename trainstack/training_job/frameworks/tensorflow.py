@@ -24,7 +24,12 @@ from trainstack.training_job.frameworks.spec import (
     Violation,
 )
 from trainstack.training_job.pod import PortNumber
-from trainstack.training_job.roles import RoleOverrides, port_field
+from trainstack.training_job.roles import (
+    RoleOverrides,
+    inherited_gpus_field,
+    port_field,
+    single_replicas_field,
+)
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -33,18 +38,10 @@ if TYPE_CHECKING:
 class Chief(RoleOverrides):
     """The TensorFlow chief: trains like a worker and also saves checkpoints and summaries."""
 
-    replicas: int = Field(
-        default=1,
-        ge=0,
-        le=1,
-        description="1 runs a chief; 0 lets worker 0 act as chief (a TFJob needs one of them).",
+    replicas: int = single_replicas_field(
+        "chief", "lets worker 0 act as chief (a TFJob needs one of them)."
     )
-    gpus: int | None = Field(
-        default=None,
-        ge=0,
-        le=INT32_MAX,
-        description="GPUs of the chief; null: the same as worker.gpus.",
-    )
+    gpus: int | None = inherited_gpus_field("chief")
     port: PortNumber | None = port_field()
 
 
