@@ -44,7 +44,9 @@ def make_repository(root: Path) -> list[str]:
     identity = ["-c", "user.name=benchmark", "-c", "user.email=benchmark@localhost"]
     for command in (["init", "-q"], ["add", "-A"], [*identity, "commit", "-q", "-m", "bench"]):
         subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
-    return sorted(path.name[len("Pulumi.") : -len(".yaml")] for path in root.glob("stacks/*"))
+    # Only stack files: stacks/ also holds the cluster templates (stacks/templates/).
+    found = root.glob("stacks/Pulumi.*.yaml")
+    return sorted(path.name[len("Pulumi.") : -len(".yaml")] for path in found)
 
 
 def main() -> None:
