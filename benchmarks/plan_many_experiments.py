@@ -77,6 +77,8 @@ def make_project(root: Path) -> None:
     (root / "stacks").mkdir()
     # The data stack it reads ImageNet from (planned first, as for the example stacks).
     shutil.copy(ROOT / "stacks" / "Pulumi.imagenet.yaml", root / "stacks")
+    # The cluster and pools baseline names (trainstack:clusterTemplate), beside its file.
+    shutil.copytree(ROOT / "stacks" / "templates", root / "stacks" / "templates")
     (root / "stacks" / "Pulumi.bench.yaml").write_text(dump_yaml({"config": config}))
 
 
