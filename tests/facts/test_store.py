@@ -74,6 +74,11 @@ def test_a_control_character_is_written_escaped(tmp_path: Path) -> None:
             "[" * 100 + "]" * 100,
             "invalid facts file in facts/aiacc.json: (document): found JSON nested more than 64",
         ),
+        (
+            '{"format": ' + "9" * 5000 + "}",
+            "invalid facts file in facts/aiacc.json: (document): found a number of more digits "
+            "than Python reads (4,300)",
+        ),
     ],
 )
 def test_a_broken_file_is_one_clear_error(tmp_path: Path, content: str, message: str) -> None:

@@ -188,6 +188,13 @@ STACK_FILES = [
         (ONPREM, 'trainstack:nodePools[0].desiredSize: found "2024-01-01"; allowed: an integer'),
     ),
     Case(
+        # Text of digits is decoded as JSON, the way the engine hands config to programs:
+        # past 4,300 digits Python's reader refuses it (a ValueError, kept as text).
+        "a-number-of-5000-digits-as-text",
+        stack_text("onprem", "desiredSize: 2", 'desiredSize: "' + "9" * 5000 + '"'),
+        (ONPREM, 'trainstack:nodePools[0].desiredSize: found "9999', "allowed: an integer"),
+    ),
+    Case(
         "binary-tag",
         stack_text("onprem", "gpuModel: V100", "gpuModel: !!binary VjEwMA=="),
         (ONPREM, 'config["trainstack:nodePools"][0].gpuModel (line', "found the tag !!binary"),

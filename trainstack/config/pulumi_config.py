@@ -41,7 +41,7 @@ def decode_config_value(value: Any) -> Any:
         return value
     try:
         return json.loads(value)
-    except json.JSONDecodeError:
+    except ValueError:  # no JSON, or an integer of more digits than Python reads: text
         return value
 
 

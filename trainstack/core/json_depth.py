@@ -4,11 +4,16 @@ Python's ``json`` and msgspec both recurse and stop near 1,000 levels with a
 ``RecursionError``; trainstack refuses anything past
 :data:`~trainstack.core.limits.MAX_JSON_DEPTH` instead, with its own message, and maps the
 reader's error onto the same message (a document the reader cannot hold is deeper still).
+
+The other limit of Python's reader: an integer of more digits than
+``sys.get_int_max_str_digits()`` (4,300) is a ``ValueError`` that is no
+``JSONDecodeError``; readers of files say :data:`TOO_MANY_DIGITS` of it.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from itertools import accumulate
 from typing import Any
@@ -16,6 +21,7 @@ from typing import Any
 from trainstack.core.limits import MAX_JSON_DEPTH
 
 TOO_DEEP = f"JSON nested more than {MAX_JSON_DEPTH} deep"
+TOO_MANY_DIGITS = f"a number of more digits than Python reads ({sys.get_int_max_str_digits():,})"
 ALLOWED_DEPTH = f"at most {MAX_JSON_DEPTH} levels of objects and arrays (trainstack's limit)"
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from trainstack.core.errors import FactsFileError, OutputError, Problem
-from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, raw_too_deep
+from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, raw_too_deep
 from trainstack.core.limits import MAX_FACTS_FILE_BYTES
 from trainstack.core.validation import problems_from
 from trainstack.facts.model import StackFacts
@@ -65,6 +65,8 @@ def read_facts(root: Path, stack: str, display: Display) -> StackFacts | None:
         document = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise problem(f"invalid JSON ({type(error).__name__})") from None
+    except ValueError:  # an integer of too many digits (core/json_depth.py)
+        raise problem(TOO_MANY_DIGITS) from None
     try:
         facts = StackFacts.model_validate(document)
     except ValidationError as error:

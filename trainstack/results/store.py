@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from trainstack.core.describe import describe_value
 from trainstack.core.errors import Problem, ResultsError, ResultsFileError
 from trainstack.core.files import link_leaving, open_regular, outside_problem
-from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, raw_too_deep
+from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, raw_too_deep
 from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.core.validation import problems_from
 from trainstack.results.lock import stack_lock
@@ -128,9 +128,9 @@ def _validated(data: bytes, where: Callable[[], str]) -> RunRecord:
         raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from error
     except UnicodeDecodeError as error:
         raise ResultsFileError(where(), [Problem("(document)", str(error), _RESTORE)]) from error
-    except ValueError:  # Python reads integers of at most 4,300 digits
-        found = "a number of more digits than Python reads (4,300)"
-        raise ResultsFileError(where(), [Problem("(document)", found, _RESTORE)]) from None
+    except ValueError:  # an integer of too many digits (core/json_depth.py)
+        problem = Problem("(document)", TOO_MANY_DIGITS, _RESTORE)
+        raise ResultsFileError(where(), [problem]) from None
     if not isinstance(document, dict):  # the problem is the whole file, not a key of it
         found = describe_value(document)
         raise ResultsFileError(where(), [Problem("(document)", found, f"an object: {_RESTORE}")])
