@@ -188,11 +188,11 @@ STACK_FILES = [
         (ONPREM, 'trainstack:nodePools[0].desiredSize: found "2024-01-01"; allowed: an integer'),
     ),
     Case(
-        # Text of digits is decoded as JSON, the way the engine hands config to programs:
-        # past 4,300 digits Python's reader refuses it (a ValueError, kept as text).
+        # A top-level value is decoded as JSON, the way the engine hands config to
+        # programs: past 4,300 digits Python's reader refuses it (a ValueError: kept as text).
         "a-number-of-5000-digits-as-text",
-        stack_text("onprem", "desiredSize: 2", 'desiredSize: "' + "9" * 5000 + '"'),
-        (ONPREM, 'trainstack:nodePools[0].desiredSize: found "9999', "allowed: an integer"),
+        stack_text("onprem", "config:\n", 'config:\n  trainstack:bogus: "' + "9" * 5000 + '"\n'),
+        (ONPREM, 'trainstack:bogus: found unknown key "bogus"'),
     ),
     Case(
         "binary-tag",

@@ -160,10 +160,8 @@ def _mlperf(lines: Sequence[str]) -> list[Measurement]:
             continue
         try:
             record = json.loads(line[at + len(_MLLOG) :])
-        except (ValueError, RecursionError):
-            # A record cut by another rank's output, nested absurdly or with an integer
-            # of more digits than Python reads (a ValueError, not a JSONDecodeError): noise.
-            continue
+        except (json.JSONDecodeError, RecursionError):
+            continue  # a record cut by another rank's output (or nested absurdly): noise
         if not isinstance(record, dict):
             continue
         key, value, time_ms = record.get("key"), record.get("value"), record.get("time_ms")
