@@ -25,12 +25,12 @@ approval.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from trainstack.config.clusters.registry import data_resources
-from trainstack.core.describe import describe_value
 from trainstack.diff.model import DataRisk, ObjectDiff, PlanObject
-from trainstack.diff.paths import LeafChange, Location, dotted, leaf_changes
+from trainstack.diff.paths import LeafChange, Location, leaf_changes
 from trainstack.diff.populate_jobs import job_digest
 
 DATA_LOSS = 3
@@ -76,24 +76,19 @@ def data_risk(item: ObjectDiff) -> DataRisk | None:
         return DataRisk(item.key.label, "deleted", f"not in the new plan; {guarded}")
     if item.status != "changed" or item.after is None:
         return None
-    changes = replacing_changes(item)
+    changes = replacing(before.pulumi_type, leaf_changes(item.before_document, item.after_document))
     if not changes:
         return None
-    shown = "; ".join(
-        f"{dotted(c.location)}: {describe_value(c.before)} -> {describe_value(c.after)}"
-        for c in changes[:3]
-    )
+    shown = "; ".join(str(change) for change in changes[:3])
     return DataRisk(item.key.label, "replaced", f"{shown} forces a new resource; {guarded}")
 
 
-def replacing_changes(item: ObjectDiff) -> list[LeafChange]:
-    """The changed leaves of a data-bearing type's inputs that force a new resource."""
-    if item.before is None or item.after is None:
-        return []
-    forcing = REPLACED_BY.get(item.before.pulumi_type, ())
+def replacing(pulumi_type: str, changes: Iterable[LeafChange]) -> list[LeafChange]:
+    """Those of ``changes`` (of a resource of ``pulumi_type``) that force a new one."""
+    forcing = REPLACED_BY.get(pulumi_type, ())
     return [
         change
-        for change in leaf_changes(item.before_document, item.after_document)
+        for change in changes
         if any(change.location[: len(path)] == path for path in forcing)
     ]
 

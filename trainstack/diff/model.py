@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from trainstack.core.describe import describe_value
-from trainstack.diff.paths import LeafChange, Location, dotted
+from trainstack.diff.paths import LeafChange, Location
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -156,10 +155,7 @@ class NotApplied:
 
     def shown(self) -> str:
         """The first :attr:`SHOWN` changes, ``path: before -> after``, and how many more."""
-        text = "; ".join(
-            f"{dotted(c.location)}: {describe_value(c.before)} -> {describe_value(c.after)}"
-            for c in self.changes[: self.SHOWN]
-        )
+        text = "; ".join(str(change) for change in self.changes[: self.SHOWN])
         more = len(self.changes) - self.SHOWN
         return f"{text}; and {more} more" if more > 0 else text
 

@@ -17,7 +17,7 @@ change replaces (the new resource is created with them: the replacement is data 
 from __future__ import annotations
 
 from trainstack.config.clusters.registry import create_only_inputs
-from trainstack.diff.data_loss import replacing_changes
+from trainstack.diff.data_loss import replacing
 from trainstack.diff.model import NotApplied, ObjectDiff
 from trainstack.diff.paths import leaf_changes
 
@@ -30,11 +30,14 @@ def not_applied(item: ObjectDiff) -> NotApplied | None:
     if item.status != "changed" or before is None or item.after is None:
         return None
     declared = CREATE_ONLY.get(before.pulumi_type)
-    if declared is None or replacing_changes(item):
+    if declared is None:
+        return None
+    every = list(leaf_changes(item.before_document, item.after_document))
+    if replacing(before.pulumi_type, every):
         return None
     changes = tuple(
         change
-        for change in leaf_changes(item.before_document, item.after_document)
+        for change in every
         if len(change.location) > 1
         and change.location[0] == "inputs"
         and change.location[1] in declared.remedies

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from trainstack.core.describe import describe_value
+
 Location = tuple[str | int, ...]
 
 
@@ -65,6 +67,11 @@ class LeafChange:
     location: Location
     before: Any
     after: Any
+
+    def __str__(self) -> str:
+        """``inputs.serviceCidr: "172.21.0.0/20" -> "172.22.0.0/20"``, as reviews show it."""
+        was, now = describe_value(self.before), describe_value(self.after)
+        return f"{dotted(self.location)}: {was} -> {now}"
 
 
 def leaf_changes(before: Any, after: Any, location: Location = ()) -> Iterator[LeafChange]:
