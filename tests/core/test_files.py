@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainstack.core.errors import InputLimitError
-from trainstack.core.files import open_regular, read_text
+from trainstack.core.files import open_regular, read_at_most, read_text
 from trainstack.core.limits import MAX_FILE_BYTES
 
 
@@ -49,3 +49,24 @@ def test_open_regular_never_opens_anything_else(tmp_path: Path, kind: str) -> No
         path.symlink_to(tmp_path / "real")
     with pytest.raises(OSError, match="not a regular file|a symbolic link"):
         open_regular(path, follow_links=kind == "device")
+
+
+@pytest.mark.parametrize("size", [0, 1, 99, 100, 101, 5000])
+def test_read_at_most_reads_the_whole_file_up_to_the_limit(tmp_path: Path, size: int) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(bytes(range(256)) * 20)
+    os.truncate(path, size)
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        assert read_at_most(descriptor, 101) == path.read_bytes()[:101]
+    finally:
+        os.close(descriptor)
+
+
+def test_read_at_most_reads_past_a_size_the_file_does_not_tell() -> None:
+    """Files of /proc say size 0 and still hold text: read on to their end."""
+    descriptor = os.open("/proc/self/status", os.O_RDONLY)
+    try:
+        assert b"Name:" in read_at_most(descriptor, 1 << 20)
+    finally:
+        os.close(descriptor)

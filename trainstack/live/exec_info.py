@@ -29,7 +29,7 @@ import msgspec
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
-from trainstack.core.files import open_regular
+from trainstack.core.files import open_regular, read_at_most
 
 EXEC_INFO_VARIABLE = "KUBERNETES_EXEC_INFO"
 """exec.go's ``execInfoEnv`` (client-go v0.36.3)."""
@@ -132,7 +132,7 @@ def _authority(cluster: dict[str, Any], source: Path, where: str) -> bytes:
     try:
         # A regular file only (a FIFO would block the open), and bounded (/dev/zero).
         with os.fdopen(open_regular(path, follow_links=True), "rb") as file:
-            return file.read(MAX_EXEC_INFO_BYTES + 1)
+            return read_at_most(file.fileno(), MAX_EXEC_INFO_BYTES + 1)
     except OSError as error:
         raise ClusterError(
             f"{where}: provideClusterInfo passes the CA, and certificate-authority "

@@ -27,7 +27,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from trainstack.core.files import open_regular
+from trainstack.core.files import open_regular, read_at_most
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
@@ -124,7 +124,7 @@ def _read_manifest(path: Path, stack: str, key: bytes) -> dict[str, str]:
     except OSError as error:
         raise Unverified(f"{path.name}: {error.strerror}") from None
     with os.fdopen(descriptor, "rb") as handle:
-        data = handle.read(MAX_MANIFEST_BYTES + 1)
+        data = read_at_most(handle.fileno(), MAX_MANIFEST_BYTES + 1)
     if len(data) > MAX_MANIFEST_BYTES:
         raise Unverified(f"{path.name} is larger than {MAX_MANIFEST_BYTES} bytes")
     try:

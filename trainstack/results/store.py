@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from trainstack.core.describe import describe_value
 from trainstack.core.errors import Problem, ResultsError, ResultsFileError
-from trainstack.core.files import link_leaving, open_regular, outside_problem
+from trainstack.core.files import link_leaving, open_regular, outside_problem, read_at_most
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, raw_too_deep
 from trainstack.core.limits import MAX_FILE_BYTES
 from trainstack.core.validation import problems_from
@@ -90,12 +90,7 @@ def _read_bytes(path: Path, where: Callable[[], str]) -> bytes:
         # Only a regular file is opened: a FIFO or /dev/zero would block or never end.
         descriptor = open_regular(path, follow_links=True)
         try:
-            # Read to the file's size, then to the end (it may have grown): asking for the
-            # 1 MiB limit at once costs a 1 MiB buffer for each of thousands of files.
-            limit = MAX_FILE_BYTES + 1
-            data = os.read(descriptor, min(os.fstat(descriptor).st_size + 1, limit))
-            while len(data) < limit and (more := os.read(descriptor, limit - len(data))):
-                data += more
+            data = read_at_most(descriptor, MAX_FILE_BYTES + 1)
         finally:
             os.close(descriptor)
     except OSError as error:
