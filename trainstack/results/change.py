@@ -25,6 +25,7 @@ what ``scipy.stats.t`` and ``scipy.stats.nct`` call).
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -93,7 +94,7 @@ def change_of(
     """The change of A against B from the values (finite, positive) of their runs."""
     la, lb = [math.log(v) for v in a], [math.log(v) for v in b]
     sign = 1.0 if higher_is_better else -1.0
-    difference = sign * (math.fsum(la) / len(la) - math.fsum(lb) / len(lb))
+    difference = sign * (statistics.fmean(la) - statistics.fmean(lb))
     va, vb = _variance(la), _variance(lb)
     needed = runs_needed([v for v in (va, vb) if v is not None], resolve)
     estimate = _expm1(difference)
@@ -132,7 +133,7 @@ def runs_needed(variances: Sequence[float], resolve: float) -> int | None:
     ``MAX_RUNS_NEEDED + 1``: more than that)."""
     if not variances:
         return None
-    spread = math.sqrt(math.fsum(variances) / len(variances))
+    spread = math.sqrt(statistics.fmean(variances))
     if spread == 0:
         return MIN_RUNS_FOR_INTERVAL
     # The normal approximation (z quantiles) is a lower bound for the t-test's n: start there.
