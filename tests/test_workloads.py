@@ -43,7 +43,11 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
         launcher_container = _container(launcher, "launcher")
         assert worker_container["resources"]["limits"]["nvidia.com/gpu"] == 4
         assert "nvidia.com/gpu" not in launcher_container.get("resources", {}).get("limits", {})
-        image = "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0"
+        # Arena's image with mpi-operator's ssh setup added (images/aiacc-ssh/Dockerfile)
+        image = (
+            "<image built from images/aiacc-ssh/Dockerfile (FROM "
+            "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0)>"
+        )
         for role, container in (("worker", worker), ("launcher", launcher)):
             pod = container["template"]["spec"]
             claims = {
