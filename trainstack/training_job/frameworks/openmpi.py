@@ -73,7 +73,7 @@ def rank_env(job: TrainingJob) -> list[str]:
     """The variables the v2beta1 launcher's Open MPI exports to every rank through the env
     file, sorted: the job's env but OMPI_* (Open MPI forwards them) and what differs from
     pod to pod (fieldRef, resourceFieldRef) or may be unset (optional references: Open
-    MPI stops at the first unset name, mca_base_var.c:307-314), and Arena's workers and
+    MPI stops at the first unset name, mca_base_var.c:308-314), and Arena's workers and
     gpus with arenaSubmit. As the chart's ``training-job.mpi.rankEnv``."""
     if job.mpi.implementation != "OpenMPI":
         return []
