@@ -34,9 +34,7 @@ def _containers(root: Path) -> dict[str, dict[str, Any]]:
     sshd.chmod(0o755)
     host_key = root / "host_key"
     host_key.write_text("a host key\n")
-    Path(f"{sshd}.dump").write_text(
-        recorded("sshd-T.txt", strictmodes="no", hostkey=str(host_key))
-    )
+    Path(f"{sshd}.dump").write_text(recorded("sshd-T.txt", strictmodes="no", hostkey=str(host_key)))
     values = {
         "framework": "mpi",
         "image": {"name": "registry.example.com/aiacc/cuda11:v3.0"},
