@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,6 +15,7 @@ from trainstack.console.groups import help_when_bare
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
+from trainstack.health.verdict import DEFAULT_MAX_AGE_HOURS, DEFAULT_TOLERANCE
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
 from trainstack.results.store import StoredRun, Written, read_stack_runs
@@ -160,23 +162,49 @@ def compared_rows(
     metrics: Sequence[str],
     experiments: Sequence[str],
     resolve_percent: float,
+    health_tolerance: float = DEFAULT_TOLERANCE * 100,
+    health_max_age: float = DEFAULT_MAX_AGE_HOURS,
 ) -> list[Row]:
-    """Both stacks' runs read, every kept log checked, compared."""
+    """Both stacks' runs read, every kept log checked, both stacks' health compared."""
+    from trainstack.health.gate import health_report
     from trainstack.results.compare import compare as compare_rows
     from trainstack.results.logcheck import log_problem
 
     for stack in (a, b):
         project.stack_file(stack)  # an unknown stack is an error naming the known ones
+    a_runs, b_runs = _stack_runs(project, a), _stack_runs(project, b)
+    health = health_report(
+        project.root,
+        a,
+        b,
+        project.display,
+        health_tolerance / 100,
+        health_max_age,
+        run_starts([*a_runs.values(), *b_runs.values()]),
+    )
     return compare_rows(
         a,
-        _stack_runs(project, a),
+        a_runs,
         b,
-        _stack_runs(project, b),
+        b_runs,
         metrics=metrics,
         experiments=experiments,
         resolve=resolve_percent / 100,
         check_log=lambda run: log_problem(run, project.display),
+        health=health,
     )
+
+
+def run_starts(runs: Sequence[Sequence[StoredRun]]) -> list[datetime]:
+    """When each run's job started (runs read from saved logs have no time)."""
+    found = []
+    for stored in (run for side in runs for run in side):
+        started = stored.record.job.start_time if stored.record.job else None
+        try:
+            found.append(datetime.strptime(started or "", "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC))
+        except ValueError:
+            continue
+    return found
 
 
 def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:

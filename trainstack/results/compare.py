@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from trainstack.health.verdict import HealthReport
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
 from trainstack.results.record import MetricValue, RunRecord
@@ -98,8 +99,11 @@ def compare(
     experiments: Sequence[str] = (),
     resolve: float = DEFAULT_RESOLVE,
     check_log: LogCheck | None = None,
+    health: HealthReport | None = None,
 ) -> list[Row]:
-    """Every (experiment, metric) recorded on either side (or those asked for), sorted."""
+    """Every (experiment, metric) recorded on either side (or those asked for), sorted;
+    ``health``: the two stacks' GPU health compared (a finding makes every row not
+    comparable, :mod:`trainstack.health.verdict`)."""
     names = sorted(set(a_runs) | set(b_runs))
     where = f"the results of {a_stack} or {b_stack}"
     check_known("--experiment", experiments, names, where)
@@ -119,6 +123,8 @@ def compare(
             reason = _not_comparable(experiment, metric, a, b) or logs
             if not reason and not environment.comparable:
                 reason = environment.reason
+            if not reason and health is not None and not health.comparable:
+                reason = f"{experiment}: {health.reason()}"
             stats = None
             if not reason:
                 stats = change_of(a.values, b.values, first.higher_is_better, resolve)
