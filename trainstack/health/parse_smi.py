@@ -8,8 +8,8 @@ drivers: ``Current Power Limit``); ``ECC Mode`` > ``Current``; ``ECC Errors`` >
 ``Volatile`` > ``Double Bit`` > ``Total`` (older) or ``DRAM Uncorrectable``; and the reasons
 under ``Clocks Event Reasons`` (older drivers: ``Clocks Throttle Reasons``) that are
 ``Active`` (``Idle`` and ``Applications Clocks Setting`` are not throttling: a GPU at rest
-and the clocks the administrator set). A value ``N/A`` is no figure. Indented lines before the first block are a block whose
-header was cut (the tail of a log).
+and the clocks the administrator set). A value ``N/A`` is no figure. Indented lines
+before the first block are a block whose header was cut (the tail of a log).
 """
 
 from __future__ import annotations
