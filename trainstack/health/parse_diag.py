@@ -49,7 +49,7 @@ def parse_diag(text: str) -> DiagTable:
         if row is None or section in ("", _METADATA):
             continue
         name, result = row["test"], row["result"]
-        if name in ("Diagnostic",) or set(name) <= {"=", "+", "-"}:
+        if name == "Diagnostic" or (name and set(name) <= {"=", "+", "-"}):
             continue
         if name:
             test = name
