@@ -28,12 +28,14 @@ def gpu(index: int, fp16: float = FP16, power: float = 300.0) -> GpuHealth:
         ecc_uncorrected=_figure(0, "                Total               : 0"),
         throttling=[],
         gemm_fp16_tflops=_figure(
-            fp16, f"Worker {index}:0 [1004]: TensorEngineActive: generated ???, dcgm 0 "
-            f"({fp16 * 1000:.3} gflops)."
+            fp16,
+            f"Worker {index}:0 [1004]: TensorEngineActive: generated ???, dcgm 0 "
+            f"({fp16 * 1000:.3} gflops).",
         ),
         gemm_fp32_tflops=_figure(
-            FP32, f"Worker {index}:0 [1007]: Fp32EngineActive: generated ???, dcgm 0 "
-            f"({FP32 * 1000:.3} gflops)."
+            FP32,
+            f"Worker {index}:0 [1007]: Fp32EngineActive: generated ???, dcgm 0 "
+            f"({FP32 * 1000:.3} gflops).",
         ),
     )
 

@@ -40,7 +40,12 @@ def test_wrong_results_and_out_of_bounds_values_are_problems() -> None:
 
 
 def test_garbage_is_no_figure_and_no_crash() -> None:
-    for text in ("", "\x00\x1b[2J" * 100, "NCCL failure common.cu:958 'unhandled system error'", "9" * 5000):
+    for text in (
+        "",
+        "\x00\x1b[2J" * 100,
+        "NCCL failure common.cu:958 'unhandled system error'",
+        "9" * 5000,
+    ):
         result = parse_all_reduce(text)
         assert result.busbw_gbps is None
         assert result.problems

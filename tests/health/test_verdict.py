@@ -26,9 +26,7 @@ def test_equal_health_files_are_comparable(tmp_path: Path) -> None:
 
 def test_one_node_30_percent_slower_is_not_comparable_naming_it(tmp_path: Path) -> None:
     slow = NODES[2]
-    root = _project(
-        tmp_path, facts("aiacc"), facts("baseline", busbw={slow: BUSBW * 0.7})
-    )
+    root = _project(tmp_path, facts("aiacc"), facts("baseline", busbw={slow: BUSBW * 0.7}))
     report = health_report(root, "aiacc", "baseline", str)
     assert not report.comparable
     (finding,) = report.findings
@@ -56,7 +54,9 @@ def test_without_a_health_file_health_is_not_measured(tmp_path: Path) -> None:
 def test_a_slower_gpu_names_its_node_and_gpu() -> None:
     report = compare_health(facts("aiacc"), facts("baseline", fp16=80.0))
     texts = [f.text for f in report.of("not comparable")]
-    assert texts[0].startswith(f"aiacc node {NODES[0]} (GPU 0): GEMM FP16 100 TFLOPS vs baseline 80")
+    assert texts[0].startswith(
+        f"aiacc node {NODES[0]} (GPU 0): GEMM FP16 100 TFLOPS vs baseline 80"
+    )
 
 
 def test_power_limits_must_match() -> None:
@@ -86,6 +86,4 @@ def test_stale_apart_and_against_runs() -> None:
     assert len(report.of("stale")) == 2
     near = datetime(2026, 12, 1, 12, tzinfo=UTC)
     assert compare_health(facts("aiacc"), facts("baseline"), runs=[near]).comparable
-    assert compare_health(
-        facts("aiacc"), old, max_age=timedelta(days=60)
-    ).comparable
+    assert compare_health(facts("aiacc"), old, max_age=timedelta(days=60)).comparable

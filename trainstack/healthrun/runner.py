@@ -54,14 +54,14 @@ class Runner:
         checks: Checks,
         timeout: float,
         progress: Progress,
-        poll: float = POLL_SECONDS,
+        poll: float | None = None,
     ) -> None:
         self.reader = reader
         self.writer = ClusterWriter(reader)
         self.checks = checks
         self.timeout = timeout
         self.progress = progress
-        self.poll = poll
+        self.poll = POLL_SECONDS if poll is None else poll
         self.namespace = str(checks.namespace["metadata"]["name"])
         self.selector = f"{RUN_LABEL}={checks.run}"
         self.created_namespace = False
