@@ -205,3 +205,20 @@ def test_unequal_health_makes_every_row_not_comparable() -> None:
         health=compare_health(facts("aiacc"), facts("baseline")),
     )
     assert row.comparable
+
+
+def test_runs_outside_the_predicted_range_are_suspect_and_left_out() -> None:
+    from trainstack.health.expected import Expected
+
+    ranges = {("aiacc", "imagenet-tensorflow", "images_per_sec"): Expected(1300, 1400, "b")}
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": images("aiacc", [1344.0, 1340.0, 900.0])},
+        "baseline",
+        {"imagenet-tensorflow": images("baseline", [1200.0, 1204.0])},
+        expected=ranges,
+    )
+    assert row.a.suspect == ((3, 900.0),)
+    assert row.a.values == (1344.0, 1340.0)
+    assert row.a.runs == (1, 2)
+    assert row.comparable

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from trainstack.core.project import Project
 from trainstack.facts.store import Display
+from trainstack.health.expected import Expected, expected
 from trainstack.health.store import read_health
 from trainstack.health.verdict import (
     DEFAULT_MAX_AGE_HOURS,
@@ -34,3 +36,28 @@ def health_report(
     if a_facts is None or b_facts is None:
         return not_measured(a, b, found)
     return compare_health(a_facts, b_facts, tolerance, timedelta(hours=max_age_hours), runs)
+
+
+def expected_ranges(
+    project: Project, stacks: Sequence[str]
+) -> dict[tuple[str, str, str], Expected]:
+    """(stack, experiment, metric) -> the range each stack's health predicts, for every
+    experiment that declares its ``work`` (none without a health file: nothing loaded)."""
+    from trainstack.experiments import load_stack_experiments
+    from trainstack.training_job.frameworks import framework
+
+    found: dict[tuple[str, str, str], Expected] = {}
+    for stack in stacks:
+        facts = read_health(project.root, stack, project.display)
+        if facts is None:
+            continue
+        for run in load_stack_experiments(project, stack).runs:
+            if run.work is None:
+                continue
+            gpu_pods = [pods for pods in framework(run.job.framework).pods(run.job) if pods.gpus]
+            gpus = sum(pods.replicas * pods.gpus for pods in gpu_pods)
+            count = sum(pods.replicas for pods in gpu_pods)
+            predicted = expected(run.work, facts, run.point_name, run.pool, gpus, count)
+            if predicted is not None:
+                found[(stack, run.point_name, run.work.metric)] = predicted
+    return found

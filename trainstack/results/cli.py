@@ -166,7 +166,7 @@ def compared_rows(
     health_max_age: float = DEFAULT_MAX_AGE_HOURS,
 ) -> list[Row]:
     """Both stacks' runs read, every kept log checked, both stacks' health compared."""
-    from trainstack.health.gate import health_report
+    from trainstack.health.gate import expected_ranges, health_report
     from trainstack.results.compare import compare as compare_rows
     from trainstack.results.logcheck import log_problem
 
@@ -192,6 +192,7 @@ def compared_rows(
         resolve=resolve_percent / 100,
         check_log=lambda run: log_problem(run, project.display),
         health=health,
+        expected=expected_ranges(project, (a, b)),
     )
 
 

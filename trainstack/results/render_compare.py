@@ -92,6 +92,7 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                 f"the run ({row.metric}; flagged, still counted)"
                 for run, drift in side.drifted
             ]
+            notes += expected_notes(row, side)
         stats = row.stats
         if stats and not stats.too_few and not stats.resolved and stats.runs_needed:
             if stats.runs_needed <= MAX_RUNS_NEEDED:
@@ -101,6 +102,22 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                     "trainstack:experiments in both stack files, then `pulumi up` and collect"
                 )
     return list(dict.fromkeys(notes))
+
+
+def expected_notes(row: Row, side: Side) -> list[str]:
+    """The range the side's health predicts, and its runs outside it (left out)."""
+    if side.expected is None:
+        return []
+    found = [
+        f"{row.experiment} on {side.stack}: {row.metric} predicted {number(side.expected.low)} "
+        f".. {number(side.expected.high)} {row.unit} from its health ({side.expected.basis})"
+    ]
+    found += [
+        f"{row.experiment}: run {run} on {side.stack}: {number(value)} {row.unit} is outside "
+        "the predicted range: suspect, left out of the statistics"
+        for run, value in side.suspect
+    ]
+    return found
 
 
 def unchecked_of(rows: Sequence[Row]) -> list[str]:
@@ -212,6 +229,14 @@ def _side_json(side: Side) -> dict[str, Any]:
         "excludedRuns": side.excluded,
         "scope": list(side.scopes),
         "drifted": [{"run": run, "drift": rounded(drift)} for run, drift in side.drifted],
+        "expected": None
+        if side.expected is None
+        else {
+            "low": rounded(side.expected.low),
+            "high": rounded(side.expected.high),
+            "basis": side.expected.basis,
+        },
+        "suspect": [{"run": run, "value": rounded(value)} for run, value in side.suspect],
     }
 
 
