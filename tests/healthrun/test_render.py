@@ -7,13 +7,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.cli_helpers import project_copy, run
+from tests.cli_helpers import Ran, project_copy, run
 from tests.conformance import crd_dir
 
 
 @pytest.fixture()
 def root(tmp_path: Path) -> Path:
     return project_copy(tmp_path / "project")
+
+
+def _render(root: Path, out: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Ran:
+    """``trainstack health onprem --render OUT ARGS`` in the project copy."""
+    return run(root, "health", "onprem", "--render", str(out), *args, monkeypatch=monkeypatch)
 
 
 def test_render_writes_every_object_checked_against_the_crds(
@@ -39,16 +44,7 @@ def test_render_writes_every_object_checked_against_the_crds(
 def test_declared_nodes_and_only_those_asked(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(
-        root,
-        "health",
-        "onprem",
-        "--render",
-        str(tmp_path),
-        "--nodes",
-        "node2",
-        monkeypatch=monkeypatch,
-    )
+    ran = _render(root, tmp_path, monkeypatch, "--nodes", "node2")
     assert ran.code == 0, ran.stderr
     documents = [
         yaml.safe_load(p.read_text()) for p in sorted((tmp_path / "onprem").glob("*.yaml"))
@@ -63,16 +59,7 @@ def test_declared_nodes_and_only_those_asked(
 def test_an_unknown_node_is_one_error_naming_the_known(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = run(
-        root,
-        "health",
-        "onprem",
-        "--render",
-        str(tmp_path),
-        "--nodes",
-        "node9",
-        monkeypatch=monkeypatch,
-    )
+    ran = _render(root, tmp_path, monkeypatch, "--nodes", "node9")
     assert ran.code == 2
     assert ran.stderr == (
         "error: --nodes: found node9; allowed: nodes of the pools the stack's experiments "
@@ -92,9 +79,9 @@ def test_an_object_the_api_server_would_refuse_is_an_error(
 
     original = jobs.node_job
     monkeypatch.setattr("trainstack.healthrun.checks.node_job", broken)
-    ran = run(root, "health", "onprem", "--render", str(tmp_path), monkeypatch=monkeypatch)
+    ran = _render(root, tmp_path, monkeypatch)
     assert ran.code == 2
-    assert "2 health object(s) would be refused by the API server:" in ran.stderr
+    assert "2 health object(s) would be refused or changed by the API server:" in ran.stderr
     assert "at spec.template.spec: additionalProperties: Additional properties are not " in (
         ran.stderr
     )

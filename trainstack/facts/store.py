@@ -39,7 +39,13 @@ def facts_path(root: Path, stack: str) -> Path:
 
 def facts_json(facts: StackFacts) -> str:
     """The file's text (the same facts, the same bytes)."""
-    document = facts.model_dump(mode="json", by_alias=True)
+    return document_json(facts)
+
+
+def document_json(model: BaseModel) -> str:
+    """A model as a reviewed file's text: sorted keys, two-space indents, ASCII only, a
+    final newline (the same model, the same bytes)."""
+    document = model.model_dump(mode="json", by_alias=True)
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
 
 

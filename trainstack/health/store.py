@@ -4,10 +4,15 @@ keys, two-space indents, ASCII, a final newline): :mod:`trainstack.facts.store`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from trainstack.facts.store import FACTS_DIR, Display, read_document, write_document
+from trainstack.facts.store import (
+    FACTS_DIR,
+    Display,
+    document_json,
+    read_document,
+    write_document,
+)
 from trainstack.health.model import HealthFacts
 
 _RESTORE = (
@@ -23,8 +28,7 @@ def health_path(root: Path, stack: str) -> Path:
 
 def health_json(facts: HealthFacts) -> str:
     """The file's text."""
-    document = facts.model_dump(mode="json", by_alias=True)
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
+    return document_json(facts)
 
 
 def read_health(root: Path, stack: str, display: Display) -> HealthFacts | None:

@@ -10,26 +10,17 @@ from pathlib import Path
 
 from trainstack.config.stack import StackConfig
 from trainstack.conformance import CrdSchemas, violations
-from trainstack.core.errors import PlanError
 from trainstack.core.yaml.io import canonical_yaml
 from trainstack.healthrun.checks import Checks
-from trainstack.plan.conformance import schema_files
+from trainstack.plan.conformance import refuse, schema_files
 from trainstack.plan.output_dir import replacing
-
-_LISTED = 20
 
 
 def check_objects(checks: Checks, config: StackConfig, crd_dir: Path | None) -> str:
     """Raise :class:`PlanError` listing the objects the API server would refuse; return
     what they were checked against."""
     crds = None if crd_dir is None else CrdSchemas(crd_dir)
-    found = violations(checks.objects(), crds, schema_files(config))
-    if found:
-        lines = [f"{len(found)} health object(s) would be refused by the API server:"]
-        lines += [f"  - {violation}" for violation in found[:_LISTED]]
-        if len(found) > _LISTED:
-            lines.append(f"  ... and {len(found) - _LISTED} more")
-        raise PlanError("\n".join(lines))
+    refuse(violations(checks.objects(), crds, schema_files(config)), "health")
     if crds is None:
         return "checked against Kubernetes' strict schemas (MPIJob: give TRAINSTACK_CRD_DIR)"
     return "checked against Kubernetes' strict schemas and the MPI operator's CRD"
