@@ -99,9 +99,8 @@ class FakeCluster:
     def install(self) -> None:
         shape = Shape()
         self.node_names = [n["metadata"]["name"] for n in nodes(shape)]
-        self.api.paged(NODES, "NodeList", "v1", nodes(shape))
-        for name in self.node_names:
-            self._route("GET", f"{NODES}/{name}", lambda h, n=name: self._node(h, n))
+        self.nodes = nodes(shape)
+        self._route("GET", NODES, self._nodes)
         self._route("GET", NS_PATH, self._get_namespace)
         self._route("POST", "/api/v1/namespaces", self._create_namespace)
         self._route("DELETE", NS_PATH, self._delete_namespace)
@@ -127,11 +126,12 @@ class FakeCluster:
             == "trainstack"
         )
 
-    def _node(self, handler: BaseHTTPRequestHandler, name: str) -> None:
-        if name in self.gone:
-            _reply(handler, 404, _status(404, "NotFound", f'nodes "{name}" not found'))
-        else:
-            _reply(handler, 200, {"kind": "Node", "apiVersion": "v1", "metadata": {"name": name}})
+    def _nodes(self, handler: BaseHTTPRequestHandler) -> None:
+        """Every node still in the cluster, in one page."""
+        items = [node for node in self.nodes if node["metadata"]["name"] not in self.gone]
+        _reply(
+            handler, 200, {"kind": "NodeList", "apiVersion": "v1", "metadata": {}, "items": items}
+        )
 
     def _get_namespace(self, handler: BaseHTTPRequestHandler) -> None:
         if self.namespace:

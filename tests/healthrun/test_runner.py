@@ -131,6 +131,18 @@ def test_a_403_on_create_is_one_error_and_nothing_is_left(
     assert not (root / "facts" / "aiacc.health.json").exists()
 
 
+def test_no_node_of_the_pools_is_one_error_before_anything_is_created(
+    root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.nodes = [n for n in fake.nodes if n["metadata"]["name"] not in GPU_NODES]
+    ran = _health(root, config, monkeypatch)
+    assert ran.code == 2
+    assert ran.stderr.startswith(
+        "error: no node of the pools the stack's experiments use (gpu-v100) on context "
+    )
+    assert [method for method, _, _ in fake.api.requests] == ["GET"]
+
+
 def test_unpinned_images_are_refused_before_any_request(
     tmp_path: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:

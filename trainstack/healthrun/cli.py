@@ -81,8 +81,9 @@ def _measure(
     timeout: float,
     settings: options.ClusterOptions,
 ) -> None:
-    from trainstack.core.errors import TrainstackError
+    from trainstack.core.errors import ClusterError, TrainstackError
     from trainstack.health.store import write_health
+    from trainstack.health.targets import used_pools
     from trainstack.healthrun.checks import placeholder_images, plan_checks
     from trainstack.healthrun.facts import health_facts
     from trainstack.healthrun.render import check_objects
@@ -108,6 +109,13 @@ def _measure(
         for pool, found in pool_members(config, read_nodes(reader)).items()
     }
     checks = plan_checks(resolved, members, wanted, secrets.token_hex(4))
+    if not checks.node_jobs:
+        pools = ", ".join(pool.name for pool in used_pools(resolved))
+        raise ClusterError(
+            f"no node of the pools the stack's experiments use ({pools}) on {reader.where()}: "
+            "each pool's nodes carry its labels (trainstack:nodePools[].labels); "
+            "`trainstack inspect` shows what the cluster has"
+        )
     check_objects(checks, config, crd_dir_from(None))
 
     def progress(text: str) -> None:

@@ -3,7 +3,7 @@ logs, and delete everything of the run (by its label) on every way out.
 
 Phases (one after the other: each check needs every GPU of its nodes): the node checks
 (DCGM image), the interconnect within each node, then each multi-node shape. A phase is
-watched by listing its Jobs and pods (and the nodes of the stack's pools) every
+watched by listing its Jobs, its pods and the cluster's nodes (paged) every
 :data:`POLL_SECONDS` until every check ended or ``--timeout`` passed: a check still
 pending then is "never scheduled" with the scheduler's message, one whose node left the
 cluster says so. Logs are read once a check ended (a failed one too: what it printed is
@@ -25,6 +25,7 @@ from trainstack.core.errors import TrainstackError
 from trainstack.health.jobs import CHECK_LABEL, NODE_ANNOTATION, RUN_LABEL
 from trainstack.healthrun.checks import MPI_V2, Checks
 from trainstack.live.api import ApiReader
+from trainstack.live.inspect import NODES
 from trainstack.live.writes import ClusterWriter, collection_path
 
 POLL_SECONDS = 5.0
@@ -142,17 +143,19 @@ class Runner:
         return {name: self._outcome(job, ended.get(name), pods) for name, job in names.items()}
 
     def _gone_nodes(self, pods: list[dict[str, Any]], ended: dict[str, str]) -> dict[str, str]:
-        """Checks whose pod's node no longer exists: check name -> node."""
-        gone = {}
-        for pod in pods:
-            node = (pod.get("spec") or {}).get("nodeName")
-            owner = _owner(pod)
-            if not node or owner is None or owner in ended:
-                continue
-            what = f"reading node {node}"
-            if self.reader.check(f"/api/v1/nodes/{node}", what) is None:
-                gone[owner] = str(node)
-        return gone
+        """Checks whose pod's node no longer exists: check name -> node (one list of the
+        nodes, paged, whatever the number of checks)."""
+        running = {
+            owner: str(node)
+            for pod in pods
+            if (node := (pod.get("spec") or {}).get("nodeName"))
+            and (owner := _owner(pod)) is not None
+            and owner not in ended
+        }
+        if not running:
+            return {}
+        present = set(self.reader.list(NODES, "listing nodes", _node_name))
+        return {owner: node for owner, node in running.items() if node not in present}
 
     def _outcome(
         self, job: dict[str, Any], state: str | None, pods: list[dict[str, Any]]
@@ -211,6 +214,10 @@ class Runner:
                 f"deleting namespace {self.namespace}",
                 "delete namespaces",
             )
+
+
+def _node_name(item: dict[str, Any]) -> str:
+    return str((item.get("metadata") or {}).get("name"))
 
 
 def _ended(item: dict[str, Any]) -> str | None:
