@@ -27,7 +27,9 @@ NCCL_TESTS_IMAGE = (
     "examples/v2beta1/nccl-tests/Dockerfile with NVCC_GENCODE for sm_70 on V100, "
     "pinned by digest>"
 )
-"""mpi-operator's example image (``mpioperator/nccl-tests``, kubeflow/mpi-operator
+"""What ``--render`` writes while ``trainstack:health.images.ncclTests`` is unset (not a
+default: a placeholder default would hold up ``pulumi up`` too). mpi-operator's example
+image (``mpioperator/nccl-tests``, kubeflow/mpi-operator
 examples/v2beta1/nccl-tests/Dockerfile at 0e20180000c1b1f6b369255f0a4c417d88327fbd) is
 compiled for sm_90 only (``CUDA12_GENCODE``): it cannot run on the examples' V100s, so
 the image is yours to build and name (``all_reduce_perf`` at ``/opt/nccl_tests/build``,
@@ -46,13 +48,18 @@ class HealthImages(StrictModel):
         description="NVIDIA's DCGM image: nvidia-smi -q, dcgmi diag and the GEMM test "
         "(dcgmproftester12); default DCGM 4.2.3, its digest to set.",
     )
-    nccl_tests: str = Field(
-        default=NCCL_TESTS_IMAGE,
+    nccl_tests: str | None = Field(
+        default=None,
         min_length=1,
         max_length=512,
         description="An nccl-tests image built with MPI=1 for the pool's GPUs "
-        "(all_reduce_perf at /opt/nccl_tests/build, mpirun and sshd): yours to build.",
+        "(all_reduce_perf at /opt/nccl_tests/build, mpirun and sshd): yours to build; "
+        "unset, `trainstack health` refuses to run (docs/health.md says how to build it).",
     )
+
+    def nccl_tests_image(self) -> str:
+        """The nccl-tests image, or what to put there (a placeholder) while it is unset."""
+        return self.nccl_tests or NCCL_TESTS_IMAGE
 
 
 class HealthSettings(StrictModel):

@@ -180,7 +180,7 @@ def nccl_node_job(target: Target, settings: HealthSettings, run: str) -> dict[st
     volumes, mounts = _shm()
     container = {
         "name": "all-reduce",
-        "image": settings.images.nccl_tests,
+        "image": settings.images.nccl_tests_image(),
         "command": [ALL_REDUCE, *SIZES, "-g", str(target.gpus)],
         "resources": {"limits": {"nvidia.com/gpu": str(target.gpus)}},
         "securityContext": _security(),
@@ -199,14 +199,14 @@ def span_job(
     ranks = span.pods * span.gpus
     launcher = {
         "name": "launcher",
-        "image": settings.images.nccl_tests,
+        "image": settings.images.nccl_tests_image(),
         "command": ["mpirun", "--allow-run-as-root", "-np", str(ranks), "-bind-to", "none"],
         "args": [ALL_REDUCE, *SIZES, "-g", "1"],
         "securityContext": _security(),
     }
     worker = {
         "name": "worker",
-        "image": settings.images.nccl_tests,
+        "image": settings.images.nccl_tests_image(),
         "resources": {"limits": {"nvidia.com/gpu": str(span.gpus)}},
         "securityContext": _security(),
         "volumeMounts": mounts,

@@ -84,7 +84,7 @@ def placeholder_images(config: StackConfig) -> list[str]:
     """``trainstack:health.images.KEY: VALUE`` of each image not pinned yet."""
     images = config.health.images.model_dump(by_alias=True)
     return [
-        f"trainstack:health.images.{key}: {value}"
+        f"trainstack:health.images.{key}: {value or 'unset'}"
         for key, value in sorted(images.items())
-        if is_placeholder(value) or "@<" in value or "@sha256:" not in value
+        if value is None or is_placeholder(value) or "@sha256:" not in value
     ]

@@ -50,7 +50,11 @@ def health_facts(
         stack=stack,
         measured_at=when,
         diag_level=settings.diag_level,
-        images=settings.images.model_dump(by_alias=True),
+        images={
+            key: image
+            for key, image in settings.images.model_dump(by_alias=True).items()
+            if image is not None
+        },
         nodes=sorted(nodes, key=lambda node: node.name),
         spans=sorted(spans, key=lambda span: span.name),
         notes=list(checks.notes),

@@ -133,7 +133,7 @@ def _health(config: StackConfig) -> Iterator[OutsidePull]:
     """The images ``trainstack health`` runs on the nodes (pulled when it runs)."""
     images = config.health.images.model_dump(by_alias=True)
     for key, image in sorted(images.items()):
-        if not is_placeholder(image):
+        if image is not None and not is_placeholder(image):
             what = f"image of trainstack health ({key} checks)"
             yield OutsidePull(NODES, image, what, f"trainstack:health.images.{key}")
 

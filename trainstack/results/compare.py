@@ -67,6 +67,8 @@ class Row:
     """Where the two sides' runs ran, compared."""
     stats: Change | None = None
     """Interval, test and runs needed (comparable rows)."""
+    health: str = ""
+    """The two stacks' health compared, in one phrase (``health not measured: ...``)."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
@@ -153,6 +155,7 @@ def compare(
                     reason=reason,
                     environment=environment,
                     stats=stats,
+                    health=health.summary() if health is not None else "",
                 )
             )
     return rows

@@ -144,6 +144,7 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\nenvironments not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
+    out += [f"\n{summary}\n" for summary in sorted({row.health for row in rows} - {""})]
     return "".join(out)
 
 
@@ -162,6 +163,7 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
         out += [f"- {code_span(note)}\n" for note in unchecked]
+    out += [f"\n**Health**: {code_span(s)}\n" for s in sorted({row.health for row in rows} - {""})]
     for metric in sorted({row.metric for row in rows}):
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
