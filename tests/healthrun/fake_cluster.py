@@ -6,7 +6,8 @@ DELETE by label selector, as the API server and its controllers do.
 The logs are the recorded outputs of tests/health/data (SOURCES.md), one section per
 tool as the node check's script prints them. Knobs make one thing go wrong at a time: a
 node whose pods never schedule, a node that leaves the cluster once its pods run, a 403
-on creating Jobs, a hook called on the first list of pods (to send Ctrl-C).
+on creating Jobs, a hook called on each list of pods (to send Ctrl-C), someone else's Job
+in the namespace (:meth:`FakeCluster.add_foreign`).
 """
 
 from __future__ import annotations
@@ -109,8 +110,12 @@ class FakeCluster:
             self._route("GET", path, lambda h, p=path: self._list(h, p))
             self._route("DELETE", path, lambda h, p=path: self._delete(h, p))
         self._route("GET", PODS, self._pods)
+
+    def add_foreign(self) -> None:
+        """A Job of someone else's in the namespace (it must never be touched)."""
         foreign = {"metadata": {"name": FOREIGN, "labels": {"team": "vision"}}, "kind": "Job"}
-        self.objects[f"{JOBS}/{FOREIGN}"] = foreign
+        with self.lock:
+            self.objects[f"{JOBS}/{FOREIGN}"] = foreign
 
     def _route(
         self, method: str, path: str, send: Callable[[BaseHTTPRequestHandler], None]
@@ -204,6 +209,8 @@ class FakeCluster:
         _reply(handler, 200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
 
     def _pods_of(self, item: dict[str, Any]) -> list[dict[str, Any]]:
+        if "spec" not in item:
+            return []  # someone else's Job, written without one
         name = item["metadata"]["name"]
         labels = dict(item["metadata"]["labels"])
         if item["kind"] == "MPIJob":

@@ -55,10 +55,10 @@ def _health(root: Path, config: Path, monkeypatch: pytest.MonkeyPatch, *args: st
     return run(root, "health", "aiacc", "--kubeconfig", str(config), *args, monkeypatch=monkeypatch)
 
 
-def _left_behind(fake: FakeCluster) -> None:
+def _left_behind(fake: FakeCluster, namespace: bool = False) -> None:
+    """Nothing of ours is left (the namespace only when it was not ours to delete)."""
     assert fake.ours() == []
-    assert not fake.namespace
-    assert any(key.endswith(FOREIGN) for key in fake.objects), "someone else's Job was deleted"
+    assert fake.namespace is namespace
     deletes = [path for method, path, _ in fake.api.requests if method == "DELETE"]
     assert all(
         "labelSelector=trainstack.io%2Fhealth-run" in path or path.endswith("/trainstack-health")
@@ -87,6 +87,35 @@ def test_a_run_creates_watches_reads_and_deletes(
     assert facts["images"] == PINNED
     assert [span["name"] for span in facts["spans"]][0].startswith("gpu-v100: ")
     assert ran.stdout.startswith("facts/aiacc.health.json: 4 node(s), 3 shape(s); 0 with problems")
+
+
+def test_a_namespace_of_someone_elses_is_used_and_nothing_of_theirs_touched(
+    root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.namespace = True
+    fake.add_foreign()
+    ran = _health(root, config, monkeypatch, "--nodes", GPU_NODES[0])
+    assert ran.code == 0, ran.stderr
+    _left_behind(fake, namespace=True)
+    assert any(key.endswith(FOREIGN) for key in fake.objects), "someone else's Job was deleted"
+    assert not any(
+        path.startswith("/api/v1/namespaces/") and method == "POST"
+        for method, path, _ in fake.api.requests
+    )
+
+
+def test_a_namespace_of_ours_that_someone_used_meanwhile_is_kept(
+    root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.on_pods_listed = fake.add_foreign
+    ran = _health(root, config, monkeypatch, "--nodes", GPU_NODES[0])
+    assert ran.code == 0, ran.stderr
+    _left_behind(fake, namespace=True)
+    assert any(key.endswith(FOREIGN) for key in fake.objects)
+    assert (
+        "note: namespace trainstack-health kept: it holds objects that are not this run's "
+        f"(jobs {FOREIGN}); delete it yourself when they are done"
+    ) in ran.stderr
 
 
 def test_a_job_that_never_schedules(

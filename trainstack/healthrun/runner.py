@@ -8,7 +8,8 @@ watched by listing its Jobs, its pods and the cluster's nodes (paged) every
 pending then is "never scheduled" with the scheduler's message, one whose node left the
 cluster says so. Logs are read once a check ended (a failed one too: what it printed is
 kept). The ``finally`` deletes the run's Jobs and MPIJobs by ``trainstack.io/health-run``
-(their pods go with them) and the namespace if this run created it; Ctrl-C and SIGTERM
+(their pods go with them) and the namespace if this run created it and nothing else
+has been put there since (then it is kept, and said); Ctrl-C and SIGTERM
 unwind through it, and the stop's guard runs the same cleanup if unwinding stalls.
 """
 
@@ -209,11 +210,32 @@ class Runner:
             self.writer.delete_all(path, self.selector, what, f"delete {plural}")
         if self.created_namespace:
             self.created_namespace = False
+            others = self._others()
+            if others:
+                self.progress(
+                    f"note: namespace {self.namespace} kept: it holds objects that are not this "
+                    f"run's ({', '.join(others[:3])}); delete it yourself when they are done"
+                )
+                return
             self.writer.delete(
                 f"/api/v1/namespaces/{self.namespace}",
                 f"deleting namespace {self.namespace}",
                 "delete namespaces",
             )
+
+    def _others(self) -> list[str]:
+        """Jobs and pods of the namespace this run did not create (someone used it since)."""
+        found = []
+        kinds = [JOBS, ("v1", "pods")] + ([MPIJOBS] if self.checks.span_jobs else [])
+        for version, plural in kinds:
+            path = collection_path(version, plural, self.namespace)
+            listed = self.writer.list(path, "", f"listing the {plural} of {self.namespace}")
+            found += [
+                f"{plural} {printable(str(item.get('metadata', {}).get('name')), 80)}"
+                for item in listed
+                if (item.get("metadata", {}).get("labels") or {}).get(RUN_LABEL) != self.checks.run
+            ]
+        return sorted(found)
 
 
 def _node_name(item: dict[str, Any]) -> str:
