@@ -22,8 +22,13 @@ from trainstack.console import terminal
 from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
-from trainstack.health.verdict import DEFAULT_MAX_AGE_HOURS, DEFAULT_TOLERANCE
 from trainstack.plan import complete_stack
+from trainstack.results.health import (
+    MAX_AGE_HOURS,
+    TOLERANCE_PERCENT,
+    HealthMaxAge,
+    HealthTolerance,
+)
 
 if TYPE_CHECKING:
     from trainstack.diff.environment import EnvironmentReport
@@ -104,26 +109,8 @@ def diff(
             "--context", "-U", min=0, metavar="N", help="Lines of context around changes."
         ),
     ] = 3,
-    health_tolerance: Annotated[
-        float,
-        typer.Option(
-            "--health-tolerance",
-            min=0.1,
-            max=100.0,
-            metavar="PERCENT",
-            help="With --fairness: how far (in %) a node's GEMM TFLOPS or busbw may be from "
-            "the other stack's before the stacks are NOT COMPARABLE (docs/health.md).",
-        ),
-    ] = DEFAULT_TOLERANCE * 100,
-    health_max_age: Annotated[
-        float,
-        typer.Option(
-            "--health-max-age",
-            min=0.0,
-            metavar="HOURS",
-            help="With --fairness: how far apart the two stacks' health measurements may be.",
-        ),
-    ] = DEFAULT_MAX_AGE_HOURS,
+    health_tolerance: HealthTolerance = TOLERANCE_PERCENT,
+    health_max_age: HealthMaxAge = MAX_AGE_HOURS,
     use_cache: Annotated[
         bool,
         typer.Option(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,9 +14,9 @@ from trainstack.console.groups import help_when_bare
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
-from trainstack.health.verdict import DEFAULT_MAX_AGE_HOURS, DEFAULT_TOLERANCE
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
+from trainstack.results import health as gate
 from trainstack.results.store import StoredRun, Written, read_stack_runs
 
 if TYPE_CHECKING:
@@ -162,60 +161,30 @@ def compared_rows(
     metrics: Sequence[str],
     experiments: Sequence[str],
     resolve_percent: float,
-    health_tolerance: float = DEFAULT_TOLERANCE * 100,
-    health_max_age: float = DEFAULT_MAX_AGE_HOURS,
+    health_tolerance: float = gate.TOLERANCE_PERCENT,
+    health_max_age: float = gate.MAX_AGE_HOURS,
 ) -> list[Row]:
     """Both stacks' runs read, every kept log checked, both stacks' health compared."""
-    from trainstack.health.gate import expected_ranges, health_report
     from trainstack.results.compare import compare as compare_rows
+    from trainstack.results.health import health_gate
     from trainstack.results.logcheck import log_problem
 
     for stack in (a, b):
         project.stack_file(stack)  # an unknown stack is an error naming the known ones
-    a_runs, b_runs = _stack_runs(project, a), _stack_runs(project, b)
-    health = health_report(
-        project.root,
-        a,
-        b,
-        project.display,
-        health_tolerance / 100,
-        health_max_age,
-        run_starts([*a_runs.values(), *b_runs.values()]),
-    )
+    runs = {a: _stack_runs(project, a), b: _stack_runs(project, b)}
+    health, expected = health_gate(project, runs, health_tolerance, health_max_age)
     return compare_rows(
         a,
-        a_runs,
+        runs[a],
         b,
-        b_runs,
+        runs[b],
         metrics=metrics,
         experiments=experiments,
         resolve=resolve_percent / 100,
         check_log=lambda run: log_problem(run, project.display),
         health=health,
-        expected=expected_ranges(project, (a, b)),
+        expected=expected,
     )
-
-
-def run_starts(runs: Sequence[Sequence[StoredRun]]) -> list[datetime]:
-    """When each run's job started (runs read from saved logs have no time)."""
-    found = []
-    for stored in (run for side in runs for run in side):
-        started = stored.record.job.start_time if stored.record.job else None
-        try:
-            found.append(datetime.strptime(started or "", "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC))
-        except ValueError:
-            continue
-    return found
-
-
-def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
-    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
-    recorded = sorted({row.metric for row in rows})
-    if metrics:
-        return metrics[0]
-    if not recorded:
-        raise ResultsError("--plot: nothing to plot (no experiment compared)")
-    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]
 
 
 @results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
@@ -229,6 +198,8 @@ def compare(
     metric: MetricOption = None,
     experiment: ExperimentOption = None,
     resolve: ResolveOption = 2.0,
+    health_tolerance: gate.HealthTolerance = gate.TOLERANCE_PERCENT,
+    health_max_age: gate.HealthMaxAge = gate.MAX_AGE_HOURS,
 ) -> None:
     """Per experiment and metric: n and mean ± sd on each side; the change of A against B
     with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%."""
@@ -239,9 +210,11 @@ def compare(
         from trainstack.results.plot import plot_format
 
         plot_format(plot)
-    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
+    rows = compared_rows(
+        project, a, b, metric or [], experiment or [], resolve, health_tolerance, health_max_age
+    )
     if plot is not None:
-        from trainstack.results.plot import plot_compare
+        from trainstack.results.plot import plot_compare, plot_metric
 
         plot_compare(rows, a, b, plot_metric(rows, metric or []), plot)
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}
