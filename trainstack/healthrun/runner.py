@@ -15,6 +15,7 @@ unwind through it, and the stop's guard runs the same cleanup if unwinding stall
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,13 @@ from trainstack.console.signals import on_stop
 from trainstack.core.errors import TrainstackError
 from trainstack.health.jobs import CHECK_LABEL, NODE_ANNOTATION, RUN_LABEL
 from trainstack.healthrun.checks import MPI_V2, Checks
+from trainstack.healthrun.pods import (
+    ended_state,
+    node_name,
+    owner_of,
+    reporting_pod,
+    unschedulable_reason,
+)
 from trainstack.live.api import ApiReader
 from trainstack.live.inspect import NODES
 from trainstack.live.writes import ClusterWriter, collection_path
@@ -67,6 +75,10 @@ class Runner:
         self.namespace = str(checks.namespace["metadata"]["name"])
         self.selector = f"{RUN_LABEL}={checks.run}"
         self.created_namespace = False
+        self._cleaning = threading.Lock()
+        """Held by whoever cleans up: the main thread's ``finally`` or a stop's guard (the
+        other waits, then finds it done)."""
+        self._cleaned = False
 
     def run(self) -> dict[str, Outcome]:
         """Every check's outcome by its object's name; nothing of the run left behind."""
@@ -128,7 +140,7 @@ class Runner:
             for item in listed:
                 name = item.get("metadata", {}).get("name")
                 if name in names and name not in ended:
-                    state = _ended(item)
+                    state = ended_state(item)
                     if state:
                         ended[name] = state
             gone = self._gone_nodes(pods, ended)
@@ -150,12 +162,12 @@ class Runner:
             owner: str(node)
             for pod in pods
             if (node := (pod.get("spec") or {}).get("nodeName"))
-            and (owner := _owner(pod)) is not None
+            and (owner := owner_of(pod)) is not None
             and owner not in ended
         }
         if not running:
             return {}
-        present = set(self.reader.list(NODES, "listing nodes", _node_name))
+        present = set(self.reader.list(NODES, "listing nodes", node_name))
         return {owner: node for owner, node in running.items() if node not in present}
 
     def _outcome(
@@ -163,11 +175,11 @@ class Runner:
     ) -> Outcome:
         name = job["metadata"]["name"]
         where = job["metadata"]["annotations"][NODE_ANNOTATION]
-        mine = [pod for pod in pods if _owner(pod) == name]
+        mine = [pod for pod in pods if owner_of(pod) == name]
         nodes = {str(pod["spec"]["nodeName"]) for pod in mine if pod["spec"].get("nodeName")}
         outcome = Outcome(nodes=sorted(nodes))
         if state is None:
-            reason = next((found for pod in mine if (found := _unschedulable(pod))), None)
+            reason = next((found for pod in mine if (found := unschedulable_reason(pod))), None)
             limit = f"within --timeout {self.timeout:g} s"
             if reason is not None or not mine:
                 shown = reason or "no pod was created"
@@ -177,7 +189,7 @@ class Runner:
             return outcome
         if state not in ("Complete", "Succeeded"):
             outcome.failures.append(f"{job['kind']} {name}: {state}")
-        reporting = _reporting(mine)
+        reporting = reporting_pod(mine)
         if reporting is not None:
             outcome.log = self._log(reporting)
         elif state in ("Complete", "Succeeded", "Failed"):
@@ -203,13 +215,19 @@ class Runner:
         return "".join(kept)
 
     def cleanup(self) -> None:
-        """Delete every object of this run (by its label); the namespace if it made it."""
+        """Delete every object of this run (by its label); the namespace if it made it.
+        Once, whoever calls it first (the other caller waits for the end)."""
+        with self._cleaning:
+            if not self._cleaned:
+                self._clean()
+                self._cleaned = True
+
+    def _clean(self) -> None:
         for version, plural in (JOBS, MPIJOBS) if self.checks.span_jobs else (JOBS,):
             path = collection_path(version, plural, self.namespace)
             what = f"deleting the {plural} of health run {self.checks.run}"
             self.writer.delete_all(path, self.selector, what, f"delete {plural}")
         if self.created_namespace:
-            self.created_namespace = False
             others = self._others()
             if others:
                 self.progress(
@@ -236,51 +254,3 @@ class Runner:
                 if (item.get("metadata", {}).get("labels") or {}).get(RUN_LABEL) != self.checks.run
             ]
         return sorted(found)
-
-
-def _node_name(item: dict[str, Any]) -> str:
-    return str((item.get("metadata") or {}).get("name"))
-
-
-def _ended(item: dict[str, Any]) -> str | None:
-    """``Complete``/``Failed`` (a Job), ``Succeeded``/``Failed`` (an MPIJob), or ``None``."""
-    for condition in (item.get("status") or {}).get("conditions") or []:
-        if not isinstance(condition, dict) or condition.get("status") != "True":
-            continue
-        if condition.get("type") in ("Complete", "Succeeded", "Failed"):
-            reason = condition.get("reason")
-            suffix = (
-                f" ({printable(str(reason), 80)})"
-                if reason and condition["type"] == "Failed"
-                else ""
-            )
-            return f"{condition['type']}{suffix}"
-    return None
-
-
-def _owner(pod: dict[str, Any]) -> str | None:
-    """The Job (or MPIJob) a pod belongs to: ``job-name`` (the Job controller's label), or
-    the MPIJob's ``training.kubeflow.org/job-name``."""
-    labels = (pod.get("metadata") or {}).get("labels") or {}
-    found = labels.get("job-name") or labels.get("training.kubeflow.org/job-name")
-    return str(found) if found else None
-
-
-def _reporting(pods: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The pod whose log holds the result: a Job's only pod, an MPIJob's launcher."""
-    for pod in sorted(pods, key=lambda p: str(p["metadata"]["name"])):
-        labels = pod["metadata"].get("labels") or {}
-        if labels.get("training.kubeflow.org/job-role", "launcher") == "launcher":
-            return pod
-    return None
-
-
-def _unschedulable(pod: dict[str, Any]) -> str | None:
-    for condition in (pod.get("status") or {}).get("conditions") or []:
-        if (
-            isinstance(condition, dict)
-            and condition.get("type") == "PodScheduled"
-            and condition.get("status") == "False"
-        ):
-            return printable(str(condition.get("message") or condition.get("reason")), 200)
-    return None
