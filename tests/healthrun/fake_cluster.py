@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from tests.health.samples import sample
-from tests.live.apiserver import RecordedApi, Route
+from tests.live.apiserver import RecordedApi, Route, reply_json
 from tests.live.recorded_cluster import NODES, Shape, nodes
 from trainstack.health.jobs import MARK
 
@@ -57,15 +57,6 @@ def node_check_log(gpus: int = 4) -> str:
 def _matches(labels: dict[str, str], selector: str) -> bool:
     wanted = dict(part.split("=", 1) for part in selector.split(",") if part)
     return all(labels.get(key) == value for key, value in wanted.items())
-
-
-def _reply(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
-    body = json.dumps(document).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(body)))
-    handler.end_headers()
-    handler.wfile.write(body)
 
 
 def _status(code: int, reason: str, message: str) -> dict[str, Any]:
@@ -134,23 +125,23 @@ class FakeCluster:
     def _nodes(self, handler: BaseHTTPRequestHandler) -> None:
         """Every node still in the cluster, in one page."""
         items = [node for node in self.nodes if node["metadata"]["name"] not in self.gone]
-        _reply(
+        reply_json(
             handler, 200, {"kind": "NodeList", "apiVersion": "v1", "metadata": {}, "items": items}
         )
 
     def _get_namespace(self, handler: BaseHTTPRequestHandler) -> None:
         if self.namespace:
-            _reply(handler, 200, {"kind": "Namespace", "metadata": {"name": NAMESPACE}})
+            reply_json(handler, 200, {"kind": "Namespace", "metadata": {"name": NAMESPACE}})
         else:
-            _reply(handler, 404, _status(404, "NotFound", "namespaces not found"))
+            reply_json(handler, 404, _status(404, "NotFound", "namespaces not found"))
 
     def _create_namespace(self, handler: BaseHTTPRequestHandler) -> None:
         self.namespace = True
-        _reply(handler, 201, json.loads(handler.body))  # type: ignore[attr-defined]
+        reply_json(handler, 201, json.loads(handler.body))  # type: ignore[attr-defined]
 
     def _delete_namespace(self, handler: BaseHTTPRequestHandler) -> None:
         self.namespace = False
-        _reply(handler, 200, _status(200, "", ""))
+        reply_json(handler, 200, _status(200, "", ""))
 
     def _create(self, handler: BaseHTTPRequestHandler, path: str) -> None:
         document = json.loads(handler.body)  # type: ignore[attr-defined]
@@ -159,11 +150,11 @@ class FakeCluster:
                 'jobs.batch is forbidden: User "dev" cannot create resource "jobs" in API '
                 f'group "batch" in the namespace "{NAMESPACE}"'
             )
-            _reply(handler, 403, _status(403, "Forbidden", message))
+            reply_json(handler, 403, _status(403, "Forbidden", message))
             return
         with self.lock:
             self.objects[f"{path}/{document['metadata']['name']}"] = document
-        _reply(handler, 201, document)
+        reply_json(handler, 201, document)
 
     def _list(self, handler: BaseHTTPRequestHandler, path: str) -> None:
         selector = dict(parse_qsl(urlsplit(handler.path).query)).get("labelSelector", "")
@@ -181,7 +172,9 @@ class FakeCluster:
                     kind = "Succeeded" if item["kind"] == "MPIJob" else "Complete"
                     item = {**item, "status": {"conditions": [{"type": kind, "status": "True"}]}}
                 items.append(item)
-        _reply(handler, 200, {"kind": "List", "apiVersion": "v1", "metadata": {}, "items": items})
+        reply_json(
+            handler, 200, {"kind": "List", "apiVersion": "v1", "metadata": {}, "items": items}
+        )
 
     def _delete(self, handler: BaseHTTPRequestHandler, path: str) -> None:
         selector = dict(parse_qsl(urlsplit(handler.path).query)).get("labelSelector", "")
@@ -189,7 +182,7 @@ class FakeCluster:
             for key in [k for k in self.objects if k.rsplit("/", 1)[0] == path]:
                 if _matches(self.objects[key]["metadata"].get("labels", {}), selector):
                     del self.objects[key]
-        _reply(handler, 200, _status(200, "", ""))
+        reply_json(handler, 200, _status(200, "", ""))
 
     def _node_of(self, item: dict[str, Any]) -> str | None:
         annotation = item["metadata"].get("annotations", {}).get("trainstack.io/node", "")
@@ -206,7 +199,9 @@ class FakeCluster:
                 if not _matches(labels, selector) or key.rsplit("/", 1)[0] not in (JOBS, MPIJOBS):
                     continue
                 pods += self._pods_of(item)
-        _reply(handler, 200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods})
+        reply_json(
+            handler, 200, {"kind": "PodList", "apiVersion": "v1", "metadata": {}, "items": pods}
+        )
 
     def _pods_of(self, item: dict[str, Any]) -> list[dict[str, Any]]:
         if "spec" not in item:

@@ -133,6 +133,16 @@ class RecordedApi:
         return Route(url.path, {}, 404, json.dumps(status).encode())
 
 
+def reply_json(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
+    """Answer ``document`` as JSON with ``status`` (for routes that write their answer)."""
+    body = json.dumps(document).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
