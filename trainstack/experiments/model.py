@@ -19,6 +19,7 @@ from trainstack.core.limits import MAX_MATRIX_POINTS
 from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.image_facts import ImageFacts
+from trainstack.experiments.model_flops import ModelFlops
 from trainstack.metrics.spec import MetricSpec
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
@@ -170,6 +171,11 @@ class ExperimentFile(StrictModel):
     )
     job: dict[str, Any] = Field(
         description="The training job: values of charts/training-job (see its README)."
+    )
+    mfu: ModelFlops | None = Field(
+        default=None,
+        description="The FLOPs of one training sample and the metric counting samples/s: "
+        "`results collect` then records each run's model FLOPs utilisation.",
     )
     image_facts: ImageFacts | None = Field(
         default=None,

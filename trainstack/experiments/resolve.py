@@ -28,6 +28,7 @@ from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.catalog import ExperimentSource
 from trainstack.experiments.dialect import in_operator_api
 from trainstack.experiments.image_facts import ImageFacts
+from trainstack.experiments.model_flops import ModelFlops
 from trainstack.experiments.placement import with_placement
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
 from trainstack.experiments.teams import namespace_and_team, queueable, with_queue
@@ -70,6 +71,8 @@ class Experiment:
     """The warnings its file acknowledges (``acknowledge``)."""
     image_facts: ImageFacts | None = None
     """What its file says its image holds (``imageFacts``)."""
+    mfu: ModelFlops | None = None
+    """The work of one sample its file declares (``mfu``), for model FLOPs utilisation."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -168,6 +171,7 @@ def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Expe
         pool=None if pool is None else pool.name,
         acknowledgements=tuple(spec.acknowledge),
         image_facts=spec.image_facts,
+        mfu=spec.mfu,
     )
 
 

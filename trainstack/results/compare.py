@@ -7,7 +7,9 @@ equal (otherwise the jobs were not the same); when their runs' environments diff
 nothing but the acceleration (:mod:`trainstack.results.environment`); when the metric
 covers the same scope on both (a job's total never against one rank's figure); and when
 every run's kept log still has the digest its record holds. The change, its interval,
-test and the runs it takes: :mod:`trainstack.results.change`.
+test and the runs it takes: :mod:`trainstack.results.change`. Failed and flagged runs are
+left out and listed (:mod:`trainstack.results.usage`); ``rule="mlperf"`` scores each side
+by MLPerf's rule instead, every run counted (:mod:`trainstack.results.mlperf`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from dataclasses import dataclass
 
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
+from trainstack.results.mlperf import DEFAULT_MIN_RUNS, MlperfComparison, compare_scores
 from trainstack.results.record import MetricValue, RunRecord
 from trainstack.results.select import check_known, main_metric
 from trainstack.results.stats import Summary, summarize
 from trainstack.results.store import StoredRun
+from trainstack.results.usage import Usage, counted, usage_of
 
 LogCheck = Callable[[StoredRun], str]
 """What is wrong with a run's kept log ("" when it matches its record)."""
@@ -41,6 +45,10 @@ class Side:
     scopes: tuple[str, ...] = ()
     drifted: tuple[tuple[int, float], ...] = ()
     """Runs whose within-run figures drifted: (run, drift)."""
+    left_out: tuple[tuple[int, str], ...] = ()
+    """Runs of the current experiment that do not count: (run, why: failed, flagged)."""
+    usage: Usage | None = None
+    """What the counted runs' GPUs did, and their goodput; ``None``: nothing recorded."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class Row:
     """Where the two sides' runs ran, compared."""
     stats: Change | None = None
     """Interval, test and runs needed (comparable rows)."""
+    mlperf: MlperfComparison | None = None
+    """Both sides scored by MLPerf's rule (``rule="mlperf"``; then no ``stats``)."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
@@ -98,8 +108,12 @@ def compare(
     experiments: Sequence[str] = (),
     resolve: float = DEFAULT_RESOLVE,
     check_log: LogCheck | None = None,
+    include_flagged: bool = False,
+    rule: str = "welch",
+    min_runs: int = DEFAULT_MIN_RUNS,
 ) -> list[Row]:
-    """Every (experiment, metric) recorded on either side (or those asked for), sorted."""
+    """Every (experiment, metric) recorded on either side (or those asked for), sorted;
+    ``rule``: ``welch`` (failed and flagged runs left out) or ``mlperf`` (all counted)."""
     names = sorted(set(a_runs) | set(b_runs))
     where = f"the results of {a_stack} or {b_stack}"
     check_known("--experiment", experiments, names, where)
@@ -109,18 +123,26 @@ def compare(
     for experiment in [name for name in names if not experiments or name in experiments]:
         a_kept, a_excluded = _current(a_runs.get(experiment, ()))
         b_kept, b_excluded = _current(b_runs.get(experiment, ()))
-        a_records, b_records = [r.record for r in a_kept], [r.record for r in b_kept]
+        a_all, b_all = [r.record for r in a_kept], [r.record for r in b_kept]
+        a_counted, a_left = counted(a_kept, include_flagged or rule == "mlperf")
+        b_counted, b_left = counted(b_kept, include_flagged or rule == "mlperf")
+        a_records, b_records = [r.record for r in a_counted], [r.record for r in b_counted]
         environment = environment_verdict(experiment, a_stack, a_records, b_stack, b_records)
         logs = _log_problems(experiment, (*a_kept, *b_kept), check_log)
+        usages = (usage_of(a_records), usage_of(b_records))
         for metric in _shown_metrics((*a_records, *b_records), metrics):
-            a = _side(a_stack, a_records, a_excluded, metric)
-            b = _side(b_stack, b_records, b_excluded, metric)
+            a = _side(a_stack, a_records, a_excluded, metric, a_left, usages[0], a_all)
+            b = _side(b_stack, b_records, b_excluded, metric, b_left, usages[1], b_all)
             first = _first_value(metric, a_records, b_records)
             reason = _not_comparable(experiment, metric, a, b) or logs
             if not reason and not environment.comparable:
                 reason = environment.reason
-            stats = None
-            if not reason:
+            stats = scored = None
+            if not reason and rule == "mlperf":
+                scored = compare_scores(
+                    _scored(a_all, metric), _scored(b_all, metric), first.higher_is_better, min_runs
+                )
+            elif not reason:
                 stats = change_of(a.values, b.values, first.higher_is_better, resolve)
             rows.append(
                 Row(
@@ -130,11 +152,12 @@ def compare(
                     higher_is_better=first.higher_is_better,
                     a=a,
                     b=b,
-                    change=stats.estimate if stats else None,
+                    change=stats.estimate if stats else scored.change if scored else None,
                     comparable=not reason,
                     reason=reason,
                     environment=environment,
                     stats=stats,
+                    mlperf=scored,
                 )
             )
     return rows
@@ -150,7 +173,24 @@ def _log_problems(experiment: str, runs: Sequence[StoredRun], check: LogCheck | 
     return f"{experiment}: {problems[0]}{more}"
 
 
-def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) -> Side:
+def _scored(records: Sequence[RunRecord], metric: str) -> list[tuple[int, float | None]]:
+    """(run, value) of every run with ``metric``; a failed run's value is ``None``."""
+    return [
+        (record.run, None if record.failed else record.metrics[metric].value)
+        for record in records
+        if record.failed or metric in record.metrics
+    ]
+
+
+def _side(
+    stack: str,
+    records: Sequence[RunRecord],
+    excluded: int,
+    metric: str,
+    left_out: tuple[tuple[int, str], ...] = (),
+    usage: Usage | None = None,
+    every: Sequence[RunRecord] = (),
+) -> Side:
     with_metric = [record for record in records if metric in record.metrics]
     values = [record.metrics[metric] for record in with_metric]
     return Side(
@@ -158,7 +198,7 @@ def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) 
         runs=tuple(record.run for record in with_metric),
         values=tuple(value.value for value in values),
         summary=summarize([value.value for value in values]) if values else None,
-        digest=records[0].base_values_digest if records else None,
+        digest=(records or every)[0].base_values_digest if (records or every) else None,
         excluded=excluded,
         scopes=tuple(sorted({value.scope for value in values})),
         drifted=tuple(
@@ -166,6 +206,8 @@ def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) 
             for record, value in zip(with_metric, values, strict=True)
             if value.within and value.within.drifted and value.within.drift is not None
         ),
+        left_out=left_out,
+        usage=usage,
     )
 
 
@@ -179,6 +221,11 @@ def _not_comparable(experiment: str, metric: str, a: Side, b: Side) -> str:
     for side in (a, b):
         if side.digest is None:
             return f"{experiment}: no results on {side.stack}"
+        if side.summary is None and side.left_out:
+            return (
+                f"{experiment}: every run on {side.stack} with {metric} is left out (failed "
+                "or flagged); --include-flagged counts the flagged ones"
+            )
         if side.summary is None:
             return f"{experiment}: no run on {side.stack} reports {metric}"
     if a.digest != b.digest:

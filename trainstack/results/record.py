@@ -15,6 +15,7 @@ from pydantic import Field, StringConstraints
 from trainstack.core.base_model import StrictModel
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics.measurement import Scope
+from trainstack.results.telemetry_model import NOT_COLLECTED, Flag, Goodput, RunTelemetry
 
 MAX_INTERVALS = 1000
 """Within-run figures kept per metric (the last ones): results files stay small."""
@@ -132,3 +133,23 @@ class RunRecord(StrictModel):
         "with their digest (`results collect`); `unknown` for a run recorded from a saved log "
         "(`results add`) or by an earlier trainstack.",
     )
+    telemetry: RunTelemetry | Literal["not collected"] = Field(
+        default=NOT_COLLECTED,
+        description="What its GPUs did (`results collect` from the stack's Prometheus, "
+        "trainstack:telemetry); `not collected` without one, and for saved logs.",
+    )
+    goodput: Goodput | None = Field(
+        default=None,
+        description="Where its wall time went, its steady throughput and MFU (collected "
+        "runs only).",
+    )
+
+    @property
+    def failed(self) -> bool:
+        """Its job failed (``results collect`` records failed runs for the scoring rules)."""
+        return self.job is not None and self.job.phase == "Failed"
+
+    @property
+    def flags(self) -> list[Flag]:
+        """Why its figures are not a fair measure (its telemetry's flags)."""
+        return [] if isinstance(self.telemetry, str) else self.telemetry.flags

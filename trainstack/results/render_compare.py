@@ -12,6 +12,14 @@ from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
+from trainstack.results.render_mlperf import mlperf_json
+from trainstack.results.render_usage import (
+    USAGE_HEADERS,
+    USAGE_LEGEND,
+    left_out_notes,
+    usage_cells,
+    usage_json,
+)
 from trainstack.results.verdict import interval_text, p_text, verdict
 
 MERMAID_MAX_EXPERIMENTS = 10
@@ -100,7 +108,7 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                     f"{{{row.experiment}: {{count: {stats.runs_needed}}}}}` under "
                     "trainstack:experiments in both stack files, then `pulumi up` and collect"
                 )
-    return list(dict.fromkeys(notes))
+    return list(dict.fromkeys(notes + left_out_notes(rows)))
 
 
 def unchecked_of(rows: Sequence[Row]) -> list[str]:
@@ -127,6 +135,11 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\nenvironments not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
+    usage = usage_cells(rows)
+    if usage:
+        out.append(f"\n{USAGE_LEGEND}:\n\n")
+        cells = [[printable(cell, None) for cell in row] for row in usage]
+        out.append(text_table(USAGE_HEADERS, cells, set(range(2, len(USAGE_HEADERS)))))
     return "".join(out)
 
 
@@ -145,6 +158,11 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
         out += [f"- {code_span(note)}\n" for note in unchecked]
+    usage = usage_cells(rows)
+    if usage:
+        out.append(f"\n**GPU telemetry and goodput**: {USAGE_LEGEND}.\n\n")
+        right = set(range(2, len(USAGE_HEADERS)))
+        out.append(markdown_table(USAGE_HEADERS, usage, right, frozenset({0, 1})))
     for metric in sorted({row.metric for row in rows}):
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
@@ -212,6 +230,8 @@ def _side_json(side: Side) -> dict[str, Any]:
         "excludedRuns": side.excluded,
         "scope": list(side.scopes),
         "drifted": [{"run": run, "drift": rounded(drift)} for run, drift in side.drifted],
+        "leftOut": [{"run": run, "why": why} for run, why in side.left_out],
+        "usage": usage_json(side),
     }
 
 
@@ -248,6 +268,7 @@ def compare_json(rows: Sequence[Row]) -> str:
                 "status": row.environment.status,
                 "differences": list(row.environment.differences),
             },
+            **mlperf_json(row),
         }
         for row in rows
     ]
