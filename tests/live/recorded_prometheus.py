@@ -72,7 +72,7 @@ def dcgm_answer(
     """The range answer of every field on every GPU of ``job``'s workers, one per node."""
     template = _labels()
     points = int((end - start) // step) + 1
-    result = []
+    result: list[dict[str, Any]] = []
     for worker, node in enumerate(nodes):
         for gpu in range(gpus_per_node):
             for field in fields:

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run
-from tests.live.apiserver import RecordedApi
-from tests.live.recorded_prometheus import dcgm_answer, serve_answer, steady
+from tests.live.apiserver import RecordedApi, Route
+from tests.live.recorded_jobs import MPIJOBS
+from tests.live.recorded_prometheus import CREATED, dcgm_answer, serve_answer, steady
 from trainstack.results.dcgm import DcgmField
 
 PROXY = "/api/v1/namespaces/monitoring/services/http:prometheus-k8s:9090/proxy"
@@ -160,7 +161,7 @@ def test_a_url_gets_the_secrets_credentials_and_never_shows_them(
     server = api_url(cluster)
     _with(
         root,
-        "  trainstack:telemetry:\n    prometheus:\n      kind: url\n"
+        "  trainstack:telemetry:\n    prometheus:\n      kind: http-api\n"
         f"      url: {server}/arms/prom\n"
         "      credentials: {namespace: monitoring, name: arms-read, kind: bearer}\n",
     )
@@ -183,7 +184,7 @@ def test_a_secret_without_its_key_is_one_error_and_nothing_is_written(
     api.object("/api/v1/namespaces/monitoring/secrets/arms-read", secret)
     _with(
         root,
-        "  trainstack:telemetry:\n    prometheus:\n      kind: url\n"
+        "  trainstack:telemetry:\n    prometheus:\n      kind: http-api\n"
         "      url: https://arms.example/api/prom\n"
         "      credentials: {namespace: monitoring, name: arms-read, kind: basic}\n",
     )
@@ -218,3 +219,50 @@ def api_url(kubeconfig_file: Path) -> str:
     """The loopback API server's URL the kubeconfig points at."""
     document = json.loads(kubeconfig_file.read_text())
     return str(document["clusters"][0]["cluster"]["server"])
+
+
+def _failed_imagenet(api: RecordedApi, log: bytes | None = None) -> None:
+    """imagenet-tensorflow's job as failed at 10:20:00 (no completionTime)."""
+    job = api.items("mpijob-imagenet-tensorflow.json")[0]
+    job["status"].pop("completionTime")
+    job["status"]["conditions"][-1].update(
+        {"type": "Failed", "lastTransitionTime": "2024-05-06T10:20:00Z", "reason": "MPIJobFailed"}
+    )
+    document = {"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJobList", "items": [job],
+                "metadata": {"resourceVersion": "1"}}  # fmt: skip
+    selector = {"labelSelector": "trainstack.io/experiment=imagenet-tensorflow"}
+    api.routes.insert(0, Route(MPIJOBS, selector, body=json.dumps(document).encode()))
+    if log is not None:
+        path = "/api/v1/namespaces/vision/pods/imagenet-tensorflow-launcher/log"
+        api.routes.insert(0, Route(path, {"container": "launcher"}, 200, log, "text/plain"))
+
+
+def test_a_failed_run_is_recorded_as_failed_over_its_own_window(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _failed_imagenet(api)
+    _with(root, SERVICE)
+    serve_answer(api, PROXY, EMPTY)
+    # Created 10:00:00, failed 10:20:00: 1200 s at 15 s, 81 points.
+    serve_answer(api, PROXY, dcgm_answer(end=CREATED + 1200), query=IMAGENET_QUERY)
+    record = _collect(root, cluster, monkeypatch)["recorded"][0]["record"]
+    assert record["job"]["phase"] == "Failed" and record["metrics"]["images_per_sec"]
+    assert record["telemetry"]["end"] == "2024-05-06T10:20:00Z"
+    assert record["goodput"]["wallSeconds"] == 1200
+
+
+def test_a_failed_run_without_metrics_is_still_recorded(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _failed_imagenet(api, b"Traceback (most recent call last):\nOSError: out of memory\n")
+    document = _collect(root, cluster, monkeypatch)
+    record = document["recorded"][0]["record"]
+    assert (record["job"]["phase"], record["metrics"]) == ("Failed", {})
+    assert (
+        "imagenet-tensorflow: imagenet-tensorflow: Failed, recorded without metrics (its log "
+        "reports none)"
+    ) in document["notes"]
+    text = run(root, "results", "add", "aiacc", "imagenet-tensorflow",
+               str(root / "results/aiacc/imagenet-tensorflow/run-001.log"),
+               monkeypatch=monkeypatch)  # fmt: skip
+    assert text.code == 2  # a saved log must report its metrics: only failed jobs may not

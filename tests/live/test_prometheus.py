@@ -47,7 +47,7 @@ def url(api: RecordedApi) -> Iterator[str]:
 
 
 def _reader(url: str, timeout: float = 5.0, deadline: float = 30.0) -> PrometheusReader:
-    prometheus = PrometheusUrl.model_validate({"kind": "url", "url": url})
+    prometheus = PrometheusUrl.model_validate({"kind": "http-api", "url": url})
     options = ClusterOptions(timeout=timeout, deadline=deadline)
     return connect_prometheus(prometheus, _no_cluster, options)  # type: ignore[arg-type]
 

@@ -6,7 +6,7 @@ Two ways to reach it, as the stack says:
 - ``service``: a Prometheus inside the cluster, through the API server's service proxy
   (``/api/v1/namespaces/NS/services/SCHEME:NAME:PORT/proxy/``), with the kubeconfig's
   own credentials (the user needs ``get`` on ``services/proxy`` there);
-- ``url``: a Prometheus HTTP API URL outside the cluster, such as Alibaba Cloud's
+- ``http-api``: a Prometheus HTTP API URL outside the cluster, such as Alibaba Cloud's
   Managed Service for Prometheus (ARMS), with credentials, when it needs any, read at
   collect time from a Kubernetes Secret the stack names (never from the stack file: the
   stack holds no credential but the kubeconfig, :mod:`trainstack.config.secret_keys`).
@@ -68,7 +68,7 @@ class PrometheusService(StrictModel):
 class PrometheusUrl(StrictModel):
     """A Prometheus HTTP API outside the cluster, e.g. ARMS's HTTP API URL."""
 
-    kind: Literal["url"] = Field(description="`url`.")
+    kind: Literal["http-api"] = Field(description="`http-api`.")
     url: PrometheusUrlText = Field(
         description="The HTTP API URL, up to (not including) `/api/v1`, as the provider "
         "shows it (ARMS: the instance's Settings tab); no credentials or query in it."
@@ -120,7 +120,7 @@ class Telemetry(StrictModel):
     resolution_seconds: Annotated[int, Field(ge=1, le=3600)] = Field(
         default=DEFAULT_RESOLUTION_SECONDS,
         description="The step of the queries, in seconds (coarser for long runs: at most "
-        "360 points per series are read).",
+        "361 points per series are read).",
     )
 
     @model_validator(mode="after")

@@ -4,7 +4,7 @@
   SCHEME:NAME:PORT/proxy/`` (Kubernetes' "Manually constructing apiserver proxy URLs",
   ``https://kubernetes.io/docs/tasks/access-application-cluster/access-cluster-services/``),
   on the kubeconfig's connection and credentials;
-- ``url``: the URL itself, the system's certificate authorities, and the credentials of
+- ``http-api``: the URL itself, the system's certificate authorities, and the credentials of
   the Kubernetes Secret the stack names, read once with the kubeconfig's user and kept
   in memory (never printed, never written): ``basic`` sends ``username:password``
   (ARMS V2 instances take an AccessKey pair so: Alibaba Cloud, "Access Prometheus

@@ -16,10 +16,10 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 
-MAX_POINTS = 360
-"""Points of each series kept for the run (one hour at 10 s)."""
+MAX_POINTS = 361
+"""Points of each series kept for the run (one hour at 10 s, both ends included)."""
 MAX_NODE_VALUES = 24_000
-"""Values of all the nodes' series together (4 nodes x 15 fields x 360 points fit)."""
+"""Values of all the nodes' series together (4 nodes x 15 fields x 361 points fit)."""
 MAX_NOTES = 20
 ACTIVE_LEVEL = 0.1
 """A point counts as training when the run's GPUs' mean SM activity is at least this."""

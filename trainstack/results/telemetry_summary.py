@@ -82,15 +82,16 @@ def _kept(values: np.ndarray) -> list[float | None]:
 
 
 def _increase(values: np.ndarray) -> np.ndarray:
-    """The counter's increase since the first value, at each point (NaN before it)."""
+    """The counter's increase since its first value, at each point: NaN before it, the
+    last known total over a gap (a counter never goes back but by a reset)."""
     known = ~np.isnan(values)
-    filled = values.copy()
     if not known.any():
-        return filled
+        return values.copy()
     steps = np.diff(values[known], prepend=values[known][0])
     steps = np.where(steps < 0, values[known], steps)  # a reset starts again from 0
-    filled[known] = np.cumsum(steps)
-    return filled
+    last = np.maximum.accumulate(np.where(known, np.arange(len(values)), -1))
+    totals = np.cumsum(steps)[np.maximum(np.cumsum(known) - 1, 0)]
+    return np.where(last >= 0, totals, np.nan)
 
 
 def _columns(stack: np.ndarray, how: str) -> np.ndarray:
