@@ -2,8 +2,10 @@
 
 The file records what ran (the experiment's base-values digest, GPUs, the job and its
 timing), the log it was read from (kept beside it as ``run-NNN.log``, with its sha256),
-every metric found, so that a reviewer can check each number against the raw log, and
-where it ran (the facts of its nodes and operators, ``environment``).
+every metric found, so that a reviewer can check each number against the raw log,
+where it ran (the facts of its nodes and operators, ``environment``) and, for a collected
+run, what its GPUs did (``telemetry``, with its flags) and where its wall time went
+(``goodput``: :mod:`trainstack.results.telemetry_model`).
 """
 
 from __future__ import annotations
