@@ -15,6 +15,7 @@ from tests.cli_helpers import run
 from tests.live.apiserver import RecordedApi, Route
 from tests.live.recorded_jobs import MPIJOBS
 from tests.live.recorded_prometheus import CREATED, dcgm_answer, serve_answer, steady
+from trainstack.results import telemetry
 from trainstack.results.dcgm import DcgmField
 
 PROXY = "/api/v1/namespaces/monitoring/services/http:prometheus-k8s:9090/proxy"
@@ -270,3 +271,44 @@ def test_a_failed_run_without_metrics_is_still_recorded(
                str(root / "results/aiacc/imagenet-tensorflow/run-001.log"),
                monkeypatch=monkeypatch)  # fmt: skip
     assert text.code == 2  # a saved log must report its metrics: only failed jobs may not
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (
+            dcgm_answer(nodes=("n" * 300,), gpus_per_node=1),
+            "answered a `Hostname` label of 300 characters, more than 253",
+        ),
+        (
+            dcgm_answer(gpus_per_node=17),  # 68 GPUs for a run of 16
+            "answered series of 68 GPUs for a run of 16: the label matchers caught other pods'",
+        ),
+    ],
+)
+def test_an_answer_a_results_file_could_not_hold_is_refused(
+    root: Path,
+    cluster: Path,
+    api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
+    answer: dict,  # type: ignore[type-arg]
+    said: str,
+) -> None:
+    _with(root, SERVICE)
+    serve_answer(api, PROXY, answer, query=IMAGENET_QUERY)
+    ran = run(root, "results", "collect", "aiacc", "--kubeconfig", str(cluster),
+              monkeypatch=monkeypatch)  # fmt: skip
+    assert ran.code == 2 and said in ran.stderr and ran.stderr.count("\n") == 1
+    assert not (root / "results").exists()
+
+
+def test_telemetry_past_its_size_is_refused(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(telemetry, "MAX_TELEMETRY_BYTES", 10_000)
+    _with(root, SERVICE)
+    serve_answer(api, PROXY, dcgm_answer(), query=IMAGENET_QUERY)
+    ran = run(root, "results", "collect", "aiacc", "--kubeconfig", str(cluster),
+              monkeypatch=monkeypatch)  # fmt: skip
+    assert ran.code == 2
+    assert "bytes of telemetry for one run, more than 10000 (trainstack's limit" in ran.stderr

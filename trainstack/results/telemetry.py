@@ -11,16 +11,19 @@ before anything is written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from trainstack.config.telemetry import Telemetry
+from trainstack.config.telemetry import DcgmLabels, Telemetry
+from trainstack.console.safe_text import printable
+from trainstack.core.errors import TelemetryError
 from trainstack.live import ClusterOptions
 from trainstack.live.api import ApiReader
 from trainstack.live.jobs import LiveJob
-from trainstack.live.prometheus import PrometheusReader
+from trainstack.live.prometheus import PrometheusReader, Series
 from trainstack.live.prometheus_connect import connect_prometheus
 from trainstack.metrics.extract import parse_timestamp
 from trainstack.results.dcgm import FIELDS
@@ -34,6 +37,13 @@ from trainstack.results.telemetry_model import (
 from trainstack.results.telemetry_query import rfc3339, run_query, window_of
 from trainstack.results.telemetry_summary import on_grid, summarised
 from trainstack.training_job.frameworks import FrameworkSpec
+
+MAX_LABEL_CHARS = 253
+"""A node's name (a DNS subdomain) at most; the GPU index and model are shorter."""
+MAX_TELEMETRY_BYTES = 640 << 10
+"""A run's telemetry as its results file writes it: the file stays under its 1 MiB limit."""
+GPUS_PER_RUN_GPU = 4
+"""Series of more GPUs than this many per GPU of the run: the matchers caught other pods'."""
 
 
 def job_end(job: LiveJob) -> datetime | None:
@@ -90,6 +100,7 @@ class TelemetryReader:
         query = run_query(job.name, job.namespace, spec, labels)
         what = f"reading the GPU telemetry of {spec.kind} {job.namespace}/{job.name}"
         answer = self.prometheus.query_range(query, window.start, window.end, window.step, what)
+        _check_labels(answer.series, labels, gpus, f"{what}: {self.prometheus.where}")
         series = on_grid(answer.series, window, labels)
         run_stats, run_series, nodes = summarised(series)
         floor = self.telemetry.sm_active_floor
@@ -117,8 +128,35 @@ class TelemetryReader:
             "flags": flags,
             "notes": said[:MAX_NOTES],
         }
-        return RunTelemetry.model_validate(document)
+        telemetry = RunTelemetry.model_validate(document)
+        size = len(json.dumps(telemetry.model_dump(mode="json", by_alias=True), indent=2))
+        if size > MAX_TELEMETRY_BYTES:
+            raise TelemetryError(
+                f"{what}: {size} bytes of telemetry for one run, more than {MAX_TELEMETRY_BYTES} "
+                "(trainstack's limit: a results file stays under 1 MiB)"
+            )
+        return telemetry
 
     def close(self) -> None:
         if "prometheus" in self.__dict__:
             self.prometheus.close()
+
+
+def _check_labels(series: Sequence[Series], labels: DcgmLabels, gpus: int, where: str) -> None:
+    """The labels a results file keeps are of bounded length, and the series are of about
+    the run's own GPUs (a pod restarted on other GPUs counts them twice)."""
+    found = set()
+    for item in series:
+        for name in (labels.node, labels.gpu, "modelName"):
+            value = item.labels.get(name, "")
+            if len(value) > MAX_LABEL_CHARS:
+                raise TelemetryError(
+                    f"{where} answered a `{printable(name, 40)}` label of {len(value)} "
+                    f"characters, more than {MAX_LABEL_CHARS}"
+                )
+        found.add((item.labels.get(labels.node), item.labels.get(labels.gpu)))
+    if len(found) > GPUS_PER_RUN_GPU * max(gpus, 1):
+        raise TelemetryError(
+            f"{where} answered series of {len(found)} GPUs for a run of {gpus}: the label "
+            "matchers caught other pods' GPUs; are trainstack:telemetry.labels the exporter's?"
+        )
