@@ -312,3 +312,13 @@ def test_telemetry_past_its_size_is_refused(
               monkeypatch=monkeypatch)  # fmt: skip
     assert ran.code == 2
     assert "bytes of telemetry for one run, more than 10000 (trainstack's limit" in ran.stderr
+
+
+def test_a_service_the_api_server_does_not_know_is_its_status(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _with(root, SERVICE)  # no route: the API server's 404 Status
+    ran = run(root, "results", "collect", "aiacc", "--kubeconfig", str(cluster),
+              monkeypatch=monkeypatch)  # fmt: skip
+    assert ran.code == 2
+    assert ran.stderr.endswith("answered 404 (the server could not find the requested resource)\n")

@@ -95,7 +95,7 @@ def test_the_recorded_answer_is_read_as_the_api_documents_it(api: RecordedApi, u
             {"status": "error", "errorType": "bad_data", "error": 'invalid parameter "step"'},
             'answered 400 (bad_data: invalid parameter "step")',
         ),
-        (401, {"status": "error", "error": "\x1b[31mno"}, "(: \\x1b[31mno): its credentials"),
+        (401, {"status": "error", "error": "\x1b[31mno"}, "(\\x1b[31mno): the credentials"),
     ],
 )
 def test_an_error_answer_is_one_clear_error(

@@ -61,6 +61,8 @@ class _Answer(msgspec.Struct):
     errorType: str | None = None  # noqa: N815
     error: str | None = None
     warnings: list[str] = []
+    message: str | None = None
+    """A Kubernetes ``Status``'s words (the API server's service proxy answers with one)."""
 
 
 @dataclass(frozen=True)
@@ -129,14 +131,18 @@ class PrometheusReader:
 
     def _refused(self, status: int, answer: _Answer) -> str:
         kind = printable(answer.errorType or "", 40)
-        said = printable(answer.error or "", MAX_ERROR_CHARS)
-        text = f"{self.where} answered {status}" + (f" ({kind}: {said})" if kind or said else "")
+        said = printable(answer.error or answer.message or "", MAX_ERROR_CHARS)
+        words = f"{kind}: {said}" if kind and said else kind or said
+        text = f"{self.where} answered {status}" + (f" ({words})" if words else "")
         if status == 503:
             return f"{text}: the query timed out or was aborted there; try a coarser " + (
                 "trainstack:telemetry.resolutionSeconds"
             )
         if status in (401, 403):
-            return f"{text}: its credentials were not accepted (trainstack:telemetry.prometheus)"
+            return (
+                f"{text}: the credentials were not accepted or may not read it (a service: "
+                "the kubeconfig's user needs `get` on services/proxy; a URL: the Secret's)"
+            )
         return text
 
     @contextmanager
