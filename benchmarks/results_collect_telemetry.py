@@ -40,7 +40,7 @@ DEADLINE = 900.0
 """The command's own --deadline here: the machine's load, not trainstack, decides the
 wall time of a benchmark; the target holds the CPU time and the wall time to 120 s."""
 TARGET_BYTES = 1 << 30
-PROXY = "/api/v1/namespaces/monitoring/services/http:prometheus-k8s:9090/proxy"
+PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
 TELEMETRY = """
   trainstack:telemetry:
     prometheus: {kind: service, namespace: monitoring, name: prometheus-k8s, port: 9090}

@@ -18,7 +18,7 @@ from tests.live.recorded_prometheus import CREATED, dcgm_answer, serve_answer, s
 from trainstack.results import telemetry
 from trainstack.results.dcgm import DcgmField
 
-PROXY = "/api/v1/namespaces/monitoring/services/http:prometheus-k8s:9090/proxy"
+PROXY = "/api/v1/namespaces/monitoring/services/prometheus-k8s:9090/proxy"
 IMAGENET_QUERY = (
     '{__name__=~"DCGM_FI_PROF_SM_ACTIVE|DCGM_FI_PROF_PIPE_TENSOR_ACTIVE|'
     "DCGM_FI_PROF_DRAM_ACTIVE|DCGM_FI_PROF_NVLINK_TX_BYTES|DCGM_FI_PROF_NVLINK_RX_BYTES|"
@@ -322,3 +322,14 @@ def test_a_service_the_api_server_does_not_know_is_its_status(
               monkeypatch=monkeypatch)  # fmt: skip
     assert ran.code == 2
     assert ran.stderr.endswith("answered 404 (the server could not find the requested resource)\n")
+
+
+def test_an_https_service_is_named_so_in_the_proxy_path(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _with(root, SERVICE.replace("port: 9090}", "port: web, scheme: https}"))
+    proxy = "/api/v1/namespaces/monitoring/services/https:prometheus-k8s:web/proxy"
+    serve_answer(api, proxy, EMPTY)
+    record = _collect(root, cluster, monkeypatch)["recorded"][0]["record"]
+    assert record["telemetry"]["source"].startswith("Prometheus service monitoring/")
+    assert sum(1 for seen in api.seen if seen.startswith(proxy + "/api/v1/query_range?")) == 2

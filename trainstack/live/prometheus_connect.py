@@ -1,8 +1,8 @@
 """Open the Prometheus a stack names (``trainstack:telemetry.prometheus``) for range queries.
 
 - ``service``: through the API server's service proxy, ``/api/v1/namespaces/NS/services/
-  SCHEME:NAME:PORT/proxy/`` (Kubernetes' "Manually constructing apiserver proxy URLs",
-  ``https://kubernetes.io/docs/tasks/access-application-cluster/access-cluster-services/``),
+  [https:]NAME:PORT/proxy/`` (the proxy URL's "Literal Syntax", ``[https:]<service-name>
+  [:<port-name>]``, ``https://kubectl.docs.kubernetes.io/references/kubectl/proxy/``),
   on the kubeconfig's connection and credentials;
 - ``http-api``: the URL itself, the system's certificate authorities, and the credentials of
   the Kubernetes Secret the stack names, read once with the kubeconfig's user and kept
@@ -53,7 +53,9 @@ def connect_prometheus(
     if isinstance(prometheus, PrometheusService):
         reader = api()
         server = str(reader.target.config().cluster.server).rstrip("/")
-        target = ":".join((prometheus.scheme, prometheus.name, str(prometheus.port)))
+        # The literal syntax: `https:` before the name for HTTPS, nothing for HTTP.
+        scheme = "https:" if prometheus.scheme == "https" else ""
+        target = f"{scheme}{prometheus.name}:{prometheus.port}"
         base = (
             f"{server}/api/v1/namespaces/{quote(prometheus.namespace, safe='')}/services/"
             f"{quote(target, safe=':')}/proxy/"
