@@ -160,7 +160,8 @@ def test_the_fairness_report_without_and_with_facts(
     assert lines[0].startswith("fairness aiacc -> baseline: fair: the stacks differ only in ")
     assert lines[0].endswith(
         "; declared configuration only: no facts/aiacc.json or facts/baseline.json "
-        "(`trainstack inspect STACK` reads a cluster's)"
+        "(`trainstack inspect STACK` reads a cluster's); health not measured: no "
+        "facts/aiacc.health.json or facts/baseline.health.json (`trainstack health STACK`)"
     )
     inspected(root, "aiacc", Shape(), monkeypatch)
     product: dict[str, str | None] = {"nvidia.com/gpu.product": "Tesla-V100-SXM2-16GB"}
@@ -171,7 +172,9 @@ def test_the_fairness_report_without_and_with_facts(
     assert lines[0] == (
         "fairness aiacc -> baseline: NOT COMPARABLE: the clusters as observed differ in 1 "
         "way(s) that change training speed, so throughput measured on these stacks cannot be "
-        "compared; observed facts compared (1 not comparable, 1 warning, 1 acceleration)"
+        "compared; observed facts compared (1 not comparable, 1 warning, 1 acceleration); "
+        "health not measured: no facts/aiacc.health.json or facts/baseline.health.json "
+        "(`trainstack health STACK`)"
     )
     observed = [line for line in lines if line.startswith("  observed")]
     assert observed == [

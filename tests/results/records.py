@@ -64,3 +64,32 @@ def images(stack: str, values: list[float], digest: str = DIGEST_A) -> list[Stor
             for run, v in enumerate(values, start=1)
         )
     )
+
+
+def flagged(run: StoredRun, kind: str = "throttled", reason: str = "seen") -> StoredRun:
+    """``run`` with telemetry that flags it (``kind``, ``reason``)."""
+    telemetry = {
+        "source": "Prometheus at http://prometheus.test",
+        "query": "{}",
+        "start": "2024-05-06T10:00:00Z",
+        "end": "2024-05-06T10:25:00Z",
+        "stepSeconds": 15,
+        "gpus": 16,
+        "fields": {},
+        "series": {},
+        "nodes": [],
+        "notExported": [],
+        "smActiveFloor": 0.3,
+        "flags": [{"kind": kind, "reason": reason}],
+        "notes": [],
+    }
+    document = run.record.model_dump(mode="json", by_alias=True)
+    return StoredRun(run.path, RunRecord.model_validate({**document, "telemetry": telemetry}))
+
+
+def failed(run: StoredRun) -> StoredRun:
+    """``run`` as a collected run whose job failed."""
+    job = {"kind": "MPIJob", "name": "imagenet-tensorflow", "namespace": "vision",
+           "phase": "Failed"}  # fmt: skip
+    document = run.record.model_dump(mode="json", by_alias=True)
+    return StoredRun(run.path, RunRecord.model_validate({**document, "job": job}))

@@ -16,6 +16,7 @@ from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.team_rules import team_rules
 from trainstack.config.teams import Amounts, Team, nominal, reach
+from trainstack.config.telemetry import Telemetry
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.warning_ids import StackAcknowledgement
 from trainstack.operators import family as operator_family
@@ -57,6 +58,11 @@ class StackConfig(StrictModel):
     health: HealthSettings = Field(
         default_factory=lambda: HealthSettings.model_validate({}),
         description="What `trainstack health` runs on the GPU nodes, and its images.",
+    )
+    telemetry: Telemetry = Field(
+        default_factory=lambda: Telemetry.model_validate({}),
+        description="Where `results collect` reads each run's GPU telemetry (a Prometheus "
+        "scraping NVIDIA's DCGM exporter); none: not collected.",
     )
     acknowledge: list[StackAcknowledgement] = Field(
         default_factory=list,

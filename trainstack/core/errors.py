@@ -273,5 +273,10 @@ class ClusterError(TrainstackError):
     """The cluster cannot be reached or refused a request (the message says which and why)."""
 
 
+class TelemetryError(TrainstackError):
+    """The Prometheus that holds the runs' GPU telemetry cannot be read, or answered what
+    its HTTP API does not (the message says which)."""
+
+
 class JobNotFoundError(TrainstackError):
     """The experiment's job (or the pod whose logs are asked for) is not on the cluster."""

@@ -179,8 +179,9 @@ class ExperimentFile(StrictModel):
     )
     work: Work | None = Field(
         default=None,
-        description="The work of a step (FLOPs per sample, gradient bytes): with `trainstack "
-        "health`'s measurements, `results compare` predicts the throughput range of each "
+        description="The work of a step (FLOPs per sample, gradient bytes): `results "
+        "collect` records each run's model FLOPs utilisation from it, and with `trainstack "
+        "health`'s measurements `results compare` predicts the throughput range of each "
         "stack and flags runs outside it.",
     )
     acknowledge: list[Acknowledgement] = Field(

@@ -41,8 +41,14 @@ class Expected:
         return self.low <= value <= self.high
 
 
+# The precisions the health checks measure a GEMM in; the others get no prediction.
+GEMM_FIGURE = {"fp16": "GEMM FP16", "fp32": "GEMM FP32"}
+
+
 def _gemm(facts: HealthFacts, pool: str | None, precision: str) -> float | None:
-    name = "GEMM FP16" if precision == "fp16" else "GEMM FP32"
+    name = GEMM_FIGURE.get(precision)
+    if name is None:
+        return None
     read = next(reading for label, _, reading in FIGURES if label == name)
     values = [
         found[0]
@@ -68,7 +74,9 @@ def expected(
     work: Work, facts: HealthFacts, experiment: str, pool: str | None, gpus: int, pods: int
 ) -> Expected | None:
     """The range of ``work.metric`` for ``experiment`` on ``gpus`` GPUs in ``pods`` pods;
-    ``None`` when the health facts lack a figure it needs."""
+    ``None`` when the work or the health facts lack a figure it needs."""
+    if work.samples_per_step is None or work.gradient_bytes_per_step is None:
+        return None
     gemm = _gemm(facts, pool, work.precision)
     if gemm is None or gemm <= 0 or gpus < 1:
         return None

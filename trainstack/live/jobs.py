@@ -32,6 +32,8 @@ class LiveJob:
     completion_time: str | None
     status: Mapping[str, Any]
     pods_expected: int
+    created: str | None = None
+    """``metadata.creationTimestamp``: when the job was submitted."""
 
 
 def phase_of(status: Mapping[str, Any]) -> str:
@@ -70,6 +72,7 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
         completion_time=status.get("completionTime"),
         status=status,
         pods_expected=_pods_expected(spec, item.get("spec") or {}),
+        created=_text(metadata.get("creationTimestamp")),
     )
 
 

@@ -120,13 +120,17 @@ def _last_value(lines: Sequence[str], pattern: re.Pattern[str]) -> tuple[float, 
 
 def job_duration(status: Mapping[str, Any]) -> Measurement | None:
     """The job's run time from its status (``completionTime - startTime``), when finished."""
-    start, end = _timestamp(status.get("startTime")), _timestamp(status.get("completionTime"))
+    start, end = (
+        parse_timestamp(status.get("startTime")),
+        parse_timestamp(status.get("completionTime")),
+    )
     if start is None or end is None or end < start:
         return None
     return Measurement("duration", "s", False, (end - start).total_seconds(), "job-status")
 
 
-def _timestamp(value: Any) -> datetime | None:
+def parse_timestamp(value: Any) -> datetime | None:
+    """An API server's RFC 3339 timestamp (``None``: absent, malformed or without offset)."""
     if not isinstance(value, str):
         return None
     try:

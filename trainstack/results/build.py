@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from trainstack.console.safe_text import printable
@@ -121,9 +121,11 @@ def pending_run(
     container: str | None = None,
     wanted_run: int | None = None,
     environment: RunEnvironment | None = None,
+    extras: Mapping[str, object] | None = None,
 ) -> PendingRun:
     """The record of one run (run number and log file name are set when written); without
-    an ``environment`` (a saved log), where it ran is ``unknown``."""
+    an ``environment`` (a saved log), where it ran is ``unknown``; ``extras``: more keys of
+    the record (``telemetry``, ``goodput``: ``results collect``)."""
     record = RunRecord.model_validate(
         {
             "format": FORMAT,
@@ -145,6 +147,7 @@ def pending_run(
             },
             "metrics": metrics,
             "environment": environment or "unknown",
+            **(extras or {}),
         }
     )
     return PendingRun(record, log, wanted_run)

@@ -11,16 +11,28 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trainstack.console.groups import help_when_bare
-from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
 from trainstack.results import health as gate
-from trainstack.results.store import StoredRun, Written, read_stack_runs
+from trainstack.results.cli_compare import (
+    Counting,
+    ExperimentOption,
+    IncludeFlaggedOption,
+    MetricOption,
+    MinRunsOption,
+    ResolveOption,
+    Rule,
+    RuleOption,
+    compared_rows,
+    plot_metric,
+    stack_runs,
+)
+from trainstack.results.mlperf import DEFAULT_MIN_RUNS
+from trainstack.results.store import Written
 
 if TYPE_CHECKING:
-    from trainstack.results.compare import Row
     from trainstack.results.scaling import Scaling
 
 results_app = typer.Typer(
@@ -122,71 +134,6 @@ def collect(
     _print_written(written, project, output_format, notes)
 
 
-def _stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
-    runs = read_stack_runs(project.root, stack, project.display)
-    if not runs:
-        raise ResultsError(
-            f"no results for stack {stack} in results/{stack}: record runs with "
-            f"`trainstack results collect {stack}` or `trainstack results add {stack} "
-            "EXPERIMENT LOGFILE`"
-        )
-    return runs
-
-
-MetricOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--metric", help="Only this metric (repeatable); the plot's metric (default: images/sec)."
-    ),
-]
-ExperimentOption = Annotated[
-    list[str] | None, typer.Option("--experiment", help="Only this experiment (repeatable).")
-]
-ResolveOption = Annotated[
-    float,
-    typer.Option(
-        "--resolve",
-        min=0.1,
-        max=100.0,
-        help="The change (in %) the runs should resolve: runs needed per side at 95% "
-        "confidence and 80% power.",
-    ),
-]
-
-
-def compared_rows(
-    project: Project,
-    a: str,
-    b: str,
-    metrics: Sequence[str],
-    experiments: Sequence[str],
-    resolve_percent: float,
-    health_tolerance: float = gate.TOLERANCE_PERCENT,
-    health_max_age: float = gate.MAX_AGE_HOURS,
-) -> list[Row]:
-    """Both stacks' runs read, every kept log checked, both stacks' health compared."""
-    from trainstack.results.compare import compare as compare_rows
-    from trainstack.results.health import health_gate
-    from trainstack.results.logcheck import log_problem
-
-    for stack in (a, b):
-        project.stack_file(stack)  # an unknown stack is an error naming the known ones
-    runs = {a: _stack_runs(project, a), b: _stack_runs(project, b)}
-    health, expected = health_gate(project, runs, health_tolerance, health_max_age)
-    return compare_rows(
-        a,
-        runs[a],
-        b,
-        runs[b],
-        metrics=metrics,
-        experiments=experiments,
-        resolve=resolve_percent / 100,
-        check_log=lambda run: log_problem(run, project.display),
-        health=health,
-        expected=expected,
-    )
-
-
 @results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
 def compare(
     a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.", autocompletion=complete_stack)],
@@ -200,9 +147,13 @@ def compare(
     resolve: ResolveOption = 2.0,
     health_tolerance: gate.HealthTolerance = gate.TOLERANCE_PERCENT,
     health_max_age: gate.HealthMaxAge = gate.MAX_AGE_HOURS,
+    include_flagged: IncludeFlaggedOption = False,
+    rule: RuleOption = Rule.welch,
+    min_runs: MinRunsOption = DEFAULT_MIN_RUNS,
 ) -> None:
     """Per experiment and metric: n and mean ± sd on each side; the change of A against B
-    with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%."""
+    with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%
+    (failed and flagged runs left out and listed); or, --rule mlperf, MLPerf's scores."""
     from trainstack.results.render_compare import compare_json, compare_markdown, compare_text
 
     project = Project.find()
@@ -210,13 +161,29 @@ def compare(
         from trainstack.results.plot import plot_format
 
         plot_format(plot)
+    counting = Counting(include_flagged, rule, min_runs)
     rows = compared_rows(
-        project, a, b, metric or [], experiment or [], resolve, health_tolerance, health_max_age
+        project,
+        a,
+        b,
+        metric or [],
+        experiment or [],
+        resolve,
+        counting,
+        health_tolerance,
+        health_max_age,
     )
     if plot is not None:
-        from trainstack.results.plot import plot_compare, plot_metric
+        from trainstack.results.plot import plot_compare
 
         plot_compare(rows, a, b, plot_metric(rows, metric or []), plot)
+    if rule is Rule.mlperf and output is not Format.json:
+        from trainstack.results.render_compare import notes_of
+        from trainstack.results.render_mlperf import mlperf_markdown, mlperf_text
+
+        render = mlperf_text if output is Format.text else mlperf_markdown
+        sys.stdout.write(render(rows, a, b, notes_of(rows)))
+        return
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}
     text = compare_json(rows) if output is Format.json else renders[output](rows, a, b)
     sys.stdout.write(text)
@@ -232,14 +199,16 @@ def report(
     metric: MetricOption = None,
     experiment: ExperimentOption = None,
     resolve: ResolveOption = 2.0,
+    include_flagged: IncludeFlaggedOption = False,
 ) -> None:
     """Write DIR/index.html: the verdict first (change, 95% CI, p, runs), the tables, the
     plots, every run's environment and provenance, and what the comparison does not cover."""
     from trainstack.results.report import Compared, write_report
 
     project = Project.find()
-    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
-    runs = {stack: _stack_runs(project, stack) for stack in (a, b)}
+    counting = Counting(include_flagged)
+    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve, counting)
+    runs = {stack: stack_runs(project, stack) for stack in (a, b)}
     path = write_report(project, Compared(a, b, rows, runs), out)
     print(f"{project.display(path)}: report of {a} vs {b}, {len(rows)} row(s)")
 
@@ -293,4 +262,4 @@ def matrix_scaling(
 
     points = load_stack_experiments(project, stack).matrix_points(matrix)
     names = [point.point_name for point in points]
-    return compute(stack, matrix, names, _stack_runs(project, stack), metric, experiments)
+    return compute(stack, matrix, names, stack_runs(project, stack), metric, experiments)

@@ -2,9 +2,11 @@
 
 For each experiment, every job labelled with it is read: its run and base-values digest
 (annotations), status, the log of the role that reports results and where its pods ran
-(:mod:`trainstack.live.environment`). Running jobs and jobs whose pods are gone are
-reported and skipped; every log is parsed before anything is written, so a log without
-its metrics stops the command with nothing recorded.
+(:mod:`trainstack.live.environment`), then its GPUs' telemetry and goodput
+(:mod:`trainstack.results.collect_telemetry`). Succeeded and failed jobs are recorded (a
+failed one with whatever metrics its log has: scoring rules count it); running jobs and
+jobs whose pods are gone are reported and skipped; every log is parsed before anything is
+written, so a log without its metrics stops the command with nothing recorded.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from trainstack.core.errors import JobNotFoundError
+from trainstack.core.errors import JobNotFoundError, LogError
 from trainstack.core.project import Project
 from trainstack.experiments import StackRuns, load_stack_experiments
 from trainstack.live import (
@@ -26,7 +28,8 @@ from trainstack.live import (
 from trainstack.live.connect import connect, connect_reader, operator_of
 from trainstack.live.environment import RunEnvironments
 from trainstack.metrics import job_duration
-from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run
+from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of
+from trainstack.results.collect_telemetry import RunExtras
 from trainstack.results.record import JobInfo
 from trainstack.results.store import PendingRun, Written, write_runs
 from trainstack.training_job.frameworks import framework
@@ -43,16 +46,20 @@ def collect_runs(
     environments = RunEnvironments(
         lambda: connect_reader(resolved.stack, options), resolved.stack.config
     )
+    extras = RunExtras(resolved.stack.config, lambda: environments.reader, options)
     pending: list[PendingRun] = []
     notes: list[str] = []
     for experiment in firsts:
         for job in experiment_jobs(cluster, experiment):
-            item = _pending(resolved, cluster, environments, experiment.point_name, job, notes)
+            item = _pending(
+                resolved, cluster, environments, experiment.point_name, job, notes, extras
+            )
             if item is not None:
                 pending.append(item)
         if not any(p.record.experiment == experiment.point_name for p in pending):
             if not any(note.startswith(f"{experiment.point_name}:") for note in notes):
                 notes.append(f"{experiment.point_name}: no job on the cluster")
+    notes += extras.closing_notes()
     return write_runs(project.root, pending, project.display), notes
 
 
@@ -63,10 +70,11 @@ def _pending(
     name: str,
     job: LiveJob,
     notes: list[str],
+    extras: RunExtras,
 ) -> PendingRun | None:
     label = f"{name}: {job.name}"
-    if job.phase != "Succeeded":
-        notes.append(f"{label}: {job.phase}, not collected (only succeeded jobs are)")
+    if job.phase not in ("Succeeded", "Failed"):
+        notes.append(f"{label}: {job.phase}, not collected (only finished jobs are)")
         return None
     experiment = resolved.runs_of(name)[0]
     spec = framework(experiment.job.framework)
@@ -86,7 +94,13 @@ def _pending(
         return None
     duration = job_duration(job.status)
     where = f"log of {pod_name} ({cluster.where()})"
-    metrics = measurements(log, experiment, where, [duration] if duration else [])
+    try:
+        metrics = measurements(log, experiment, where, [duration] if duration else [])
+    except LogError:
+        if job.phase != "Failed":
+            raise
+        metrics = {}  # a failed run is recorded as failed, whatever its log says
+        notes.append(f"{label}: Failed, recorded without metrics (its log reports none)")
     if job.digest is None:
         notes.append(f"{label}: no base-values digest annotation; the stack's current one used")
     elif job.digest != experiment.base_digest:
@@ -101,6 +115,10 @@ def _pending(
             "completionTime": job.completion_time,
         }
     )
+    all_pods = role_pods(cluster, job, None, operator)
+    environment = environments.of_pods(all_pods)
+    gpus = shape_of(experiment).gpus
+    more = extras.of(job, spec, experiment, metrics, gpus, environment, all_pods, notes)
     return pending_run(
         resolved.stack.name,
         experiment,
@@ -112,7 +130,8 @@ def _pending(
         pod=pod_name,
         container=container,
         wanted_run=job.run,
-        environment=environments.of_pods(role_pods(cluster, job, None, operator)),
+        environment=environment,
+        extras=more,
     )
 
 

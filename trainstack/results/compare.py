@@ -7,7 +7,9 @@ equal (otherwise the jobs were not the same); when their runs' environments diff
 nothing but the acceleration (:mod:`trainstack.results.environment`); when the metric
 covers the same scope on both (a job's total never against one rank's figure); and when
 every run's kept log still has the digest its record holds. The change, its interval,
-test and the runs it takes: :mod:`trainstack.results.change`.
+test and the runs it takes: :mod:`trainstack.results.change`. Failed and flagged runs are
+left out and listed (:mod:`trainstack.results.usage`); ``rule="mlperf"`` scores each side
+by MLPerf's rule instead, every run counted (:mod:`trainstack.results.mlperf`).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from trainstack.health.expected import Expected
 from trainstack.health.verdict import HealthReport
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
+from trainstack.results.mlperf import DEFAULT_MIN_RUNS, MlperfComparison, compare_scores
 from trainstack.results.record import MetricValue, RunRecord
 from trainstack.results.select import check_known, main_metric
 from trainstack.results.stats import Summary, summarize
 from trainstack.results.store import StoredRun
+from trainstack.results.usage import Usage, counted, usage_of
 
 LogCheck = Callable[[StoredRun], str]
 """What is wrong with a run's kept log ("" when it matches its record)."""
@@ -47,6 +51,10 @@ class Side:
     """The range its stack's measured health predicts (the experiment's ``work``)."""
     suspect: tuple[tuple[int, float], ...] = ()
     """Runs outside :attr:`expected`: (run, value), left out of the statistics."""
+    left_out: tuple[tuple[int, str], ...] = ()
+    """Runs of the current experiment that do not count: (run, why: failed, flagged)."""
+    usage: Usage | None = None
+    """What the counted runs' GPUs did, and their goodput; ``None``: nothing recorded."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,8 @@ class Row:
     """Interval, test and runs needed (comparable rows)."""
     health: str = ""
     """The two stacks' health compared, in one phrase (``health not measured: ...``)."""
+    mlperf: MlperfComparison | None = None
+    """Both sides scored by MLPerf's rule (``rule="mlperf"``; then no ``stats``)."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
@@ -108,11 +118,15 @@ def compare(
     check_log: LogCheck | None = None,
     health: HealthReport | None = None,
     expected: Mapping[tuple[str, str, str], Expected] | None = None,
+    include_flagged: bool = False,
+    rule: str = "welch",
+    min_runs: int = DEFAULT_MIN_RUNS,
 ) -> list[Row]:
     """Every (experiment, metric) recorded on either side (or those asked for), sorted;
     ``health``: the two stacks' GPU health compared (a finding makes every row not
     comparable, :mod:`trainstack.health.verdict`); ``expected``: (stack, experiment, metric)
-    -> the range its health predicts: runs outside it are suspect, left out."""
+    -> the range its health predicts: runs outside it are suspect, left out; ``rule``:
+    ``welch`` (failed and flagged runs left out) or ``mlperf`` (all counted)."""
     ranges = expected or {}
     names = sorted(set(a_runs) | set(b_runs))
     where = f"the results of {a_stack} or {b_stack}"
@@ -123,24 +137,33 @@ def compare(
     for experiment in [name for name in names if not experiments or name in experiments]:
         a_kept, a_excluded = _current(a_runs.get(experiment, ()))
         b_kept, b_excluded = _current(b_runs.get(experiment, ()))
-        a_records, b_records = [r.record for r in a_kept], [r.record for r in b_kept]
+        a_all, b_all = [r.record for r in a_kept], [r.record for r in b_kept]
+        scores_all = rule == "mlperf"  # MLPerf's rule scores every run, failed as the slowest
+        a_counted, a_left = counted(a_kept, include_flagged or scores_all)
+        b_counted, b_left = counted(b_kept, include_flagged or scores_all)
+        if scores_all:
+            a_left = b_left = ()
+        a_records, b_records = [r.record for r in a_counted], [r.record for r in b_counted]
         environment = environment_verdict(experiment, a_stack, a_records, b_stack, b_records)
         logs = _log_problems(experiment, (*a_kept, *b_kept), check_log)
+        usages = (usage_of(a_records), usage_of(b_records))
         for metric in _shown_metrics((*a_records, *b_records), metrics):
-            a = _side(
-                a_stack, a_records, a_excluded, metric, ranges.get((a_stack, experiment, metric))
-            )
-            b = _side(
-                b_stack, b_records, b_excluded, metric, ranges.get((b_stack, experiment, metric))
-            )
+            a_range = ranges.get((a_stack, experiment, metric))
+            b_range = ranges.get((b_stack, experiment, metric))
+            a = _side(a_stack, a_records, a_excluded, metric, a_left, usages[0], a_all, a_range)
+            b = _side(b_stack, b_records, b_excluded, metric, b_left, usages[1], b_all, b_range)
             first = _first_value(metric, a_records, b_records)
             reason = _not_comparable(experiment, metric, a, b) or logs
             if not reason and not environment.comparable:
                 reason = environment.reason
             if not reason and health is not None and not health.comparable:
                 reason = f"{experiment}: {health.reason()}"
-            stats = None
-            if not reason:
+            stats = scored = None
+            if not reason and rule == "mlperf":
+                scored = compare_scores(
+                    _scored(a_all, metric), _scored(b_all, metric), first.higher_is_better, min_runs
+                )
+            elif not reason:
                 stats = change_of(a.values, b.values, first.higher_is_better, resolve)
             rows.append(
                 Row(
@@ -150,12 +173,13 @@ def compare(
                     higher_is_better=first.higher_is_better,
                     a=a,
                     b=b,
-                    change=stats.estimate if stats else None,
+                    change=stats.estimate if stats else scored.change if scored else None,
                     comparable=not reason,
                     reason=reason,
                     environment=environment,
                     stats=stats,
                     health=health.summary() if health is not None else "",
+                    mlperf=scored,
                 )
             )
     return rows
@@ -171,11 +195,23 @@ def _log_problems(experiment: str, runs: Sequence[StoredRun], check: LogCheck | 
     return f"{experiment}: {problems[0]}{more}"
 
 
+def _scored(records: Sequence[RunRecord], metric: str) -> list[tuple[int, float | None]]:
+    """(run, value) of every run with ``metric``; a failed run's value is ``None``."""
+    return [
+        (record.run, None if record.failed else record.metrics[metric].value)
+        for record in records
+        if record.failed or metric in record.metrics
+    ]
+
+
 def _side(
     stack: str,
     records: Sequence[RunRecord],
     excluded: int,
     metric: str,
+    left_out: tuple[tuple[int, str], ...] = (),
+    usage: Usage | None = None,
+    every: Sequence[RunRecord] = (),
     expected: Expected | None = None,
 ) -> Side:
     with_metric = [record for record in records if metric in record.metrics]
@@ -191,7 +227,7 @@ def _side(
         runs=tuple(record.run for record in with_metric),
         values=tuple(value.value for value in values),
         summary=summarize([value.value for value in values]) if values else None,
-        digest=records[0].base_values_digest if records else None,
+        digest=(records or every)[0].base_values_digest if (records or every) else None,
         excluded=excluded,
         scopes=tuple(sorted({value.scope for value in values})),
         drifted=tuple(
@@ -201,6 +237,8 @@ def _side(
         ),
         expected=expected,
         suspect=suspect,
+        left_out=left_out,
+        usage=usage,
     )
 
 
@@ -214,6 +252,11 @@ def _not_comparable(experiment: str, metric: str, a: Side, b: Side) -> str:
     for side in (a, b):
         if side.digest is None:
             return f"{experiment}: no results on {side.stack}"
+        if side.summary is None and side.left_out:
+            return (
+                f"{experiment}: every run on {side.stack} with {metric} is left out (failed "
+                "or flagged); --include-flagged counts the flagged ones"
+            )
         if side.summary is None:
             return f"{experiment}: no run on {side.stack} reports {metric}"
     if a.digest != b.digest:

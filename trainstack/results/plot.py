@@ -38,7 +38,7 @@ RUN_LABEL = "each run"
 _COLOURS = ("#1f77b4", "#ff7f0e")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -59,7 +59,7 @@ def plot_format(path: Path) -> str:
         ) from None
 
 
-def _save(figure: Any, path: Path | BinaryIO, kind: str) -> None:
+def save_figure(figure: Any, path: Path | BinaryIO, kind: str) -> None:
     metadata = {"Date": None} if kind == "svg" else {"Software": None}
     try:
         figure.savefig(path, format=kind, dpi=DPI, metadata=metadata)
@@ -134,7 +134,7 @@ def plot_compare(rows: Sequence[Row], a: str, b: str, metric: str, path: Path | 
     if not every:
         raise ResultsError(f"--plot: no experiment has {metric} on both {a} and {b}")
     chosen = every[:MAX_PLOT_EXPERIMENTS]
-    plt = _pyplot()
+    plt = pyplot()
     figure, axes = plt.subplots(figsize=COMPARE_SIZE, dpi=DPI)
     top = 0.0
     for offset, pick, colour in ((-BAR_WIDTH / 2, 0, _COLOURS[0]), (BAR_WIDTH / 2, 1, _COLOURS[1])):
@@ -170,7 +170,7 @@ def plot_compare(rows: Sequence[Row], a: str, b: str, metric: str, path: Path | 
     handles, labels_shown = axes.get_legend_handles_labels()
     figure.legend(handles, labels_shown, loc="lower center", ncols=4, frameon=False)
     figure.tight_layout(rect=(0, 0.06, 1, 1))
-    _save(figure, path, kind)
+    save_figure(figure, path, kind)
     plt.close(figure)
 
 
@@ -178,7 +178,7 @@ def plot_scaling(results: Sequence[Scaling], path: Path | BinaryIO) -> None:
     """The metric and the scaling efficiency against total GPUs (log2), one line per stack
     and series; efficiency from 0 to 100% (higher only when a point exceeds it)."""
     kind = plot_format(path) if isinstance(path, Path) else "svg"
-    plt = _pyplot()
+    plt = pyplot()
     figure, (values, efficiency) = plt.subplots(1, 2, figsize=SCALING_SIZE, dpi=DPI)
     first = results[0]
     unit = f" ({first.unit})" if first.unit else ""
@@ -216,15 +216,5 @@ def plot_scaling(results: Sequence[Scaling], path: Path | BinaryIO) -> None:
     stacks = " and ".join(result.stack for result in results)
     figure.suptitle(f"{first.matrix} on {stacks}: {first.metric} and efficiency vs GPUs")
     figure.tight_layout()
-    _save(figure, path, kind)
+    save_figure(figure, path, kind)
     plt.close(figure)
-
-
-def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
-    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
-    recorded = sorted({row.metric for row in rows})
-    if metrics:
-        return metrics[0]
-    if not recorded:
-        raise ResultsError("--plot: nothing to plot (no experiment compared)")
-    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]

@@ -2,8 +2,10 @@
 
 The file records what ran (the experiment's base-values digest, GPUs, the job and its
 timing), the log it was read from (kept beside it as ``run-NNN.log``, with its sha256),
-every metric found, so that a reviewer can check each number against the raw log, and
-where it ran (the facts of its nodes and operators, ``environment``).
+every metric found, so that a reviewer can check each number against the raw log,
+where it ran (the facts of its nodes and operators, ``environment``) and, for a collected
+run, what its GPUs did (``telemetry``, with its flags) and where its wall time went
+(``goodput``: :mod:`trainstack.results.telemetry_model`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import Field, StringConstraints
 from trainstack.core.base_model import StrictModel
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics.measurement import Scope
+from trainstack.results.telemetry_model import NOT_COLLECTED, Flag, Goodput, RunTelemetry
 
 MAX_INTERVALS = 1000
 """Within-run figures kept per metric (the last ones): results files stay small."""
@@ -132,3 +135,23 @@ class RunRecord(StrictModel):
         "with their digest (`results collect`); `unknown` for a run recorded from a saved log "
         "(`results add`) or by an earlier trainstack.",
     )
+    telemetry: RunTelemetry | Literal["not collected"] = Field(
+        default=NOT_COLLECTED,
+        description="What its GPUs did (`results collect` from the stack's Prometheus, "
+        "trainstack:telemetry); `not collected` without one, and for saved logs.",
+    )
+    goodput: Goodput | None = Field(
+        default=None,
+        description="Where its wall time went, its steady throughput and MFU (collected "
+        "runs only).",
+    )
+
+    @property
+    def failed(self) -> bool:
+        """Its job failed (``results collect`` records failed runs for the scoring rules)."""
+        return self.job is not None and self.job.phase == "Failed"
+
+    @property
+    def flags(self) -> list[Flag]:
+        """Why its figures are not a fair measure (its telemetry's flags)."""
+        return [] if isinstance(self.telemetry, str) else self.telemetry.flags

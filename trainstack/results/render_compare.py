@@ -12,6 +12,15 @@ from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
+from trainstack.results.render_health import expected_notes
+from trainstack.results.render_mlperf import mlperf_json
+from trainstack.results.render_usage import (
+    USAGE_HEADERS,
+    USAGE_LEGEND,
+    left_out_notes,
+    usage_cells,
+    usage_json,
+)
 from trainstack.results.verdict import interval_text, p_text, verdict
 
 MERMAID_MAX_EXPERIMENTS = 10
@@ -101,23 +110,7 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                     f"{{{row.experiment}: {{count: {stats.runs_needed}}}}}` under "
                     "trainstack:experiments in both stack files, then `pulumi up` and collect"
                 )
-    return list(dict.fromkeys(notes))
-
-
-def expected_notes(row: Row, side: Side) -> list[str]:
-    """The range the side's health predicts, and its runs outside it (left out)."""
-    if side.expected is None:
-        return []
-    found = [
-        f"{row.experiment} on {side.stack}: {row.metric} predicted {number(side.expected.low)} "
-        f".. {number(side.expected.high)} {row.unit} from its health ({side.expected.basis})"
-    ]
-    found += [
-        f"{row.experiment}: run {run} on {side.stack}: {number(value)} {row.unit} is outside "
-        "the predicted range: suspect, left out of the statistics"
-        for run, value in side.suspect
-    ]
-    return found
+    return list(dict.fromkeys(notes + left_out_notes(rows)))
 
 
 def unchecked_of(rows: Sequence[Row]) -> list[str]:
@@ -145,6 +138,11 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
         out.append("\nenvironments not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
     out += [f"\n{summary}\n" for summary in sorted({row.health for row in rows} - {""})]
+    usage = usage_cells(rows)
+    if usage:
+        out.append(f"\n{USAGE_LEGEND}:\n\n")
+        cells = [[printable(cell, None) for cell in row] for row in usage]
+        out.append(text_table(USAGE_HEADERS, cells, set(range(2, len(USAGE_HEADERS)))))
     return "".join(out)
 
 
@@ -164,6 +162,11 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
         out.append("\n**Environments not compared**\n\n")
         out += [f"- {code_span(note)}\n" for note in unchecked]
     out += [f"\n**Health**: {code_span(s)}\n" for s in sorted({row.health for row in rows} - {""})]
+    usage = usage_cells(rows)
+    if usage:
+        out.append(f"\n**GPU telemetry and goodput**: {USAGE_LEGEND}.\n\n")
+        right = set(range(2, len(USAGE_HEADERS)))
+        out.append(markdown_table(USAGE_HEADERS, usage, right, frozenset({0, 1})))
     for metric in sorted({row.metric for row in rows}):
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
@@ -239,6 +242,8 @@ def _side_json(side: Side) -> dict[str, Any]:
             "basis": side.expected.basis,
         },
         "suspect": [{"run": run, "value": rounded(value)} for run, value in side.suspect],
+        "leftOut": [{"run": run, "why": why} for run, why in side.left_out],
+        "usage": usage_json(side),
     }
 
 
@@ -275,6 +280,7 @@ def compare_json(rows: Sequence[Row]) -> str:
                 "status": row.environment.status,
                 "differences": list(row.environment.differences),
             },
+            **mlperf_json(row),
         }
         for row in rows
     ]

@@ -6,7 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from trainstack.results.record import RunRecord
 from trainstack.results.store import Written
+
+
+def telemetry_phrase(record: RunRecord) -> str:
+    """``telemetry not collected``, or its GPUs and flags; ``failed`` first for a failed run."""
+    failed = "failed; " if record.failed else ""
+    telemetry = record.telemetry
+    if isinstance(telemetry, str):
+        return f"{failed}telemetry {telemetry}"
+    if not telemetry.gpus:
+        return f"{failed}telemetry: no GPU series found (telemetry.notes in its file say why)"
+    nodes = len(telemetry.nodes)
+    flags = ", ".join(flag.kind for flag in telemetry.flags)
+    flagged = f"; flagged: {flags}" if flags else ""
+    return f"{failed}telemetry of {telemetry.gpus} GPU(s) on {nodes} node(s){flagged}"
 
 
 def recorded_text(
@@ -25,6 +40,7 @@ def recorded_text(
             for name, value in sorted(record.metrics.items())
         )
         note = f" ({item.note})" if item.note else ""
-        lines.append(f"{display(item.path)}: run {record.run}: {values}{note}")
+        said = f"; {telemetry_phrase(record)}" if record.source == "cluster" else ""
+        lines.append(f"{display(item.path)}: run {record.run}: {values or 'no metric'}{said}{note}")
     lines.extend(notes)
     return "".join(f"{line}\n" for line in lines)

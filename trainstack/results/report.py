@@ -31,7 +31,9 @@ from trainstack.results.render_compare import (
     notes_of,
     unchecked_of,
 )
+from trainstack.results.render_recorded import telemetry_phrase
 from trainstack.results.report_page import GENERATOR, page, table
+from trainstack.results.report_telemetry import telemetry_section
 from trainstack.results.store import StoredRun
 from trainstack.results.verdict import sentence
 
@@ -98,6 +100,7 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
         "log sha256",
         "job",
         "environment",
+        "telemetry",
     ]
     cells = []
     for stack in sorted(runs):
@@ -118,6 +121,7 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
                         escape(record.log.sha256[:12]),
                         escape(f"{record.job.kind} {record.job.name}" if record.job else "-"),
                         escape(_environment(run)),
+                        escape(telemetry_phrase(record) if record.job else "-"),
                     ]
                 )
     return table(headers, cells)
@@ -163,6 +167,7 @@ def report_html(project: Project, compared: Compared, out: Path) -> str:
         provenance=f"<p>Commit: <code>{escape(_commit(project.root))}</code></p>"
         + _provenance(out, compared.runs),
         not_covered=[escape(item) for item in _not_covered(rows)],
+        telemetry=telemetry_section(rows, compared.runs),
     )
 
 

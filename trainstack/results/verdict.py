@@ -38,6 +38,8 @@ def needs_text(stats: Change) -> str:
 def verdict(row: Row) -> str:
     """One phrase: who is better (at 95%), or why nothing can be said, and the runs needed."""
     stats = row.stats
+    if row.mlperf is not None and row.comparable:
+        return row.mlperf.verdict(row.a.stack, row.b.stack)
     if not row.comparable or stats is None:
         return "not comparable"
     if stats.too_few:
@@ -59,6 +61,10 @@ def verdict(row: Row) -> str:
 def sentence(row: Row) -> str:
     """The verdict of one row as a sentence, e.g. for the report's first lines."""
     stats = row.stats
+    if row.mlperf is not None and row.comparable:
+        return f"{row.experiment}, {row.metric}: {percent(row.change)} (MLPerf scores): " + (
+            verdict(row)
+        )
     if stats is None:
         return f"{row.experiment}, {row.metric}: not comparable: {row.reason}"
     runs = f"n={stats.runs[0]} on {row.a.stack}, {stats.runs[1]} on {row.b.stack}"

@@ -1,0 +1,140 @@
+"""The options and the reading ``results compare`` and ``results report`` share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from trainstack.core.errors import ResultsError
+from trainstack.core.project import Project
+from trainstack.results import health as gate
+from trainstack.results.mlperf import DEFAULT_MIN_RUNS, MIN_RUNS_FLOOR
+from trainstack.results.store import StoredRun, read_stack_runs
+
+if TYPE_CHECKING:
+    from trainstack.results.compare import Row
+
+
+def stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
+    runs = read_stack_runs(project.root, stack, project.display)
+    if not runs:
+        raise ResultsError(
+            f"no results for stack {stack} in results/{stack}: record runs with "
+            f"`trainstack results collect {stack}` or `trainstack results add {stack} "
+            "EXPERIMENT LOGFILE`"
+        )
+    return runs
+
+
+MetricOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metric", help="Only this metric (repeatable); the plot's metric (default: images/sec)."
+    ),
+]
+ExperimentOption = Annotated[
+    list[str] | None, typer.Option("--experiment", help="Only this experiment (repeatable).")
+]
+ResolveOption = Annotated[
+    float,
+    typer.Option(
+        "--resolve",
+        min=0.1,
+        max=100.0,
+        help="The change (in %) the runs should resolve: runs needed per side at 95% "
+        "confidence and 80% power.",
+    ),
+]
+
+
+class Rule(StrEnum):
+    """How ``compare`` answers."""
+
+    welch = "welch"
+    mlperf = "mlperf"
+
+
+IncludeFlaggedOption = Annotated[
+    bool,
+    typer.Option(
+        "--include-flagged",
+        help="Count flagged runs too (throttled, XID or ECC error, below the SM-active floor).",
+    ),
+]
+RuleOption = Annotated[
+    Rule,
+    typer.Option(
+        "--rule",
+        help="welch: the change with Welch's 95% CI and p (default); mlperf: each side "
+        "scored as MLPerf Training does (fastest and slowest dropped, mean of the rest).",
+    ),
+]
+MinRunsOption = Annotated[
+    int,
+    typer.Option(
+        "--min-runs",
+        min=MIN_RUNS_FLOOR,
+        max=1000,
+        help="--rule mlperf: fewer runs on a side is too few (MLPerf's for ResNet-50: 5).",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Counting:
+    """Which runs count and how: ``--include-flagged``, ``--rule``, ``--min-runs``."""
+
+    include_flagged: bool = False
+    rule: Rule = Rule.welch
+    min_runs: int = DEFAULT_MIN_RUNS
+
+
+def compared_rows(
+    project: Project,
+    a: str,
+    b: str,
+    metrics: Sequence[str],
+    experiments: Sequence[str],
+    resolve_percent: float,
+    counting: Counting = Counting(),
+    health_tolerance: float = gate.TOLERANCE_PERCENT,
+    health_max_age: float = gate.MAX_AGE_HOURS,
+) -> list[Row]:
+    """Both stacks' runs read, every kept log checked, both stacks' health compared."""
+    from trainstack.results.compare import compare as compare_rows
+    from trainstack.results.health import health_gate
+    from trainstack.results.logcheck import log_problem
+
+    for stack in (a, b):
+        project.stack_file(stack)  # an unknown stack is an error naming the known ones
+    runs = {a: stack_runs(project, a), b: stack_runs(project, b)}
+    health, expected = health_gate(project, runs, health_tolerance, health_max_age)
+    return compare_rows(
+        a,
+        runs[a],
+        b,
+        runs[b],
+        metrics=metrics,
+        experiments=experiments,
+        resolve=resolve_percent / 100,
+        check_log=lambda run: log_problem(run, project.display),
+        health=health,
+        expected=expected,
+        include_flagged=counting.include_flagged,
+        rule=counting.rule.value,
+        min_runs=counting.min_runs,
+    )
+
+
+def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
+    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
+    recorded = sorted({row.metric for row in rows})
+    if metrics:
+        return metrics[0]
+    if not recorded:
+        raise ResultsError("--plot: nothing to plot (no experiment compared)")
+    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]
