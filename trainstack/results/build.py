@@ -7,6 +7,7 @@ import math
 import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import LogError, Problem, ResultsError
@@ -121,6 +122,7 @@ def pending_run(
     container: str | None = None,
     wanted_run: int | None = None,
     environment: RunEnvironment | None = None,
+    overrides: dict[str, Any] | None = None,
 ) -> PendingRun:
     """The record of one run (run number and log file name are set when written); without
     an ``environment`` (a saved log), where it ran is ``unknown``."""
@@ -144,6 +146,7 @@ def pending_run(
                 "container": container,
             },
             "metrics": metrics,
+            "overrides": overrides or {},
             "environment": environment or "unknown",
         }
     )
