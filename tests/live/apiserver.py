@@ -1,11 +1,13 @@
 """A loopback HTTP server answering the Kubernetes API paths trainstack calls with recorded
 responses (``tests/live/data``), so the real lightkube client code runs end to end.
 
-Routes match a path and the query parameters that select what is returned
-(``labelSelector``, ``container``, ``tailLines``...; a parameter matched as ``None`` must be
-absent, as ``continue`` on a list's first page); anything else is answered 404 with a
-``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`. A route
-can also write its answer itself (:attr:`Route.send`: slow, endless or malformed answers).
+Routes match a method (GET unless said), a path and the query parameters that select what
+is returned (``labelSelector``, ``container``, ``tailLines``...; a parameter matched as
+``None`` must be absent, as ``continue`` on a list's first page); anything else is answered
+404 with a ``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`.
+A route can also write its answer itself (:attr:`Route.send`: slow, endless or malformed
+answers), or give the next requests other answers (:attr:`Route.later`). Every request is
+kept with its method, query, content type and body (:attr:`RecordedApi.requests`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,20 @@ class Route:
     content_type: str = "application/json"
     send: Callable[[BaseHTTPRequestHandler], None] | None = None
     """Writes the whole answer itself (status line, headers, body), instead of the above."""
+    method: str = "GET"
+    later: list[tuple[int, bytes]] = field(default_factory=list)
+    """Answers (status, body) of the next requests, one each; the last one then stays."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    content_type: str
+    body: bytes
 
 
 @dataclass
@@ -47,6 +63,8 @@ class RecordedApi:
     unmatched: list[str] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
     """The ``Authorization`` header of each request (empty when none)."""
+    requests: list[Request] = field(default_factory=list)
+    """Every request with its method, query, content type and body."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -106,12 +124,18 @@ class RecordedApi:
         content_type = "text/plain" if status == 200 else "application/json"
         self.routes.append(Route(path, {"container": container}, status, body, content_type))
 
-    def answer(self, raw_path: str) -> Route:
+    def answer(self, raw_path: str, method: str = "GET") -> Route:
         url = urlsplit(raw_path)
         query = dict(parse_qsl(url.query, keep_blank_values=True))
         self.seen.append(raw_path)
         for route in self.routes:
-            if route.path == url.path and all(query.get(k) == v for k, v in route.query.items()):
+            if (
+                route.method == method
+                and route.path == url.path
+                and all(query.get(k) == v for k, v in route.query.items())
+            ):
+                if route.later:
+                    route.status, route.body = route.later.pop(0)
                 return route
         self.unmatched.append(raw_path)
         status = {
@@ -128,8 +152,29 @@ class RecordedApi:
 def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            self._answer("GET")
+
+        def do_PATCH(self) -> None:  # noqa: N802
+            self._answer("PATCH")
+
+        def do_DELETE(self) -> None:  # noqa: N802
+            self._answer("DELETE")
+
+        def _answer(self, method: str) -> None:
             api.authorizations.append(self.headers.get("Authorization", ""))
-            route = api.answer(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            url = urlsplit(self.path)
+            api.requests.append(
+                Request(
+                    method,
+                    url.path,
+                    dict(parse_qsl(url.query, keep_blank_values=True)),
+                    self.headers.get("Content-Type", ""),
+                    body,
+                )
+            )
+            route = api.answer(self.path, method)
             if route.send is not None:
                 route.send(self)
                 return

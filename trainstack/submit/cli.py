@@ -95,7 +95,7 @@ def run(
     from trainstack.submit.order import parse_duration, submission_order
     from trainstack.submit.report import print_dry_run, print_findings
     from trainstack.submit.runset import campaign_id
-    from trainstack.submit.submitting import Settings, submit
+    from trainstack.submit.submitting import Settings, check_queued, submit
 
     project = Project.find()
     chosen = _stacks(stack or [], stacks)
@@ -115,6 +115,8 @@ def run(
     campaigns = [make_campaign(project, one, request, campaign) for one in chosen]
     print_findings(campaigns)
     order = submission_order(campaigns, interleave)
+    if at_once:
+        check_queued(order)
     if dry_run:
         print_dry_run(order)
         return

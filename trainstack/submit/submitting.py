@@ -33,8 +33,6 @@ def submit(
     options: ClusterOptions,
 ) -> bool:
     """Submit ``order``; whether every followed run succeeded (``True`` when none is)."""
-    if settings.at_once:
-        _check_queued(order)
     connections = connect_all(campaigns, options)
     objects = 0
     for campaign in campaigns:
@@ -73,7 +71,7 @@ def _apply(connection: Connection, campaign: Campaign, run: Run) -> None:
     sys.stdout.flush()
 
 
-def _check_queued(order: Sequence[tuple[Campaign, Run]]) -> None:
+def check_queued(order: Sequence[tuple[Campaign, Run]]) -> None:
     """``--at-once`` only for runs Kueue holds until their team's quota admits them: runs
     started at once outside a queue would compete for the GPUs and half-start."""
     for campaign, run in order:
