@@ -325,3 +325,20 @@ def test_a_stack_that_excludes_the_experiment_is_refused(
 
     assert ran.code == 2
     assert "excludes experiment horovod-resnet50-onprem" in ran.stderr
+
+
+def test_hostile_set_values_are_data_in_the_job_never_run_here(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    command = f"echo $(touch {marker}); `touch {marker}`; touch {marker} && reboot | sh\nexit 1"
+    ran = _run(root, monkeypatch, "--dry-run", "--set", f"command={command}")
+
+    assert ran.code == 0, ran.stderr
+    (job,) = [d for d in yaml.safe_load_all(ran.stdout) if d]
+    launcher = job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]
+    assert launcher["command"] == ["sh", "-c", command]  # the pod's shell gets it, intact
+    assert json.loads(job["metadata"]["annotations"]["trainstack.io/overrides"]) == {
+        "command": command
+    }
+    assert not marker.exists()

@@ -113,13 +113,21 @@ def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
 
 
 def pick_run(
-    jobs: Sequence[LiveJob], experiment: Experiment, run: int | None, where: str
+    jobs: Sequence[LiveJob],
+    experiment: Experiment,
+    run: int | None,
+    where: str,
+    name: str | None = None,
 ) -> LiveJob:
-    """The job of ``run`` (default: the latest run on the cluster); an error when missing."""
+    """The job of ``run``, or named ``name`` (a run of ``trainstack run``); default: the
+    latest on the cluster (:func:`experiment_jobs`' order); an error when missing."""
     if run is not None:
         jobs = [job for job in jobs if job.run == run]
+    if name is not None:
+        jobs = [job for job in jobs if job.name == name]
     if not jobs:
         which = f"run {run} of " if run is not None else ""
+        which = f"job {name!r} of " if name is not None else which
         raise JobNotFoundError(
             f"no {framework(experiment.job.framework).kind} of {which}experiment "
             f"{experiment.point_name} in namespace {experiment.namespace} ({where}); "

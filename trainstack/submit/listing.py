@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lightkube.generic_resource import create_namespaced_resource
+
 from trainstack.config.loader import LoadedStack
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import JobNotFoundError, TrainstackError
@@ -97,6 +99,13 @@ def _listed(item: dict[str, Any], *, spec: FrameworkSpec, api_version: str) -> L
     )
 
 
+@functools.cache
+def _resource(api_version: str, kind: str, plural: str) -> Any:
+    """lightkube's class of a kind, made once (lightkube registers each kind once)."""
+    group, _, version = api_version.rpartition("/")
+    return create_namespaced_resource(group, version, kind, plural)
+
+
 def managers_of(metadata: Mapping[str, Any]) -> tuple[str, ...]:
     """The field managers that applied (``operation: Apply``) the object."""
     return tuple(
@@ -146,10 +155,7 @@ def _companions(
     cluster: Cluster, run: ListedRun, api_version: str, kind: str, plural: str, stack: str
 ) -> list[dict[str, Any]]:
     """The run's objects of ``kind`` beside its job (by its release's instance label)."""
-    from lightkube.generic_resource import create_namespaced_resource
-
-    group, _, version = api_version.rpartition("/")
-    resource = create_namespaced_resource(group, version, kind, plural)
+    resource = _resource(api_version, kind, plural)
     labels = {**run_selector(stack), "app.kubernetes.io/instance": run.job.name}
     what = f"listing {plural} of run {run.job.name} in namespace {run.ref.namespace}"
     items: list[dict[str, Any]] = cluster.reader.list(
