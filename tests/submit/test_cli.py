@@ -342,3 +342,19 @@ def test_hostile_set_values_are_data_in_the_job_never_run_here(
         "command": command
     }
     assert not marker.exists()
+
+
+def test_a_refusal_after_some_runs_says_which_go_on(
+    root: Path, cluster: Path, api: RecordedApi, jobs: Jobs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = run_name(1), run_name(2)
+    jobs.accept(first, second)
+    jobs.refuse(second, "status-409-apply-conflict.json", dry_run=False)  # changed meanwhile
+    jobs.listed(f"trainstack.io/campaign={CAMPAIGN}")
+    jobs.phases = {first: ["Succeeded"]}
+    ran = _run(root, monkeypatch, "--runs", "2", "--kubeconfig", str(cluster))
+
+    assert ran.code == 2
+    assert "stopped: the 1 of 2 run(s) submitted go on" in ran.stderr
+    assert f"error: applying MPIJob vision/{second}: the API server answered 409" in ran.stderr
+    assert list(jobs.stored) == [first]

@@ -11,6 +11,7 @@ from trainstack.experiments.overrides import Override
 from trainstack.submit.objects import object_ref
 from trainstack.submit.prepare import (
     Prepared,
+    check_objects,
     load_cluster_stack,
     prepare_experiment,
     render_objects,
@@ -74,13 +75,11 @@ def make_campaign(project: Project, stack_name: str, request: Request, campaign:
                 f"(no ttlSecondsAfterFinished in its API): delete each run with `trainstack "
                 f"runs {stack.name} --delete RUN` when its results are collected"
             )
-    objects = {
-        run.name: tuple(render_objects(project, run.experiment, stack, request.crd_dir))
-        for run in runs
-    }
-    for rendered in objects.values():
-        for document in rendered:
-            object_ref(document)  # a kind trainstack cannot submit fails here, offline
+    objects = {run.name: tuple(render_objects(project, run.experiment)) for run in runs}
+    every = [document for rendered in objects.values() for document in rendered]
+    check_objects(stack, every, request.crd_dir)
+    for document in every:
+        object_ref(document)  # a kind trainstack cannot submit fails here, offline
     if not prepared.selected:
         notes.append(
             f"{request.experiment} is not selected by stack {stack.name} "

@@ -94,18 +94,23 @@ def _render_on_stack(
     from trainstack.experiments.overrides import parse_overrides
     from trainstack.plan.crd_dir import crd_dir_from
     from trainstack.submit.objects import documents_text, object_ref
-    from trainstack.submit.prepare import load_cluster_stack, prepare_experiment, render_objects
+    from trainstack.submit.prepare import (
+        check_objects,
+        load_cluster_stack,
+        prepare_experiment,
+        render_objects,
+    )
 
     project = Project.find()
     stack = load_cluster_stack(project, stack_name)
     overrides = parse_overrides(sets, set_strings)
     prepared = prepare_experiment(project, stack, source, overrides)
-    crds = crd_dir_from(crd_dir)
     documents = [
         (f"release {experiment.release_name} on {stack.name}: {object_ref(o).shown()}", o)
         for experiment in prepared.experiments
-        for o in render_objects(project, experiment, stack, crds)
+        for o in render_objects(project, experiment)
     ]
+    check_objects(stack, [document for _, document in documents], crd_dir_from(crd_dir))
     if values_file is not None:
         _write_values(values_file, prepared.experiments, stack.name)
     sys.stdout.write(documents_text(documents))

@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from trainstack.config.experiments import MAX_RUNS
 from trainstack.core.errors import PlaceholderError, TrainstackError
+from trainstack.core.limits import MAX_RUNS
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_stack
 from trainstack.live import options

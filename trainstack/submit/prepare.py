@@ -14,6 +14,7 @@ values are merged over the stack's own overrides of it, after they were validate
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,17 +113,20 @@ def prepare_experiment(
     )
 
 
-def render_objects(
-    project: Project, experiment: Experiment, stack: LoadedStack, crd_dir: Path | None
-) -> list[dict[str, Any]]:
-    """The objects of ``experiment``'s release, as the plan renders them, each checked
-    against its API's schema (the CRDs in ``crd_dir`` when given) as the plan checks it."""
-    objects = render_training_job(
+def render_objects(project: Project, experiment: Experiment) -> list[dict[str, Any]]:
+    """The objects of ``experiment``'s release, as the plan renders them."""
+    return render_training_job(
         experiment.values,
         release=experiment.release_name,
         namespace=experiment.namespace,
         chart_dir=(project.root / CHART_PATH).resolve(),
     )
-    rendered = [RenderedObject(release=experiment.release_name, object=o) for o in objects]
+
+
+def check_objects(
+    stack: LoadedStack, objects: Sequence[dict[str, Any]], crd_dir: Path | None
+) -> None:
+    """Every object against its API's schema (the CRDs in ``crd_dir`` when given), as the
+    plan checks its objects: all at once, each schema loaded once."""
+    rendered = [RenderedObject(release="", object=document) for document in objects]
     check_conformance(stack.config, [], rendered, crd_dir)
-    return objects

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trainstack.core.errors import TrainstackError
+from trainstack.core.errors import ClusterError, TrainstackError
 from trainstack.live.options import ClusterOptions
 from trainstack.submit.campaign import Campaign
 from trainstack.submit.follow import Outcome, follow
@@ -48,21 +48,41 @@ def submit(
         return True
     sequential = not settings.at_once and len(order) > 1
     outcomes: list[Outcome] = []
-    if sequential:
-        for campaign, run in order:
-            connection = connections[campaign.stack]
-            _apply(connection, campaign, run)
-            outcomes += follow([(connection, [run])], settings.poll, _say)
-    else:
-        for campaign, run in order:
-            _apply(connections[campaign.stack], campaign, run)
-        if settings.wait:
-            watched = [(connections[c.stack], c.runs) for c in campaigns]
-            outcomes = follow(watched, settings.poll, _say)
+    submitted = 0
+    try:
+        if sequential:
+            for campaign, run in order:
+                connection = connections[campaign.stack]
+                _apply(connection, campaign, run)
+                submitted += 1
+                outcomes += follow([(connection, [run])], settings.poll, _say)
+        else:
+            for campaign, run in order:
+                _apply(connections[campaign.stack], campaign, run)
+                submitted += 1
+            if settings.wait:
+                watched = [(connections[c.stack], c.runs) for c in campaigns]
+                outcomes = follow(watched, settings.poll, _say)
+    except ClusterError as error:  # a refusal: what exists, and what does not
+        if submitted:
+            raise ClusterError(f"{error}; {_stopped(order, submitted)}") from None
+        raise
+    except BaseException:  # a signal
+        if submitted:
+            _say(_stopped(order, submitted))
+        raise
     if not outcomes:
         return True
     sys.stdout.write(outcomes_text(outcomes))
     return all(outcome.succeeded for outcome in outcomes)
+
+
+def _stopped(order: Sequence[tuple[Campaign, Run]], submitted: int) -> str:
+    stacks = ", ".join(dict.fromkeys(campaign.stack for campaign, _ in order[:submitted]))
+    return (
+        f"stopped: the {submitted} of {len(order)} run(s) submitted go on (`trainstack runs "
+        f"STACK` shows them on {stacks}); the others were not submitted"
+    )
 
 
 def _apply(connection: Connection, campaign: Campaign, run: Run) -> None:
