@@ -72,6 +72,14 @@ def render_values_file(values: Path, name: str | None, namespace: str) -> None:
     from trainstack.training_job import read_values_file, release_name_problems, validate_values
 
     data = read_values_file(values)
+    if "job" in data and "framework" not in data:  # an experiment file, not chart values
+        problem = Problem(
+            "job",
+            "an experiment file (its job: section holds the chart's values)",
+            "chart values; render an experiment with what a stack gives it: `trainstack "
+            f"chart render --stack STACK {values}`",
+        )
+        raise ValuesError(values, [problem])
     job = validate_values(data, values)
     release = name or _name_from(values)
     if re.fullmatch(DNS_LABEL_PATTERN, namespace) is None or len(namespace) > 63:
