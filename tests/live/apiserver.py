@@ -7,7 +7,8 @@ is returned (``labelSelector``, ``container``, ``tailLines``...; a parameter mat
 404 with a ``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`.
 A route can also write its answer itself (:attr:`Route.send`: slow, endless or malformed
 answers), or give the next requests other answers (:attr:`Route.later`). Every request is
-kept with its method, query, content type and body (:attr:`RecordedApi.requests`).
+kept (:attr:`RecordedApi.requests`; with its query and content type:
+:attr:`RecordedApi.received`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class Route:
     send: Callable[[BaseHTTPRequestHandler], None] | None = None
     """Writes the whole answer itself (status line, headers, body), instead of the above."""
     method: str = "GET"
+    """The HTTP method it answers (``POST`` and ``DELETE`` too: the writes of health)."""
     later: list[tuple[int, bytes]] = field(default_factory=list)
     """Answers (status, body) of the next requests, one each; the last one then stays."""
 
@@ -63,8 +65,10 @@ class RecordedApi:
     unmatched: list[str] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
     """The ``Authorization`` header of each request (empty when none)."""
-    requests: list[Request] = field(default_factory=list)
-    """Every request with its method, query, content type and body."""
+    requests: list[tuple[str, str, bytes]] = field(default_factory=list)
+    """(method, path?query, body) of every request, in order."""
+    received: list[Request] = field(default_factory=list)
+    """Every request with its method, path, query, content type and body, in order."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -149,29 +153,43 @@ class RecordedApi:
         return Route(url.path, {}, 404, json.dumps(status).encode())
 
 
+def reply_json(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
+    """Answer ``document`` as JSON with ``status`` (for routes that write their answer)."""
+    body = json.dumps(document).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            self._answer("GET")
+            self._handle("GET")
+
+        def do_POST(self) -> None:  # noqa: N802
+            self._handle("POST")
 
         def do_PATCH(self) -> None:  # noqa: N802
-            self._answer("PATCH")
+            self._handle("PATCH")
 
         def do_DELETE(self) -> None:  # noqa: N802
-            self._answer("DELETE")
+            self._handle("DELETE")
 
-        def _answer(self, method: str) -> None:
+        def _handle(self, method: str) -> None:
             api.authorizations.append(self.headers.get("Authorization", ""))
             length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
+            self.body = self.rfile.read(length) if length else b""
+            api.requests.append((method, self.path, self.body))
             url = urlsplit(self.path)
-            api.requests.append(
+            api.received.append(
                 Request(
                     method,
                     url.path,
                     dict(parse_qsl(url.query, keep_blank_values=True)),
                     self.headers.get("Content-Type", ""),
-                    body,
+                    self.body,
                 )
             )
             route = api.answer(self.path, method)

@@ -12,12 +12,20 @@ from tests.live.apiserver import RecordedApi, kubeconfig, serve
 from tests.submit.jobs import CAMPAIGN, Jobs
 from trainstack.submit import follow, runset
 
+BUILT_IMAGE = "registry.example.com/vision/aiacc-ssh:v3.0"
+"""The image workload 1's file asks to be built (images/aiacc-ssh), as if built and set."""
+
 
 @pytest.fixture()
 def root(tmp_path: Path) -> Path:
-    """A copy of the project (stacks, experiments, the chart) to run commands in."""
+    """A copy of the project (stacks, experiments, the chart) to run commands in, the
+    flagship's image set (runs of values still to set are refused)."""
     copy = project_copy(tmp_path / "project")
     (copy / "charts").symlink_to(Path(__file__).parents[2] / "charts")
+    experiment = copy / "experiments" / "imagenet-tensorflow.yaml"
+    text = experiment.read_text()
+    placeholder = next(line for line in text.splitlines() if line.startswith("    name: <"))
+    experiment.write_text(text.replace(placeholder, f"    name: {BUILT_IMAGE}"))
     return copy
 
 

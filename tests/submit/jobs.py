@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-from tests.live.apiserver import RecordedApi, Route
+from tests.live.apiserver import RecordedApi, Route, reply_json
 
 DATA = Path(__file__).parents[1] / "live" / "data" / "submit"
 MPIJOBS = "/apis/kubeflow.org/v2beta1/namespaces/vision/mpijobs"
@@ -30,15 +30,6 @@ CREATED = "2026-12-01T10:00:{:02d}Z"
 def run_name(number: int, experiment: str = "imagenet-tensorflow") -> str:
     """The name of run ``number`` of the test's campaign."""
     return f"{experiment}-{CAMPAIGN}-{number}"
-
-
-def _write(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
-    body = json.dumps(document).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(body)))
-    handler.end_headers()
-    handler.wfile.write(body)
 
 
 class Jobs:
@@ -72,7 +63,7 @@ class Jobs:
         self.api.routes.append(Route(self.collection, {"labelSelector": selector}, send=self._list))
 
     def _applied(self, handler: BaseHTTPRequestHandler) -> None:
-        request = self.api.requests[-1]
+        request = self.api.received[-1]
         document = json.loads(request.body)
         metadata = document["metadata"]
         number = len(self.stored) + 1
@@ -87,7 +78,7 @@ class Jobs:
         ]
         if request.query.get("dryRun") != "All":
             self.stored[metadata["name"]] = document
-        _write(handler, 201, document)
+        reply_json(handler, 201, document)
 
     def _list(self, handler: BaseHTTPRequestHandler) -> None:
         items = []
@@ -96,7 +87,7 @@ class Jobs:
             phase = script.pop(0) if len(script) > 1 else script[0]
             items.append({**document, "status": _status(phase)})
         kind = self.stored and next(iter(self.stored.values()))["kind"] or "MPIJob"
-        _write(
+        reply_json(
             handler,
             200,
             {"kind": f"{kind}List", "apiVersion": "kubeflow.org/v2beta1", "items": items},
@@ -119,6 +110,6 @@ def applies(api: RecordedApi) -> list[tuple[str, str]]:
             "dry run" if request.query.get("dryRun") == "All" else "apply",
             request.path.split("/")[-1],
         )
-        for request in api.requests
+        for request in api.received
         if request.method == "PATCH"
     ]

@@ -20,11 +20,9 @@ def _documents(text: str) -> list[dict[str, Any]]:
     return [document for document in yaml.safe_load_all(text) if document]
 
 
-def test_the_experiment_file_renders_the_plans_objects(
-    root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_experiment_file_renders_the_plans_objects(monkeypatch: pytest.MonkeyPatch) -> None:
     ran = run(
-        root,
+        REPO,
         *("chart", "render", "--stack", "aiacc", "experiments/imagenet-tensorflow.yaml"),
         monkeypatch=monkeypatch,
     )

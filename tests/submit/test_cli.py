@@ -35,12 +35,12 @@ def test_each_run_is_checked_by_a_server_dry_run_then_applied_as_trainstacks(
     ran = _run(root, monkeypatch, "--kubeconfig", str(cluster))
 
     assert ran.code == 0, ran.stderr
-    assert [(r.method, r.path.split("/")[-1]) for r in api.requests] == [
+    assert [(r.method, r.path.split("/")[-1]) for r in api.received] == [
         ("GET", run_name(1)),  # the name is free (404)
         ("PATCH", run_name(1)),
         ("PATCH", run_name(1)),
     ]
-    dry, real = api.requests[1:]
+    dry, real = api.received[1:]
     for request in (dry, real):
         assert request.path == f"{MPIJOBS}/{run_name(1)}"
         assert request.content_type == "application/apply-patch+yaml"
@@ -134,7 +134,7 @@ def test_a_conflict_names_the_other_manager_and_never_forces(
     assert 'conflict with "helm" using kubeflow.org/v2beta1' in ran.stderr
     assert ".spec.runPolicy.backoffLimit" in ran.stderr
     assert "never takes fields over (force=false)" in ran.stderr
-    assert all(r.query.get("force") == "false" for r in api.requests if r.method == "PATCH")
+    assert all(r.query.get("force") == "false" for r in api.received if r.method == "PATCH")
 
 
 def test_a_taken_name_is_refused_before_any_dry_run(
@@ -210,7 +210,7 @@ def test_one_after_another_each_run_starts_when_the_one_before_ended(
     assert ran.code == 0, ran.stderr
     steps = [
         f"{r.method} {r.query.get('dryRun', '')} {r.path.split('/')[-1]}"
-        for r in api.requests
+        for r in api.received
         if r.method == "PATCH" or "labelSelector" in r.query
     ]
     assert steps == [
@@ -271,7 +271,7 @@ def test_two_stacks_on_one_cluster_are_refused(
 
     assert ran.code == 2
     assert "stacks aiacc and baseline both reach http://127.0.0.1:" in ran.stderr
-    assert api.requests == []
+    assert api.received == []
 
 
 def test_values_still_to_set_are_refused_before_any_request(
@@ -291,7 +291,7 @@ def test_values_still_to_set_are_refused_before_any_request(
     assert ran.code == 2
     assert "still has 1 placeholder(s)" in ran.stderr
     assert "experiments/keras-lstm-scaling.yaml: job.image.name" in ran.stderr
-    assert api.requests == []
+    assert api.received == []
 
 
 def test_at_once_is_refused_for_a_job_no_queue_holds(

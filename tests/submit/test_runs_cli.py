@@ -97,8 +97,8 @@ def test_runs_are_listed_oldest_first_with_their_set_values(
         *("2026-12-01T10:00:01Z", "2026-12-01T11:00:00Z", "7", "day(s)"),
     ]
     assert f"overrides {run_name(2)}: --set worker.gpus=2" in lines
-    assert {r.method for r in api.requests} == {"GET"}
-    assert sorted(r.path for r in api.requests) == sorted(path for path, _ in COLLECTIONS)
+    assert {r.method for r in api.received} == {"GET"}
+    assert sorted(r.path for r in api.received) == sorted(path for path, _ in COLLECTIONS)
 
 
 def test_delete_removes_the_run_and_its_tensorboard_after_a_dry_run(
@@ -128,7 +128,7 @@ def test_delete_removes_the_run_and_its_tensorboard_after_a_dry_run(
         f"deleted MPIJob vision/{run_name(1)}",
         f"deleted Service vision/{run_name(1)}-tensorboard",
     ]
-    deletes = [r for r in api.requests if r.method == "DELETE"]
+    deletes = [r for r in api.received if r.method == "DELETE"]
     assert [(r.path.split("/")[-1], r.query.get("dryRun")) for r in deletes] == [
         (run_name(1), "All"),
         (f"{run_name(1)}-tensorboard", "All"),
@@ -156,7 +156,7 @@ def test_delete_never_touches_what_trainstack_did_not_apply(
     assert "MPIJob vision/lookalike was not applied by trainstack (its managers: kubectl)" in (
         ran.stderr
     )
-    assert not [r for r in api.requests if r.method == "DELETE"]
+    assert not [r for r in api.received if r.method == "DELETE"]
 
 
 def test_delete_of_a_job_that_is_no_run_names_the_runs(
@@ -171,4 +171,4 @@ def test_delete_of_a_job_that_is_no_run_names_the_runs(
     assert ran.code == 2
     assert "no run 'imagenet-tensorflow' of stack aiacc on the cluster" in ran.stderr
     assert f"its runs: lookalike, {run_name(1)}, {run_name(2)}" in ran.stderr
-    assert not [r for r in api.requests if r.method == "DELETE"]
+    assert not [r for r in api.received if r.method == "DELETE"]

@@ -107,11 +107,6 @@ class ApiReader:
         )
 
     @property
-    def http(self) -> httpx2.Client:
-        """The HTTP client of every request (the bounded transport, the user's credentials)."""
-        return self._http
-
-    @property
     def requests(self) -> int:
         """Requests sent to the API server so far."""
         return self.transport.requests

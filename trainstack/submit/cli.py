@@ -93,7 +93,7 @@ def run(
     from trainstack.plan.crd_dir import crd_dir_from
     from trainstack.submit.campaign import Request, make_campaign
     from trainstack.submit.order import parse_duration, submission_order
-    from trainstack.submit.report import print_dry_run, print_findings
+    from trainstack.submit.report import print_dry_run, print_findings, print_note
     from trainstack.submit.runset import campaign_id
     from trainstack.submit.submitting import Settings, check_queued, submit
 
@@ -117,13 +117,15 @@ def run(
     order = submission_order(campaigns, interleave)
     if at_once:
         check_queued(order)
+    for made in campaigns:
+        found = made.prepared.placeholders()
+        if found and not dry_run:
+            raise PlaceholderError(made.prepared.stack.source, found)
+        for key, value in found:
+            print_note(f"{made.stack}: set before submitting: {key}: {value}")
     if dry_run:
         print_dry_run(order)
         return
-    for made in campaigns:
-        found = made.prepared.placeholders()
-        if found:
-            raise PlaceholderError(made.prepared.stack.source, found)
     settings = Settings(at_once, wait, server_dry_run, poll)
     cluster = ClusterOptions(kubeconfig, context, timeout, deadline)
     if not submit(campaigns, order, settings, cluster):

@@ -30,7 +30,7 @@ from trainstack.experiments.runs import (
 )
 from trainstack.live.cluster import Cluster, checked_job
 from trainstack.live.jobs import LiveJob, live_job
-from trainstack.live.writer import FIELD_MANAGER, ClusterWriter, ObjectRef
+from trainstack.live.writes import FIELD_MANAGER, ObjectRef, ObjectWriter
 from trainstack.submit.objects import COMPANION_KINDS
 from trainstack.training_job.frameworks import FRAMEWORKS, FrameworkSpec
 
@@ -120,7 +120,7 @@ def managers_of(metadata: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def delete_run(
-    stack: LoadedStack, writer: ClusterWriter, cluster: Cluster, runs: list[ListedRun], name: str
+    stack: LoadedStack, writer: ObjectWriter, cluster: Cluster, runs: list[ListedRun], name: str
 ) -> list[str]:
     """Delete run ``name`` (its job, its pods, its TensorBoard); what was deleted."""
     chosen = [run for run in runs if run.job.name == name]
@@ -145,9 +145,9 @@ def delete_run(
                 f"{', '.join(printable(m, 40) for m in managers) or 'none'}): not deleted"
             )
     for ref, uid, _ in targets:
-        writer.delete(ref, uid, dry_run=True)
+        writer.remove(ref, uid, dry_run=True)
     for ref, uid, _ in targets:
-        writer.delete(ref, uid, dry_run=False)
+        writer.remove(ref, uid, dry_run=False)
     return [ref.shown() for ref, _, _ in targets]
 
 

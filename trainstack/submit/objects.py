@@ -12,7 +12,7 @@ from typing import Any
 
 from trainstack.core.errors import ChartError
 from trainstack.core.yaml.io import canonical_yaml
-from trainstack.live.writer import ObjectRef
+from trainstack.live.writes import ObjectRef
 from trainstack.training_job.frameworks import FRAMEWORKS
 
 COMPANION_KINDS: tuple[tuple[str, str, str], ...] = (

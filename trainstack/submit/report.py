@@ -22,7 +22,12 @@ def print_findings(campaigns: Sequence[Campaign]) -> None:
         for finding in campaign.prepared.warnings:
             print_warning(f"{campaign.stack}: {finding.located()}", err)
         for note in campaign.notes:
-            err.print(f"note: {note}", markup=False, highlight=False, soft_wrap=True)
+            print_note(note)
+
+
+def print_note(text: str) -> None:
+    """``note: text`` on stderr."""
+    stderr_console().print(f"note: {text}", markup=False, highlight=False, soft_wrap=True)
 
 
 def print_dry_run(order: Sequence[tuple[Campaign, Run]]) -> None:

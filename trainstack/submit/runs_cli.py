@@ -42,13 +42,13 @@ def runs(
     from trainstack.experiments import load_stack_experiments
     from trainstack.live.cluster import Cluster
     from trainstack.live.connect import connect_reader
-    from trainstack.live.writer import ClusterWriter
+    from trainstack.live.writes import ObjectWriter
     from trainstack.submit.listing import delete_run, list_runs, namespaces_of
     from trainstack.submit.runs_text import runs_text
 
     resolved = load_stack_experiments(Project.find(), stack)
     reader = connect_reader(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
-    cluster, writer = Cluster(reader), ClusterWriter(reader)
+    cluster, writer = Cluster(reader), ObjectWriter(reader)
     where = namespace or namespaces_of(resolved.stack, {run.namespace for run in resolved.runs})
     found = list_runs(resolved.stack, cluster, where)
     if not delete:

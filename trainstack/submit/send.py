@@ -18,7 +18,7 @@ from trainstack.core.errors import ClusterError
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import connect_reader
 from trainstack.live.options import ClusterOptions
-from trainstack.live.writer import FIELD_MANAGER, ClusterWriter
+from trainstack.live.writes import FIELD_MANAGER, ObjectWriter
 from trainstack.submit.campaign import Campaign
 from trainstack.submit.objects import object_ref
 from trainstack.submit.runset import Run
@@ -30,7 +30,7 @@ class Connection:
 
     stack: str
     cluster: Cluster
-    writer: ClusterWriter
+    writer: ObjectWriter
 
 
 def connect_all(campaigns: Sequence[Campaign], options: ClusterOptions) -> dict[str, Connection]:
@@ -49,7 +49,7 @@ def connect_all(campaigns: Sequence[Campaign], options: ClusterOptions) -> dict[
             )
         reached[server] = campaign.stack
         connections[campaign.stack] = Connection(
-            campaign.stack, Cluster(reader), ClusterWriter(reader)
+            campaign.stack, Cluster(reader), ObjectWriter(reader)
         )
     return connections
 
