@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("deployment.py", "results"),
     ("conformance",),
     ("plan",),
-    ("diff", "reference", "healthrun"),
+    ("diff", "reference", "healthrun", "submit"),
     ("cli.py",),
     ("__main__.py", "program"),
 )

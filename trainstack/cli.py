@@ -35,6 +35,9 @@ from trainstack.operators.cli import operators
 from trainstack.plan import plan
 from trainstack.reference.cli import docs_app
 from trainstack.results.cli import results_app
+from trainstack.submit.chart_render import render as chart_render
+from trainstack.submit.cli import run as run_experiment
+from trainstack.submit.runs_cli import runs
 
 app = typer.Typer(
     name="trainstack",
@@ -88,6 +91,13 @@ app.command(short_help="Each experiment's jobs on the stack's cluster.")(status)
 app.command(short_help="Print the logs of an experiment's job.")(logs)
 app.command(short_help="Read the stack's cluster into facts/STACK.json.")(inspect)
 app.command(short_help="GPU health and interconnect into facts/STACK.health.json.")(health)
+app.command("run", short_help="Run an experiment on a stack's cluster, no deployment.")(
+    run_experiment
+)
+app.command(short_help="The runs `trainstack run` created; --delete one.")(runs)
+chart_app.command("render", short_help="A values file's (or an experiment's) manifests.")(
+    chart_render
+)
 
 USER_ERROR_EXIT = 2
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status

@@ -102,6 +102,19 @@ def test_render_reports_invalid_values_in_one_message(
     )
 
 
+def test_render_of_an_experiment_file_points_to_stack(
+    monkeypatch: Monkeypatch, capsys: Capsys
+) -> None:
+    status, out, err = run(
+        monkeypatch, capsys, "chart", "render", "experiments/imagenet-tensorflow.yaml"
+    )
+
+    assert (status, out) == (2, "")
+    (line,) = err.splitlines()
+    assert "job: found an experiment file" in line
+    assert "`trainstack chart render --stack STACK experiments/imagenet-tensorflow.yaml`" in line
+
+
 def test_render_names_the_release_after_the_file(
     monkeypatch: Monkeypatch, capsys: Capsys, tmp_path: Path
 ) -> None:

@@ -81,6 +81,43 @@ with signals.on_stop(lambda: marker.write_text("cleaned up")):
     assert stderr == expected
 
 
+def test_what_the_main_thread_registers_while_the_guard_works_is_cleaned_up_too(
+    tmp_path: Path,
+) -> None:
+    """The main thread goes on while the guard runs the cleanups (its stop was lost): what
+    it registered after the guard's first look (a scratch directory of a diff's revision)
+    is run by the guard's second pass."""
+    body = """
+signals.install()
+def first():
+    # as if the main thread registered one more meanwhile
+    signals._cleanups[10**9] = lambda: marker.write_text("second pass")
+with signals.on_stop(first):
+    while True:
+        try:
+            ready()
+            time.sleep(30)
+        except BaseException:
+            pass
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGTERM)
+    assert (status, marker) == (128 + signal.SIGTERM, "second pass")
+
+
+def test_a_cleanup_registered_after_a_stop_began_raises_the_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from trainstack.console import signals
+
+    monkeypatch.setattr(signals, "_stop", signal.SIGTERM)
+    entered = []
+    with pytest.raises(signals.Interrupted):
+        with signals.on_stop(lambda: None):
+            entered.append(True)
+    assert entered == []  # the block never starts: what it made is removed on the way out
+    assert signals._cleanups == {}
+
+
 def test_a_stopped_program_never_commits(tmp_path: Path) -> None:
     """raise_if_stopping: work that would commit after a lost stop ends instead."""
     body = """

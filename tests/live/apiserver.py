@@ -1,11 +1,14 @@
 """A loopback HTTP server answering the Kubernetes API paths trainstack calls with recorded
 responses (``tests/live/data``), so the real lightkube client code runs end to end.
 
-Routes match a path and the query parameters that select what is returned
-(``labelSelector``, ``container``, ``tailLines``...; a parameter matched as ``None`` must be
-absent, as ``continue`` on a list's first page); anything else is answered 404 with a
-``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`. A route
-can also write its answer itself (:attr:`Route.send`: slow, endless or malformed answers).
+Routes match a method (GET unless said), a path and the query parameters that select what
+is returned (``labelSelector``, ``container``, ``tailLines``...; a parameter matched as
+``None`` must be absent, as ``continue`` on a list's first page); anything else is answered
+404 with a ``Status`` like the API server's and recorded in :attr:`RecordedApi.unmatched`.
+A route can also write its answer itself (:attr:`Route.send`: slow, endless or malformed
+answers), or give the next requests other answers (:attr:`Route.later`). Every request is
+kept (:attr:`RecordedApi.requests`; with its query and content type:
+:attr:`RecordedApi.received`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,19 @@ class Route:
     """Writes the whole answer itself (status line, headers, body), instead of the above."""
     method: str = "GET"
     """The HTTP method it answers (``POST`` and ``DELETE`` too: the writes of health)."""
+    later: list[tuple[int, bytes]] = field(default_factory=list)
+    """Answers (status, body) of the next requests, one each; the last one then stays."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request as the server received it."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    content_type: str
+    body: bytes
 
 
 @dataclass
@@ -51,6 +67,8 @@ class RecordedApi:
     """The ``Authorization`` header of each request (empty when none)."""
     requests: list[tuple[str, str, bytes]] = field(default_factory=list)
     """(method, path?query, body) of every request, in order."""
+    received: list[Request] = field(default_factory=list)
+    """Every request with its method, path, query, content type and body, in order."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -120,6 +138,8 @@ class RecordedApi:
                 and route.path == url.path
                 and all(query.get(k) == v for k, v in route.query.items())
             ):
+                if route.later:
+                    route.status, route.body = route.later.pop(0)
                 return route
         self.unmatched.append(raw_path)
         status = {
@@ -151,6 +171,9 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802
             self._handle("POST")
 
+        def do_PATCH(self) -> None:  # noqa: N802
+            self._handle("PATCH")
+
         def do_DELETE(self) -> None:  # noqa: N802
             self._handle("DELETE")
 
@@ -159,6 +182,16 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             self.body = self.rfile.read(length) if length else b""
             api.requests.append((method, self.path, self.body))
+            url = urlsplit(self.path)
+            api.received.append(
+                Request(
+                    method,
+                    url.path,
+                    dict(parse_qsl(url.query, keep_blank_values=True)),
+                    self.headers.get("Content-Type", ""),
+                    self.body,
+                )
+            )
             route = api.answer(self.path, method)
             if route.send is not None:
                 route.send(self)

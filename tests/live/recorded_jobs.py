@@ -12,7 +12,10 @@ on two GPU nodes, its other worker on a node that has left the cluster.
 
 from __future__ import annotations
 
-from tests.live.apiserver import RecordedApi
+import json
+from pathlib import Path
+
+from tests.live.apiserver import RecordedApi, Route
 from tests.live.recorded_cluster import Shape, record_cluster
 from tests.metrics.test_formats import DATA as LOGS
 
@@ -26,6 +29,8 @@ JOB, ROLE = "training.kubeflow.org/job-name", "training.kubeflow.org/job-role"
 REPLICA_TYPE = "training.kubeflow.org/replica-type"
 INSTANCE, COMPONENT = "app.kubernetes.io/instance", "app.kubernetes.io/component"
 MPI = ("MPIJobList", "kubeflow.org/v2beta1")
+SUBMITTED = "imagenet-tensorflow-k3x9q2-1"
+"""A run ``trainstack run`` created (:func:`record_submitted_run`)."""
 POD_LIST = ("PodList", "v1")
 
 
@@ -91,3 +96,46 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
     api.log(f"{NLP_PODS}/tf-multiworker-mnist-chief-0/log", "tensorflow", LOGS / "katib-mnist.log")
     # What `results collect` reads of the nodes and operators (and `inspect` of the rest).
     record_cluster(api, shape)
+
+
+def record_submitted_run(
+    recorded: RecordedApi, tmp_path: Path, overrides: str, digest: str
+) -> None:
+    """A run of ``trainstack run`` of imagenet-tensorflow beside its deployed run 1, created
+    after it: its job (with ``overrides`` and ``digest``), its launcher and its log (the
+    run 1 log with one more line, kept in ``tmp_path``)."""
+    route = next(
+        r
+        for r in recorded.routes
+        if r.path == MPIJOBS and r.query["labelSelector"] == f"{EXPERIMENT}=imagenet-tensorflow"
+    )
+    listed = json.loads(route.body)
+    job = json.loads(json.dumps(listed["items"][0]))
+    metadata = job["metadata"]
+    metadata.update(name=SUBMITTED, uid="uid-run", creationTimestamp="2024-05-07T09:00:00Z")
+    metadata["labels"].update(
+        {"trainstack.io/submitted-by": "trainstack-run", "trainstack.io/stack": "aiacc"}
+    )
+    metadata["annotations"] = {
+        "trainstack.io/base-values-digest": digest,
+        "trainstack.io/overrides": overrides,
+    }
+    listed["items"].append(job)
+    route.body = json.dumps(listed).encode()
+    pods = recorded.items("pods-imagenet-tensorflow-launcher.json")
+    pod = json.loads(
+        json.dumps(pods[0]).replace("imagenet-tensorflow-launcher", f"{SUBMITTED}-launcher")
+    )
+    pod["metadata"]["labels"][JOB] = SUBMITTED
+    for selector in (f"{JOB}={SUBMITTED}", f"{JOB}={SUBMITTED},{ROLE}=launcher"):
+        recorded.list_of(VISION_PODS, selector, "PodList", "v1", [pod])
+    log = tmp_path / "run.log"
+    log.write_bytes((LOGS / "tf-cnn-benchmarks-aiacc.log").read_bytes() + b"another run\n")
+    recorded.routes.append(
+        Route(
+            f"{VISION_PODS}/{SUBMITTED}-launcher/log",
+            {"container": "launcher"},
+            body=log.read_bytes(),
+            content_type="text/plain",
+        )
+    )

@@ -21,8 +21,10 @@ def record(
     digest: str = DIGEST_A,
     shape: tuple[int, int, int] = (16, 4, 4),
     log: str = "",
+    overrides: dict[str, Any] | None = None,
 ) -> RunRecord:
-    """One run; ``metrics`` maps a name to (value, unit, higher is better)."""
+    """One run; ``metrics`` maps a name to (value, unit, higher is better); ``overrides``:
+    the ``--set`` values of a run of ``trainstack run``."""
     document: dict[str, Any] = {
         "format": "trainstack-results/1",
         "stack": stack,
@@ -42,6 +44,8 @@ def record(
             for name, (value, unit, higher) in metrics.items()
         },
     }
+    if overrides is not None:
+        document["overrides"] = overrides
     return RunRecord.model_validate(document)
 
 

@@ -8,6 +8,7 @@ from tests.results.records import DIGEST_A, DIGEST_B, images, record, stored
 from trainstack.core.errors import ResultsError
 from trainstack.results.compare import compare
 from trainstack.results.record import RunRecord
+from trainstack.results.render_compare import compare_json, notes_of
 from trainstack.results.store import StoredRun
 
 
@@ -81,6 +82,59 @@ def test_only_runs_with_the_latest_digest_count() -> None:
     )
     assert row.a.runs == (2,) and row.a.excluded == 1
     assert row.change == pytest.approx(0.12)
+
+
+def _set_run(stack: str, run: int, value: float, overrides: dict[str, object] | None) -> RunRecord:
+    metrics = {"images_per_sec": (value, "images/sec", True)}
+    return record(stack, "imagenet-tensorflow", run, metrics, overrides=overrides)
+
+
+def test_runs_of_other_set_values_are_never_counted_together() -> None:
+    # the same digest (the values did not change the job), yet other --set values
+    a = stored(
+        _set_run("aiacc", 1, 900.0, {"worker": {"gpus": 4}}),
+        _set_run("aiacc", 2, 1344.0, None),
+        _set_run("aiacc", 3, 1350.0, {}),
+    )
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": a},
+        "baseline",
+        {"imagenet-tensorflow": images("baseline", [1200.0])},
+    )
+    assert row.a.runs == (2, 3) and row.a.excluded == 1
+    assert row.comparable
+    notes = notes_of([row])
+    assert "imagenet-tensorflow: 1 earlier run(s) on aiacc left out (recorded with other base " in (
+        "".join(notes)
+    )
+
+
+def test_sides_of_other_set_values_say_so() -> None:
+    a = stored(_set_run("aiacc", 1, 1344.0, {"worker": {"gpus": 4}}))
+    b = stored(_set_run("baseline", 1, 1200.0, None))
+    (row,) = compare("aiacc", {"imagenet-tensorflow": a}, "baseline", {"imagenet-tensorflow": b})
+    assert row.comparable  # equal digests: the same job values
+    assert (
+        "imagenet-tensorflow: run with --set worker.gpus=4 on aiacc, none on baseline: the same "
+        "job values all the same (equal base-values digests)"
+    ) in notes_of([row])
+    a_other = stored(
+        record(
+            "aiacc",
+            "imagenet-tensorflow",
+            1,
+            {"images_per_sec": (1.0, "images/sec", True)},
+            DIGEST_B,
+            overrides={"worker": {"replicas": 2}},
+        )
+    )
+    (row,) = compare(
+        "aiacc", {"imagenet-tensorflow": a_other}, "baseline", {"imagenet-tensorflow": b}
+    )
+    assert not row.comparable
+    assert "run with --set worker.replicas=2 on aiacc, none on baseline" in row.reason
+    assert compare_json([row]).count('"overrides"') == 2
 
 
 def test_missing_side_or_metric() -> None:

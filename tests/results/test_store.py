@@ -61,6 +61,17 @@ def test_same_record_same_bytes() -> None:
     assert first.endswith("}\n") and '  "baseValuesDigest"' in first
 
 
+def test_set_values_are_written_only_when_a_run_had_some(tmp_path: Path) -> None:
+    plain = json.loads(record_json(_pending("log").record))
+    assert "overrides" not in plain  # a run without any: the bytes of before
+    ran = record("aiacc", "x", 1, {}, log="l", overrides={"worker": {"gpus": 2}})
+    written = json.loads(record_json(ran))
+    assert written["overrides"] == {"worker": {"gpus": 2}}
+    (stored,) = write_runs(tmp_path, [PendingRun(ran, b"l")], _display)
+    assert stored.path is not None
+    assert read_record(stored.path, _display).overrides == {"worker": {"gpus": 2}}
+
+
 def test_invalid_json_names_the_file_and_where(tmp_path: Path) -> None:
     write_runs(tmp_path, [_pending("one")], _display)
     path = tmp_path / "results" / "aiacc" / "imagenet-tensorflow" / "run-001.json"

@@ -1,5 +1,9 @@
 """``trainstack chart``: generate, check, render and package the training-job chart.
 
+``chart render`` is registered by the command line (:mod:`trainstack.cli`): with
+``--stack`` it renders an experiment with what a stack gives it, which needs the layers
+above this one; a values file alone is rendered here (:func:`render_values_file`).
+
 User errors are raised as :class:`~trainstack.core.errors.TrainstackError`; the top-level
 CLI prints them as one line and exits with status 2. The Helm library and the model are
 imported by the commands that use them, so that other commands (``trainstack plan``)
@@ -60,19 +64,22 @@ def check(
     typer.echo(f"{target} is up to date with the model")
 
 
-@chart_app.command()
-def render(
-    values: Annotated[Path, typer.Argument(help="Values file (YAML).")],
-    name: Annotated[
-        str | None, typer.Option(help="Release name (default: the file's name).")
-    ] = None,
-    namespace: Annotated[str, typer.Option(help="Namespace of the release.")] = "default",
-) -> None:
-    """Print the manifests of a values file, like `helm template`."""
+def render_values_file(values: Path, name: str | None, namespace: str) -> None:
+    """Print the manifests of a values file, like `helm template` (``trainstack chart
+    render VALUES``; the command, which also renders experiments on a stack, is
+    :func:`trainstack.submit.chart_render.render`)."""
     from trainstack.chart.render import render_manifests
     from trainstack.training_job import read_values_file, release_name_problems, validate_values
 
     data = read_values_file(values)
+    if "job" in data and "framework" not in data:  # an experiment file, not chart values
+        problem = Problem(
+            "job",
+            "an experiment file (its job: section holds the chart's values)",
+            "chart values; render an experiment with what a stack gives it: `trainstack "
+            f"chart render --stack STACK {values}`",
+        )
+        raise ValuesError(values, [problem])
     job = validate_values(data, values)
     release = name or _name_from(values)
     if re.fullmatch(DNS_LABEL_PATTERN, namespace) is None or len(namespace) > 63:

@@ -10,9 +10,8 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.limits import MAX_RUNS
 from trainstack.core.names import RelativeDirectory
-
-MAX_RUNS = 100
 
 
 class Runs(StrictModel):

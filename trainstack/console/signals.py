@@ -164,11 +164,16 @@ def _start_guard(signal_number: int) -> None:
 
 @contextlib.contextmanager
 def on_stop(cleanup: Callable[[], None]) -> Iterator[None]:
-    """While inside: ``cleanup`` runs if the guard has to end the process (any thread)."""
+    """While inside: ``cleanup`` runs if the guard has to end the process (any thread).
+
+    Entered after a stop began (the main thread still at work while the guard runs), the
+    block never starts: the stop is raised, and what was made for it (a directory) is
+    removed on the way out, or by the guard's second pass."""
     with _registry_lock:
         key = next(_ids)
         _cleanups[key] = cleanup
     try:
+        raise_if_stopping()
         yield
     finally:
         with _registry_lock:
@@ -200,11 +205,16 @@ def announce(signal_number: int) -> None:
 def _guard(signal_number: int) -> None:
     time.sleep(GRACE_SECONDS)
     held = _critical.acquire(timeout=DEFERRED_WAIT_SECONDS)
-    with _registry_lock:
-        cleanups = list(_cleanups.values())
-    for cleanup in reversed(cleanups):
-        with contextlib.suppress(BaseException):
-            cleanup()
+    done: set[int] = set()
+    # Twice: the main thread still runs meanwhile, and may have registered one more (a
+    # scratch directory it made just before the stop reached it).
+    for _ in range(2):
+        with _registry_lock:
+            cleanups = [(key, cleanup) for key, cleanup in _cleanups.items() if key not in done]
+        for key, cleanup in reversed(cleanups):
+            done.add(key)
+            with contextlib.suppress(BaseException):
+                cleanup()
     announce(signal_number)
     with contextlib.suppress(BaseException):
         sys.stdout.flush()

@@ -34,6 +34,10 @@ MAX_MATRIX_POINTS = 256
 MAX_EXPERIMENTS = 512
 """Experiments in the experiments directory (after matrix expansion)."""
 
+MAX_RUNS = 100
+"""Runs of one experiment a stack deploys (``trainstack:experiments.runs``), and that one
+``trainstack run`` submits per stack and matrix point (``--runs``)."""
+
 MAX_RELEASES = 1024
 """Releases one stack deploys: its selected experiments times their runs (each run is a
 Helm release, rendered and checked at every plan)."""

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import threading
 
 from trainstack.core.errors import DiffError
+
+KILL_WAIT_SECONDS = 1.0
+"""How long a stop's guard waits for each killed plan to be gone (SIGKILL: at once)."""
 
 
 class Children:
@@ -45,6 +49,11 @@ class Children:
         may outlive it; whatever a child staged is inside the diff's scratch directory,
         which the guard removes next)."""
         self._stopped = True
-        for process in list(self._processes):
-            if process.poll() is None:
-                process.kill()
+        killed = [process for process in list(self._processes) if process.poll() is None]
+        for process in killed:
+            process.kill()
+        # Until each is gone: one still running on another core could write a file into
+        # the scratch directory while the guard removes it.
+        for process in killed:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=KILL_WAIT_SECONDS)

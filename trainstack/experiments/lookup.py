@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from trainstack.config.loader import LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import DataStackError, UnknownExperimentError
 from trainstack.core.project import Project
+from trainstack.experiments.overrides import recorded_json, with_overrides
 from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.select import resolve_experiments
 
@@ -19,6 +22,8 @@ class StackRuns:
     project: Project
     stack: LoadedStack
     runs: tuple[Experiment, ...]
+    _with: dict[str, Experiment] = field(default_factory=dict, compare=False, repr=False)
+    """:meth:`run_with`'s answers, by experiment and recorded overrides."""
 
     def names(self) -> list[str]:
         """The experiments' names (matrix points by their own name), sorted."""
@@ -32,6 +37,26 @@ class StackRuns:
                 experiment, self.stack.name, self.stack.source, self.names()
             )
         return found
+
+    def run_with(self, experiment: str, overrides: Mapping[str, Any]) -> Experiment:
+        """The first run of ``experiment`` as ``trainstack run`` makes it with ``overrides``
+        (its ``--set`` values, as a job records them), selected by the stack or not; raises
+        what resolving it raises (values the experiment as declared now refuses)."""
+        if not overrides:
+            found = [run for run in self.runs if run.point_name == experiment]
+            if found:
+                return found[0]
+        key = f"{experiment} {recorded_json(overrides)}"
+        if key not in self._with:
+            config = with_overrides(self.stack.config, [experiment], overrides)
+            runs = resolve_experiments(self.project.root, config, self.stack.source)
+            found = [run for run in runs if run.point_name == experiment]
+            if not found:
+                raise UnknownExperimentError(
+                    experiment, self.stack.name, self.stack.source, self.names()
+                )
+            self._with[key] = found[0]
+        return self._with[key]
 
     def matrix_points(self, matrix: str) -> list[Experiment]:
         """The first run of each point of ``matrix``; an error lists the stack's matrices."""

@@ -21,6 +21,19 @@ RUN_ANNOTATION = "trainstack.io/run"
 DIGEST_ANNOTATION = "trainstack.io/base-values-digest"
 """Annotation on the job and its pods: :func:`base_values_digest` of the experiment."""
 
+SUBMITTED_LABEL = "trainstack.io/submitted-by"
+"""Label on a job ``trainstack run`` created (and its pods): :data:`SUBMITTED_BY`. Jobs
+``pulumi up`` deploys have none; ``trainstack runs`` lists and deletes only jobs with it."""
+SUBMITTED_BY = "trainstack-run"
+STACK_LABEL = "trainstack.io/stack"
+"""Label on a job ``trainstack run`` created: the stack it was run on."""
+CAMPAIGN_LABEL = "trainstack.io/campaign"
+"""Label on a job ``trainstack run`` created: the one command that created it with its
+sibling runs (the random part of their names)."""
+OVERRIDES_ANNOTATION = "trainstack.io/overrides"
+"""Annotation on a job ``trainstack run`` created: its ``--set`` values as JSON
+(:func:`trainstack.experiments.overrides.recorded_json`), ``{}`` without any."""
+
 DIGEST_PREFIX = "sha256:"
 
 
@@ -44,3 +57,17 @@ def run_metadata(experiment: str, run: int, digest: str) -> tuple[dict[str, str]
     labels = {EXPERIMENT_LABEL: experiment}
     annotations = {RUN_ANNOTATION: str(run), DIGEST_ANNOTATION: digest}
     return labels, annotations
+
+
+def submitted_metadata(
+    experiment: str, stack: str, campaign: str, digest: str, overrides: str
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The labels and annotations of a job ``trainstack run`` created: no run number (the
+    results are numbered when collected, in the order the jobs were created)."""
+    labels = {
+        EXPERIMENT_LABEL: experiment,
+        SUBMITTED_LABEL: SUBMITTED_BY,
+        STACK_LABEL: stack,
+        CAMPAIGN_LABEL: campaign,
+    }
+    return labels, {DIGEST_ANNOTATION: digest, OVERRIDES_ANNOTATION: overrides}

@@ -67,7 +67,7 @@ def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) 
     directory = _directory(project_root, config, stack_file)
     catalog = read_catalog(directory, project_root)
     _check_count(catalog, config, stack_file)
-    candidates = [candidate for source in catalog for candidate in _expand(source)]
+    candidates = [candidate for source in catalog for candidate in expand(source)]
     selected = _select(candidates, config, stack_file)
     _check_releases(selected, config, stack_file)
     _check_per_experiment_names(candidates, config, stack_file)
@@ -186,7 +186,8 @@ def _check_count(catalog: list[ExperimentSource], config: StackConfig, stack_fil
         )
 
 
-def _expand(source: ExperimentSource) -> list[Candidate]:
+def expand(source: ExperimentSource) -> list[Candidate]:
+    """The candidates of one file: its experiment, or each point of its matrix."""
     spec = source.spec
     if spec.matrix is None:
         return [Candidate(spec.name, source, dict(spec.job), None)]

@@ -64,6 +64,10 @@ def logs(
     run: Annotated[
         int | None, typer.Option("--run", min=1, help="Run number; default: the latest.")
     ] = None,
+    job_name: Annotated[
+        str | None,
+        typer.Option("--job", metavar="NAME", help="The job of a run `trainstack run` created."),
+    ] = None,
     follow: Annotated[
         bool,
         typer.Option(
@@ -105,7 +109,7 @@ def logs(
         known = ", ".join(r.name for r in spec.roles)
         raise TrainstackError(f"--role: found {chosen!r}; allowed: a role of {spec.kind}: {known}")
     cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
-    job = pick_run(experiment_jobs(cluster, first), first, run, cluster.where())
+    job = pick_run(experiment_jobs(cluster, first), first, run, cluster.where(), job_name)
     pods = role_pods(cluster, job, chosen, operator_of(resolved.stack, spec))
     if not pods:
         raise JobNotFoundError(

@@ -165,6 +165,7 @@ def checked_job(item: dict[str, Any], spec: FrameworkSpec) -> dict[str, Any]:
     try:
         for path, kind in (
             ("metadata.namespace", str),
+            ("metadata.creationTimestamp", str),
             ("metadata.labels", dict),
             ("metadata.annotations", dict),
             ("status", dict),

@@ -8,6 +8,7 @@ from typing import Any
 
 from trainstack.core.errors import JobNotFoundError
 from trainstack.experiments import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION, Experiment
+from trainstack.experiments.runs import OVERRIDES_ANNOTATION
 from trainstack.live.cluster import Cluster, checked_job
 from trainstack.live.pod_labels import pod_label_choices
 from trainstack.operators import PodLabels
@@ -32,8 +33,11 @@ class LiveJob:
     completion_time: str | None
     status: Mapping[str, Any]
     pods_expected: int
-    created: str | None = None
-    """``metadata.creationTimestamp``: when the job was submitted."""
+    created: str = ""
+    """``metadata.creationTimestamp`` (RFC 3339, UTC: sorts as it reads)."""
+    overrides: str | None = None
+    """The ``--set`` values of a run ``trainstack run`` created, as recorded on it
+    (:data:`~trainstack.experiments.runs.OVERRIDES_ANNOTATION`); ``None`` on other jobs."""
 
 
 def phase_of(status: Mapping[str, Any]) -> str:
@@ -72,7 +76,8 @@ def live_job(spec: FrameworkSpec, item: Mapping[str, Any]) -> LiveJob:
         completion_time=status.get("completionTime"),
         status=status,
         pods_expected=_pods_expected(spec, item.get("spec") or {}),
-        created=_text(metadata.get("creationTimestamp")),
+        created=_text(metadata.get("creationTimestamp")) or "",
+        overrides=_text(annotations.get(OVERRIDES_ANNOTATION)),
     )
 
 
@@ -93,7 +98,9 @@ def job_reader(spec: FrameworkSpec) -> Callable[[dict[str, Any]], LiveJob]:
 
 
 def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
-    """Every job of ``experiment`` on the cluster (all its runs), by run number."""
+    """Every job of ``experiment`` on the cluster (all its runs): the deployed runs by run
+    number, then the runs ``trainstack run`` created (no number) in the order they were
+    created, so that the last is the latest."""
     spec = framework(experiment.job.framework)
     jobs = cluster.list_jobs(
         spec,
@@ -102,17 +109,25 @@ def experiment_jobs(cluster: Cluster, experiment: Experiment) -> list[LiveJob]:
         job_reader(spec),
         spec.api_version_in(experiment.job.operator_api),
     )
-    return sorted(jobs, key=lambda job: (job.run or 0, job.name))
+    return sorted(jobs, key=lambda job: (job.run is None, job.run or 0, job.created, job.name))
 
 
 def pick_run(
-    jobs: Sequence[LiveJob], experiment: Experiment, run: int | None, where: str
+    jobs: Sequence[LiveJob],
+    experiment: Experiment,
+    run: int | None,
+    where: str,
+    name: str | None = None,
 ) -> LiveJob:
-    """The job of ``run`` (default: the latest run on the cluster); an error when missing."""
+    """The job of ``run``, or named ``name`` (a run of ``trainstack run``); default: the
+    latest on the cluster (:func:`experiment_jobs`' order); an error when missing."""
     if run is not None:
         jobs = [job for job in jobs if job.run == run]
+    if name is not None:
+        jobs = [job for job in jobs if job.name == name]
     if not jobs:
         which = f"run {run} of " if run is not None else ""
+        which = f"job {name!r} of " if name is not None else which
         raise JobNotFoundError(
             f"no {framework(experiment.job.framework).kind} of {which}experiment "
             f"{experiment.point_name} in namespace {experiment.namespace} ({where}); "

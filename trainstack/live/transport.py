@@ -91,6 +91,12 @@ class GuardedTransport(httpx2.BaseTransport):
         ends = getattr(self._alone, "ends", None) or self.started + self.limits.deadline
         return ends - time.monotonic()
 
+    def renew(self) -> None:
+        """Count the deadline (and the pages of each list) from now: one poll of a command
+        that follows jobs for hours (``run --wait``) is bounded like a command of its own."""
+        self.started = time.monotonic()
+        self._pages.clear()
+
     def past_deadline(self) -> LimitExceeded:
         return LimitExceeded(f"not done within --deadline {self.limits.deadline:g} s")
 

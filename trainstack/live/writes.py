@@ -1,19 +1,34 @@
-"""The few writes ``trainstack health`` makes, through the same bounded transport as every
+"""The writes trainstack makes to a cluster, through the same bounded transport as every
 read (:class:`~trainstack.live.transport.GuardedTransport`: time, size, nesting,
-credentials): create an object, delete the objects of one label selector, delete one
-object. Nothing else of trainstack writes to a cluster.
+credentials); nothing else of trainstack writes to one.
 
-Calls: ``POST /api/v1/namespaces``, ``POST /apis/batch/v1/namespaces/NS/jobs``, ``POST
-/apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs``; ``DELETE`` of the same collections
-with ``labelSelector`` and ``propagationPolicy=Background`` (the Jobs' pods go with them,
-by Kubernetes' garbage collector); ``DELETE /api/v1/namespaces/NAME``. Every failure is one
-:class:`~trainstack.core.errors.ClusterError` naming the action, the context and the
-server; a 403 names the permission the kubeconfig's user lacks.
+``trainstack health``: create an object, delete the objects of one label selector, delete
+one object. Calls: ``POST /api/v1/namespaces``, ``POST /apis/batch/v1/namespaces/NS/jobs``,
+``POST /apis/kubeflow.org/v2beta1/namespaces/NS/mpijobs``; ``DELETE`` of the same
+collections with ``labelSelector`` and ``propagationPolicy=Background`` (the Jobs' pods go
+with them, by Kubernetes' garbage collector); ``DELETE /api/v1/namespaces/NAME``. A 403
+names the permission the kubeconfig's user lacks.
+
+``trainstack run`` and ``runs --delete``: server-side apply, ``PATCH <object
+path>?fieldManager=trainstack&force=false`` with the content type
+``application/apply-patch+yaml`` and the object as JSON (which YAML reads), so that the API
+server records trainstack as the manager of the fields it set and refuses, with a 409
+Conflict, to take over a field another manager owns (Kubernetes "Server-Side Apply",
+https://kubernetes.io/docs/reference/using-api/server-side-apply/, "Field management" and
+"Conflicts"); ``dryRun=All`` first: every admission step runs, webhooks included, and
+nothing is stored. A run's object is deleted with ``propagationPolicy: Background`` and
+its ``uid`` as a precondition: the object checked is the one deleted. What the server
+refuses is one line with its reason (:mod:`trainstack.live.refusal`).
+
+Every failure is one :class:`~trainstack.core.errors.ClusterError` naming the action, the
+context and the server.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -24,6 +39,11 @@ from lightkube import ApiError
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
 from trainstack.live.api import ApiReader
+from trainstack.live.refusal import refused
+
+FIELD_MANAGER = "trainstack"
+"""The field manager of every object trainstack applies (``metadata.managedFields``)."""
+APPLY_PATCH = "application/apply-patch+yaml"
 
 
 def collection_path(api_version: str, plural: str, namespace: str | None = None) -> str:
@@ -31,6 +51,27 @@ def collection_path(api_version: str, plural: str, namespace: str | None = None)
     base = f"/api/{api_version}" if "/" not in api_version else f"/apis/{api_version}"
     where = f"/namespaces/{quote(namespace, safe='')}" if namespace else ""
     return f"{base}{where}/{plural}"
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """Where an object lives in the API: its kind's resource and its name."""
+
+    api_version: str
+    kind: str
+    plural: str
+    namespace: str
+    name: str
+
+    @property
+    def path(self) -> str:
+        """``/apis/GROUP/VERSION/namespaces/NS/PLURAL/NAME`` (``/api/v1/...`` for core kinds)."""
+        collection = collection_path(self.api_version, self.plural, self.namespace)
+        return f"{collection}/{quote(self.name, safe='')}"
+
+    def shown(self) -> str:
+        """``MPIJob vision/imagenet-tensorflow-k3x9q2-1``."""
+        return f"{self.kind} {self.namespace}/{self.name}"
 
 
 class ClusterWriter:
@@ -44,6 +85,10 @@ class ClusterWriter:
             transport=reader.transport,
             trust_env=False,
         )
+
+    def where(self) -> str:
+        """``context X (server URL)`` for messages."""
+        return self.reader.where()
 
     def create(self, path: str, document: Mapping[str, Any], what: str, verb: str) -> None:
         """``POST path`` with ``document``; ``verb``: the RBAC words a 403 names."""
@@ -103,3 +148,68 @@ def _message(response: httpx2.Response) -> str:
         return "(no Status)"
     message = found.get("message") if isinstance(found, dict) else None
     return printable(message if isinstance(message, str) else "(no message)")
+
+
+class ObjectWriter(ClusterWriter):
+    """One object at a time, by server-side apply (``trainstack run``), and deleted by its
+    ``uid`` (``trainstack runs --delete``): every refusal the server's own words."""
+
+    def get(self, ref: ObjectRef) -> dict[str, Any] | None:
+        """The object as the server has it; ``None`` when it does not exist."""
+        return self._exchange("GET", ref, f"reading {ref.shown()}", missing_ok=True)
+
+    def apply(self, ref: ObjectRef, document: dict[str, Any], dry_run: bool) -> dict[str, Any]:
+        """Apply ``document`` as trainstack's (never forced); the object the server returns."""
+        params = {"fieldManager": FIELD_MANAGER, "force": "false"}
+        if dry_run:
+            params["dryRun"] = "All"
+        what = f"{'checking (server dry run) ' if dry_run else 'applying '}{ref.shown()}"
+        body = json.dumps(document, sort_keys=True).encode("utf-8")
+        answer = self._exchange("PATCH", ref, what, params=params, body=body, patch=True)
+        assert answer is not None  # a 404 is an error here
+        return answer
+
+    def remove(self, ref: ObjectRef, uid: str, dry_run: bool) -> None:
+        """Delete the object whose ``metadata.uid`` is ``uid`` (and, in the background, what
+        it owns: the job's pods)."""
+        options = {
+            "apiVersion": "v1",
+            "kind": "DeleteOptions",
+            "propagationPolicy": "Background",
+            "preconditions": {"uid": uid},
+        }
+        params = {"dryRun": "All"} if dry_run else {}
+        what = f"{'checking (server dry run) the deletion of ' if dry_run else 'deleting '}"
+        body = json.dumps(options).encode("utf-8")
+        self._exchange("DELETE", ref, what + ref.shown(), params=params, body=body)
+
+    def _exchange(
+        self,
+        method: str,
+        ref: ObjectRef,
+        what: str,
+        *,
+        params: dict[str, str] | None = None,
+        body: bytes | None = None,
+        patch: bool = False,
+        missing_ok: bool = False,
+    ) -> dict[str, Any] | None:
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            headers["Content-Type"] = APPLY_PATCH if patch else "application/json"
+        where = self.where()
+        with self.reader.errors(what):
+            response = self._http.request(
+                method, ref.path, params=params, content=body, headers=headers
+            )
+            kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            data = response.content
+            document = msgspec.json.decode(data) if kind == "application/json" and data else None
+            if response.is_error:
+                if missing_ok and response.status_code == 404:
+                    return None
+                answer = refused(response.status_code, kind, document)
+                raise ClusterError(f"{what}: {answer} ({where})")
+            if not isinstance(document, dict):
+                raise ClusterError(f"{what}: the answer is no JSON object ({where})")
+        return document

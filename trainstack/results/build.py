@@ -7,6 +7,7 @@ import math
 import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import LogError, Problem, ResultsError
@@ -122,6 +123,7 @@ def pending_run(
     wanted_run: int | None = None,
     environment: RunEnvironment | None = None,
     extras: Mapping[str, object] | None = None,
+    overrides: dict[str, Any] | None = None,
 ) -> PendingRun:
     """The record of one run (run number and log file name are set when written); without
     an ``environment`` (a saved log), where it ran is ``unknown``; ``extras``: more keys of
@@ -146,6 +148,7 @@ def pending_run(
                 "container": container,
             },
             "metrics": metrics,
+            "overrides": overrides or {},
             "environment": environment or "unknown",
             **(extras or {}),
         }

@@ -7,16 +7,31 @@ For each experiment, every job labelled with it is read: its run and base-values
 failed one with whatever metrics its log has: scoring rules count it); running jobs and
 jobs whose pods are gone are reported and skipped; every log is parsed before anything is
 written, so a log without its metrics stops the command with nothing recorded.
+
+The runs ``trainstack run`` created carry the same label, no run number and their
+``--set`` values: they are numbered after the runs already recorded, in the order they
+were created, and each is read as the experiment that ran (the stack's, with its
+``--set`` values: its shape, its digest), which its record keeps (``overrides``). An
+experiment the stack does not select is collected when named.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from trainstack.core.errors import JobNotFoundError, LogError
+from trainstack.console.safe_text import printable
+from trainstack.core.errors import (
+    InvalidInputError,
+    JobNotFoundError,
+    LogError,
+    UnknownExperimentError,
+)
 from trainstack.core.project import Project
-from trainstack.experiments import StackRuns, load_stack_experiments
+from trainstack.experiments import Experiment, StackRuns, load_stack_experiments
+from trainstack.experiments.overrides import overrides_words, read_recorded
+from trainstack.experiments.runs import OVERRIDES_ANNOTATION
 from trainstack.live import (
     Cluster,
     ClusterOptions,
@@ -41,7 +56,7 @@ def collect_runs(
     """Record what finished; return what was written and notes on what was skipped."""
     resolved = load_stack_experiments(project, stack)
     names = list(dict.fromkeys(experiments)) or resolved.names()
-    firsts = [resolved.runs_of(name)[0] for name in names]
+    firsts = [_first(resolved, name) for name in names]
     cluster = connect(resolved.stack, options)
     environments = RunEnvironments(
         lambda: connect_reader(resolved.stack, options), resolved.stack.config
@@ -76,7 +91,10 @@ def _pending(
     if job.phase not in ("Succeeded", "Failed"):
         notes.append(f"{label}: {job.phase}, not collected (only finished jobs are)")
         return None
-    experiment = resolved.runs_of(name)[0]
+    ran = _ran(resolved, name, job, label, notes)
+    if ran is None:
+        return None
+    experiment, overrides = ran
     spec = framework(experiment.job.framework)
     operator = operator_of(resolved.stack, spec)
     pods = role_pods(cluster, job, spec.reporting_role, operator)
@@ -132,7 +150,37 @@ def _pending(
         wanted_run=job.run,
         environment=environment,
         extras=more,
+        overrides=overrides,
     )
+
+
+def _first(resolved: StackRuns, name: str) -> Experiment:
+    """The experiment's first run: the stack's, or (not selected) as ``run`` makes it."""
+    try:
+        return resolved.runs_of(name)[0]
+    except UnknownExperimentError:
+        return resolved.run_with(name, {})
+
+
+def _ran(
+    resolved: StackRuns, name: str, job: LiveJob, label: str, notes: list[str]
+) -> tuple[Experiment, dict[str, Any]] | None:
+    """The experiment ``job`` ran (with the ``--set`` values it records) and those values;
+    ``None`` (and a note) when they cannot be read or no longer apply."""
+    overrides = {} if job.overrides is None else read_recorded(job.overrides)
+    if overrides is None:
+        notes.append(
+            f"{label}: its {OVERRIDES_ANNOTATION} is not what trainstack writes; not collected"
+        )
+        return None
+    try:
+        return resolved.run_with(name, overrides), overrides
+    except InvalidInputError as error:
+        notes.append(
+            f"{label}: ran with {overrides_words(overrides)}, which the experiment as declared "
+            f"now refuses ({printable(str(error).splitlines()[0], 200)}); not collected"
+        )
+        return None
 
 
 def _keep_end(lines: Iterable[str]) -> tuple[bytes, bool]:

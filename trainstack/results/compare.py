@@ -1,8 +1,9 @@
 """``results compare A B``: per experiment and metric, A's runs against B's.
 
 Only runs of the same experiment as declared now count on each side: the runs whose
-base-values digest is that of the side's latest run (earlier runs of an edited
-experiment are left out and counted). Two sides compare only when those digests are
+base-values digest and ``--set`` values (``trainstack run``) are those of the side's
+latest run (earlier runs of an edited experiment, and runs of other ``--set`` values, are
+left out and counted). Two sides compare only when those digests are
 equal (otherwise the jobs were not the same); when their runs' environments differ in
 nothing but the acceleration (:mod:`trainstack.results.environment`); when the metric
 covers the same scope on both (a job's total never against one rank's figure); and when
@@ -15,8 +16,10 @@ by MLPerf's rule instead, every run counted (:mod:`trainstack.results.mlperf`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from trainstack.experiments.overrides import overrides_words, recorded_json
 from trainstack.health.expected import Expected
 from trainstack.health.verdict import HealthReport
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
@@ -55,6 +58,8 @@ class Side:
     """Runs of the current experiment that do not count: (run, why: failed, flagged)."""
     usage: Usage | None = None
     """What the counted runs' GPUs did, and their goodput; ``None``: nothing recorded."""
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    """The ``--set`` values the counted runs ran with (the same for all of them)."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +95,16 @@ def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
 def _current(runs: Sequence[StoredRun]) -> tuple[list[StoredRun], int]:
     if not runs:
         return [], 0
-    latest = max(runs, key=lambda run: run.record.run).record.base_values_digest
-    kept = [run for run in runs if run.record.base_values_digest == latest]
+    latest = _what_ran(max(runs, key=lambda run: run.record.run).record)
+    kept = [run for run in runs if _what_ran(run.record) == latest]
     return kept, len(runs) - len(kept)
+
+
+def _what_ran(record: RunRecord) -> tuple[str, str]:
+    """The job a run ran: its base-values digest, and its ``--set`` values (two runs of
+    other ``--set`` values are never counted together, even where they did not change the
+    digest)."""
+    return record.base_values_digest, recorded_json(record.overrides)
 
 
 def _shown_metrics(records: Sequence[RunRecord], asked: Sequence[str]) -> list[str]:
@@ -230,6 +242,7 @@ def _side(
         digest=(records or every)[0].base_values_digest if (records or every) else None,
         excluded=excluded,
         scopes=tuple(sorted({value.scope for value in values})),
+        overrides=records[0].overrides if records else {},
         drifted=tuple(
             (record.run, value.within.drift)
             for record, value in zip(with_metric, values, strict=True)
@@ -260,9 +273,15 @@ def _not_comparable(experiment: str, metric: str, a: Side, b: Side) -> str:
         if side.summary is None:
             return f"{experiment}: no run on {side.stack} reports {metric}"
     if a.digest != b.digest:
+        sets = ""
+        if a.overrides != b.overrides:
+            sets = (
+                f"; run with {overrides_words(a.overrides)} on {a.stack}, "
+                f"{overrides_words(b.overrides)} on {b.stack}"
+            )
         return (
             f"{experiment}: the experiment differs between the stacks (base-values digest "
-            f"{_short(a.digest)} on {a.stack}, {_short(b.digest)} on {b.stack}); "
+            f"{_short(a.digest)} on {a.stack}, {_short(b.digest)} on {b.stack}{sets}); "
             f"see `trainstack diff {a.stack} {b.stack} --fairness`"
         )
     if len(a.scopes) > 1 or a.scopes != b.scopes:

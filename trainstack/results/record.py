@@ -10,7 +10,7 @@ run, what its GPUs did (``telemetry``, with its flags) and where its wall time w
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
@@ -129,6 +129,12 @@ class RunRecord(StrictModel):
     job: JobInfo | None = Field(default=None, description="The job (collected runs only).")
     log: LogInfo = Field(description="The raw log.")
     metrics: dict[str, MetricValue] = Field(description="Every metric found, by name.")
+    overrides: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The `--set` values `trainstack run` ran it with, as job values (`{}`: "
+        "none, and for runs `pulumi up` deployed or read from saved logs); runs of other "
+        "overrides are never compared together.",
+    )
     environment: RunEnvironment | Literal["unknown"] = Field(
         default="unknown",
         description="Where it ran: the facts of its pods' nodes and the operators' versions, "

@@ -10,6 +10,7 @@ from typing import Any
 from trainstack.console.markdown import code_span
 from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, percent, rounded, text_table
+from trainstack.experiments.overrides import overrides_words
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
 from trainstack.results.render_health import expected_notes
@@ -94,7 +95,7 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
             if side.excluded:
                 notes.append(
                     f"{row.experiment}: {side.excluded} earlier run(s) on {side.stack} left out "
-                    "(recorded with other base values)"
+                    "(recorded with other base values or --set values)"
                 )
             notes += [
                 f"{row.experiment}: run {run} on {side.stack} drifted {percent(drift)} within "
@@ -102,6 +103,12 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                 for run, drift in side.drifted
             ]
             notes += expected_notes(row, side)
+        if row.comparable and row.a.overrides != row.b.overrides:
+            notes.append(
+                f"{row.experiment}: run with {overrides_words(row.a.overrides)} on "
+                f"{row.a.stack}, {overrides_words(row.b.overrides)} on {row.b.stack}: the same "
+                "job values all the same (equal base-values digests)"
+            )
         stats = row.stats
         if stats and not stats.too_few and not stats.resolved and stats.runs_needed:
             if stats.runs_needed <= MAX_RUNS_NEEDED:
@@ -232,6 +239,7 @@ def _side_json(side: Side) -> dict[str, Any]:
         "ci95": [rounded(x) for x in summary.interval] if summary and summary.interval else None,
         "baseValuesDigest": side.digest,
         "excludedRuns": side.excluded,
+        "overrides": dict(side.overrides),
         "scope": list(side.scopes),
         "drifted": [{"run": run, "drift": rounded(drift)} for run, drift in side.drifted],
         "expected": None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.console.json_output import json_text
-from trainstack.results.store import Written
+from trainstack.results.store import Written, record_document
 
 RECORDED_FORMAT = "trainstack-recorded/1"
 
@@ -47,5 +47,5 @@ def recorded_json(
 
 
 def _record(item: Written) -> dict[str, Any]:
-    record: dict[str, Any] = item.record.model_dump(mode="json", by_alias=True)
+    record = record_document(item.record)
     return record

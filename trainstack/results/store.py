@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -224,9 +225,18 @@ def _write_locked(root: Path, pending: Sequence[PendingRun], display: Display) -
     return written
 
 
+def record_document(record: RunRecord) -> dict[str, Any]:
+    """The record as its file holds it: ``overrides`` only when there are some (a run
+    without any is written as before they were recorded)."""
+    document: dict[str, Any] = record.model_dump(mode="json", by_alias=True)
+    if not document.get("overrides"):
+        document.pop("overrides", None)
+    return document
+
+
 def record_json(record: RunRecord) -> str:
     """The file's text: keys sorted, two-space indent, final newline (same run, same bytes)."""
-    document = record.model_dump(mode="json", by_alias=True)
+    document = record_document(record)
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
