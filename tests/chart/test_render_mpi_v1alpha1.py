@@ -63,10 +63,11 @@ def test_nothing_of_sshd_and_the_launchers_token_for_kubectl_exec() -> None:
     assert "sshAuthMountPath" not in render_job(IMAGENET)["spec"]
     assert "/usr/sbin/sshd" not in str(pod["containers"])
     assert "SSHD" not in str(pod["initContainers"][0].get("env"))
-    # the launcher Job keeps Never, anything else becomes OnFailure (the fork)
-    assert pod["restartPolicy"] == "OnFailure"
-    never = job_values("mpi", **ARENA, mpi={"launcher": {"restartPolicy": "Never"}})
-    assert _template(render_job(never))["spec"]["restartPolicy"] == "Never"
+    # the launcher Job keeps Never, trainstack's default; the fork makes anything else
+    # OnFailure
+    assert pod["restartPolicy"] == "Never"
+    retried = job_values("mpi", **ARENA, mpi={"launcher": {"restartPolicy": "OnFailure"}})
+    assert _template(render_job(retried))["spec"]["restartPolicy"] == "OnFailure"
 
 
 def test_the_launchers_resources_are_launcher_resources() -> None:
