@@ -49,7 +49,13 @@ def test_imagenet_is_one_template_for_launcher_and_workers() -> None:
     assert "mpiReplicaSpecs" not in spec and "slotsPerWorker" not in spec
     container = _container(job)
     assert container["name"] == "mpi"  # Arena's name for it
-    assert container["command"] == ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"]
+    # on the launcher, the workers' preflight reports are read first, then the command runs
+    wrapper, name, *command = container["command"][2:]
+    assert wrapper.startswith("# trainstack preflight: charts/training-job/files/preflight-workers")
+    assert (name, command) == (
+        "trainstack-preflight",
+        ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"],
+    )
     assert container["workingDir"] == "/data"
     assert container["resources"]["limits"]["nvidia.com/gpu"] == 4
     assert {m["mountPath"] for m in container["volumeMounts"]} == {"/dev/shm", "/data"}

@@ -129,6 +129,18 @@ INCONSISTENT = {
         security={"seccompProfile": None},
         datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
     ),
+    # the fork strips claims off its launcher in place: two panic it (mpi_arena.py)
+    "two claims off ack-arena's launcher": job_values(
+        "mpi",
+        operatorApi="arena",
+        arenaSubmit=True,
+        security={"seccompProfile": None},
+        datasets=[{"claimName": "imagenet-data", "mountPath": "/data"}],
+        results={"claimName": "out", "mountPath": "/results"},
+    ),
+    "an ack-arena launcher without a command keeps its preflight": job_values(
+        "mpi", operatorApi="arena", security={"seccompProfile": None}, command=None
+    ),
     "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
     "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
     "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
@@ -215,6 +227,22 @@ INCONSISTENT = {
 
 CONSISTENT = {
     "mountsOnLauncher without datasets": job_values("mpi", mpi={"mountsOnLauncher": True}),
+    "one claim off ack-arena's launcher": job_values(
+        "mpi",
+        operatorApi="arena",
+        arenaSubmit=True,
+        security={"seccompProfile": None},
+        datasets=[{"claimName": "imagenet-data", "mountPath": "/data"}],
+    ),
+    "two claims on ack-arena's launcher": job_values(
+        "mpi",
+        operatorApi="arena",
+        arenaSubmit=True,
+        security={"seccompProfile": None},
+        mpi={"mountsOnLauncher": True},
+        datasets=[{"claimName": "imagenet-data", "mountPath": "/data"}],
+        results={"claimName": "out", "mountPath": "/results"},
+    ),
     "a tensorflow chief alone": job_values("tensorflow", worker={"replicas": 0}),
     "tensorflow workers without chief": job_values(
         "tensorflow", worker={"replicas": 2}, tensorflow={"chief": {"replicas": 0}}

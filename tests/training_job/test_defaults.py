@@ -27,7 +27,9 @@ def test_arenas_defaults_for_what_the_job_leaves_null() -> None:
     assert (pull_policy(trainstack), pull_policy(arena)) == ("IfNotPresent", "Always")
     assert (mounts_on_launcher(trainstack), mounts_on_launcher(arena)) == (True, False)
     # Arena's All on ack-arena's MPIJob v1alpha1; on v2beta1 Running keeps a failed worker
-    fork = _job(arenaSubmit=True, operatorApi="arena", security={"seccompProfile": None})
+    fork = _job(
+        arenaSubmit=True, operatorApi="arena", security={"seccompProfile": None}, command="run"
+    )
     assert [clean_pod_policy(job) for job in (trainstack, arena, fork)] == [
         "Running",
         "Running",
