@@ -30,6 +30,8 @@ RESOLVE_SECONDS = 300
 workers are Ready; mpi-operator v2beta1 starts the launcher with them)."""
 FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
+PASSED_PREFIX = "trainstack preflight: passed"
+"""How the line of a preflight that passed starts (files/preflight.sh)."""
 
 
 class Preflight(StrictModel):
