@@ -39,9 +39,14 @@ _MAX_DURATION_SECONDS = INT64_MAX // 10**9
 
 
 def _duration(text: str) -> str:
-    if int(text[:-1]) * _SECONDS[text[-1]] > _MAX_DURATION_SECONDS:
+    if duration_seconds(text) > _MAX_DURATION_SECONDS:
         raise constraint("", text, f"at most {_MAX_DURATION_SECONDS}s (an int64 of nanoseconds)")
     return text
+
+
+def duration_seconds(text: str) -> int:
+    """A validated :data:`Duration` (``10m``) in seconds."""
+    return int(text[:-1]) * _SECONDS[text[-1]]
 
 
 Duration = Annotated[

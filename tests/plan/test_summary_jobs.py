@@ -1,0 +1,46 @@
+"""The plan states, per experiment, what ends its job when a preflight fails, and when."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from trainstack.config.loader import LoadedStack
+from trainstack.plan.model import Plan
+from trainstack.plan.summary_jobs import HEADING, preflight_lines
+
+
+def _lines(plan: Plan) -> dict[str, str]:
+    assert isinstance(plan.stack, LoadedStack)
+    heading, *lines = preflight_lines(plan, plan.stack)
+    assert heading == HEADING
+    return dict(line.strip().split(": ", 1) for line in lines)
+
+
+def test_workload_1_ends_within_its_launchers_one_wait(example_plans: dict[str, Plan]) -> None:
+    lines = _lines(example_plans["aiacc"])
+    # arenaSubmit: the launcher's backoffLimit 0, one pod waiting 300 s for the workers
+    assert lines["imagenet-tensorflow"].startswith("within 300 s, its line kept (launcher: ")
+    assert "worker: the launcher cannot resolve it" in lines["imagenet-tensorflow"]
+    # the scaling matrix: 7 launcher pods; Kueue (10 min, 3 requeues) ends it first
+    assert lines["keras-lstm-1x1"].startswith("within 2821 s, its line kept")
+    assert lines["keras-lstm-1x1"].endswith(
+        "else Kueue deactivates it after 4 podsReadyTimeout(s) of 600 s and 3 requeue(s))"
+    )
+    # training-operator retries a failed init container forever: only Kueue ends these,
+    # deleting their pods
+    assert lines["tf-multiworker-mnist"].startswith(
+        "within 2821 s, the line lost with the pods of chief, worker"
+    )
+
+
+def test_a_job_nothing_ends_is_said_with_the_fix(example_plans: dict[str, Plan]) -> None:
+    plan = example_plans["aiacc"]
+    assert isinstance(plan.stack, LoadedStack)
+    queueing = plan.stack.config.queueing.model_copy(update={"enabled": False})
+    config = plan.stack.config.model_copy(update={"queueing": queueing})
+    unqueued = replace(plan.stack, config=config)
+    lines = dict(line.strip().split(": ", 1) for line in preflight_lines(plan, unqueued)[1:])
+
+    assert lines["pytorch-ddp-mnist"].startswith("NEVER ends when master, worker fails")
+    assert lines["pytorch-ddp-mnist"].endswith("or queue the team's jobs (trainstack:queueing)")
+    assert lines["imagenet-tensorflow"].startswith("within 300 s")
