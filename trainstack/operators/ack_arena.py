@@ -81,32 +81,33 @@ _MPI_FAILURE = FailureFacts(
         "unless cleanPodPolicy is None (L531-540); no deadline (its CRD)",
     ),
 )
-# The older operators count the restarts of Pending pods too, with a backoffLimit only.
-_TF_FAILURE = FailureFacts(
-    runs={"*": "pods"},
-    pending_restarts_counted=True,
-    deadline="job",
-    kept=frozenset({"Running", "None"}),
-    sources=(
-        "AliyunContainerService/tf-operator c36c434, pkg/controller.v1/tensorflow/: "
-        "backoffLimit counts the restarts of Pending and Running pods, none without a "
-        "limit (controller.go:398-411, 555-591), activeDeadlineSeconds fails the job "
-        "(controller.go:418-425, 594-604), a replica failed with restartPolicy Never fails "
-        "it (status.go:134-155); Running keeps failed pods, None every pod (job.go:172-186)",
-    ),
+
+
+def _older_operator(source: str) -> FailureFacts:
+    """The older tf- and pytorch-operators: they count the restarts of Pending pods too,
+    with a backoffLimit only."""
+    return FailureFacts(
+        runs={"*": "pods"},
+        pending_restarts_counted=True,
+        deadline="job",
+        kept=frozenset({"Running", "None"}),
+        sources=(source,),
+    )
+
+
+_TF_FAILURE = _older_operator(
+    "AliyunContainerService/tf-operator c36c434, pkg/controller.v1/tensorflow/: backoffLimit "
+    "counts the restarts of Pending and Running pods, none without a limit (controller.go:"
+    "398-411, 555-591), activeDeadlineSeconds fails the job (controller.go:418-425, "
+    "594-604), a replica failed with restartPolicy Never fails it (status.go:134-155); "
+    "Running keeps failed pods, None every pod (job.go:172-186)"
 )
-_PYTORCH_FAILURE = FailureFacts(
-    runs={"*": "pods"},
-    pending_restarts_counted=True,
-    deadline="job",
-    kept=frozenset({"Running", "None"}),
-    sources=(
-        "kubeflow/pytorch-operator 9bd2307, pkg/controller.v1/pytorch/: backoffLimit counts "
-        "the restarts of Pending and Running pods, none without a limit (controller.go:"
-        "412-425, 528-561), activeDeadlineSeconds fails the job (controller.go:432-434, "
-        "567-577), a replica failed with restartPolicy Never fails it (status.go:126-146); "
-        "Running keeps failed pods, None every pod (job.go:156-174)",
-    ),
+_PYTORCH_FAILURE = _older_operator(
+    "kubeflow/pytorch-operator 9bd2307, pkg/controller.v1/pytorch/: backoffLimit counts the "
+    "restarts of Pending and Running pods, none without a limit (controller.go:412-425, "
+    "528-561), activeDeadlineSeconds fails the job (controller.go:432-434, 567-577), a "
+    "replica failed with restartPolicy Never fails it (status.go:126-146); Running keeps "
+    "failed pods, None every pod (job.go:156-174)"
 )
 
 
