@@ -93,7 +93,7 @@ _MPIJOB = ServedApi(
             "and only an evicted one fails the job (L1142-1163); the launcher is created "
             "with the workers, or once they are Ready with WaitForWorkersReady (L677-679), "
             "but a job created suspended (Kueue) gets its launcher at once, resumed with "
-            "the workers (L660-679; kubeflow/mpi-operator#868); a finished job deletes its "
+            "the workers (L665-686; kubeflow/mpi-operator#868); a finished job deletes its "
             "workers unless cleanPodPolicy is None (L621-632, L1765-1769), and Running keeps "
             "the failed ones, also when suspended (L726-731, L1078-1084)",
         ),
