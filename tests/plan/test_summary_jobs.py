@@ -6,7 +6,12 @@ from dataclasses import replace
 
 from trainstack.config.loader import LoadedStack
 from trainstack.plan.model import Plan
-from trainstack.plan.summary_jobs import HEADING, preflight_lines
+from trainstack.plan.summary_jobs import (
+    HEADING,
+    RESOURCES_HEADING,
+    preflight_lines,
+    resource_lines,
+)
 
 
 def _lines(plan: Plan) -> dict[str, str]:
@@ -44,3 +49,22 @@ def test_a_job_nothing_ends_is_said_with_the_fix(example_plans: dict[str, Plan])
     assert lines["pytorch-ddp-mnist"].startswith("NEVER ends when master, worker fails")
     assert lines["pytorch-ddp-mnist"].endswith("or queue the team's jobs (trainstack:queueing)")
     assert lines["imagenet-tensorflow"].startswith("within 300 s")
+
+
+def test_workload_1_gets_arenas_resources_plus_the_memory_its_team_requires(
+    example_plans: dict[str, Plan],
+) -> None:
+    plan = example_plans["aiacc"]
+    assert isinstance(plan.stack, LoadedStack)
+    heading, *lines = resource_lines(plan, plan.stack)
+    assert heading == RESOURCES_HEADING
+    shown = dict(line.strip().split(": ", 1) for line in lines)
+    # no CPU limit (team vision sets no default one): a memory limit, which its
+    # ResourceQuota requires, and requests from the team's LimitRange
+    assert shown["imagenet-tensorflow"] == (
+        "launcher x1: requests cpu 4*, memory 16Gi*; limits memory 48Gi* | worker x4: requests "
+        "cpu 4*, memory 16Gi*, nvidia.com/gpu 4; limits memory 48Gi*, nvidia.com/gpu 4; "
+        "arenaSubmit: Arena's chart sets none of the * amounts (kubeflow/arena v0.15.5 "
+        "charts/mpijob/templates/mpijob.yaml:230-272)"
+    )
+    assert shown["tf-multiworker-mnist"].startswith("chief x1: requests cpu 4, memory 16Gi")

@@ -16,7 +16,7 @@ from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
-from trainstack.plan.summary_jobs import preflight_lines
+from trainstack.plan.summary_jobs import preflight_lines, resource_lines
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.transports import TRANSPORTS
 
@@ -128,7 +128,7 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
             console.print(line, markup=False)
     for line in transport_lines(plan, stack):
         console.print(line, markup=False)
-    for line in preflight_lines(plan, stack):
+    for line in resource_lines(plan, stack) + preflight_lines(plan, stack):
         console.print(line, markup=False)
     for line in review_lines(plan):
         console.print(line, markup=False)

@@ -1,10 +1,17 @@
-"""Summary lines about the experiments' jobs as the cluster will run them: what ends a job
-whose preflight fails, and within how long (docs/preflight.md#when-a-check-fails)."""
+"""Summary lines about the experiments' jobs as the cluster will run them: what each pod
+gets after its team's LimitRange, and what ends a job whose preflight fails, and within how
+long (docs/preflight.md#when-a-check-fails)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from trainstack.checks.effective_resources import (
+    ARENA_CHART,
+    Amount,
+    RoleResources,
+    effective_resources,
+)
 from trainstack.checks.preflight_end import Ending, Kueue, endings
 from trainstack.config.loader import LoadedStack
 from trainstack.config.queueing import QUEUE_LABEL, duration_seconds
@@ -17,6 +24,38 @@ UNBOUNDED_FIX = (
     "backoffLimit where its operator counts restarts before Running), or queue the team's "
     "jobs (trainstack:queueing)"
 )
+
+
+RESOURCES_HEADING = "what each pod gets, after its team's LimitRange (* the team's default):"
+
+
+def resource_lines(plan: Plan, stack: LoadedStack) -> list[str]:
+    """Per experiment (its first run): each role's requests and limits as the API server
+    stores them; for an arenaSubmit job, what Arena's chart set beside them."""
+    lines = []
+    for experiment in plan.experiments:
+        if experiment.run != 1:
+            continue
+        job = experiment.job
+        team = None if experiment.team is None else stack.config.team(experiment.team)
+        roles = " | ".join(_role(role) for role in effective_resources(job, team))
+        if job.arena_submit:
+            roles += f"; arenaSubmit: Arena's chart sets none of the * amounts ({ARENA_CHART})"
+        lines.append(f"  {experiment.point_name}: {roles}")
+    return [RESOURCES_HEADING, *lines] if lines else []
+
+
+def _role(role: RoleResources) -> str:
+    kinds = [
+        f"{kind} {', '.join(_amount(name, amount) for name, amount in amounts.items())}"
+        for kind, amounts in (("requests", role.requests), ("limits", role.limits))
+        if amounts
+    ]
+    return f"{role.role} x{role.replicas}: {'; '.join(kinds) or 'nothing set'}"
+
+
+def _amount(name: str, amount: Amount) -> str:
+    return f"{name} {amount.value}{'*' if amount.origin == 'default' else ''}"
 
 
 def preflight_lines(plan: Plan, stack: LoadedStack) -> list[str]:
