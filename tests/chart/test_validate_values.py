@@ -151,6 +151,10 @@ INCONSISTENT = {
     ),
     "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
     "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
+    # Trainer rewrites exactly [tune, run]: wrapped, it would not (trainjob_unsupported.py)
+    "a torchtune trainjob keeps its preflight": job_values(
+        "trainjob", command=["tune", "run"], args=["--config", "llama3_2/1B_lora"]
+    ),
     "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
         "tensorflow",
         arenaSubmit=True,
@@ -236,6 +240,9 @@ INCONSISTENT = {
 CONSISTENT = {
     "mountsOnLauncher without datasets": job_values("mpi", mpi={"mountsOnLauncher": True}),
     "one claim off ack-arena's launcher": _arena_claims(),
+    "a torchtune trainjob without the preflight": job_values(
+        "trainjob", command=["tune", "run"], preflight={"enabled": False}
+    ),
     "two claims on ack-arena's launcher": _arena_claims(
         results=RESULTS, mpi={"mountsOnLauncher": True}
     ),
