@@ -16,7 +16,7 @@ EXAMPLE_STACKS ?= imagenet aiacc baseline onprem
 # uv: the project's own .venv, this machine's Python (never a downloaded one), no prompts.
 UV_ENV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
 
-.PHONY: install plan test lint docs lock-check lock bench clean
+.PHONY: install plan test lint docs docs-serve lock-check lock bench clean
 
 $(UV): uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -53,6 +53,12 @@ lint: lock-check
 # anchor fails. NO_MKDOCS_2_WARNING: Material's end-of-life banner, printed on every build.
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+# The built site on http://127.0.0.1:8000 (opening build/site/index.html from disk works
+# too: navigation and search, see scripts/docs_hooks.py). Ctrl-C stops it.
+DOCS_PORT ?= 8000
+docs-serve: docs
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/site $(DOCS_PORT)
 
 test: lint docs
 	$(BIN)/pytest

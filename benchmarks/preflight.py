@@ -18,24 +18,34 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.chart.preflight_pod import KEYS, SSH, SSHD, recorded
 from trainstack.chart.render import render_training_job
 
 RUNS = 20
 SHELLS = (("dash",), ("bash", "--posix"), ("busybox", "sh"))
-TOOLS = ("date", "grep", "ls", "id", "hostname", "rm", "sleep", "getent")
+TOOLS = ("date", "grep", "ls", "id", "hostname", "rm", "sleep", "tr", "cat", "getent")
 
 
 def _containers(root: Path) -> dict[str, dict[str, Any]]:
+    # sshd and ssh stand-ins answering with OpenSSH 9.2p1's recorded dumps, set up as
+    # mpi-operator's base image (tests/chart/preflight_pod.py)
     sshd = root / "sshd"
-    sshd.write_text("#!/bin/sh\n")
+    sshd.write_text(f"#!/bin/sh\n{SSHD}\n")
     sshd.chmod(0o755)
+    host_key = root / "host_key"
+    host_key.write_text("a host key\n")
+    Path(f"{sshd}.dump").write_text(recorded("sshd-T.txt", strictmodes="no", hostkey=str(host_key)))
     values = {
         "framework": "mpi",
         "image": {"name": "registry.example.com/aiacc/cuda11:v3.0"},
         "command": "sh /data/tensorflow-imagenet/launch_arena.sh",
         "arenaSubmit": True,
         "worker": {"replicas": 4, "gpus": 4},
-        "mpi": {"mountsOnLauncher": True, "workerCommand": [str(sshd), "-De"]},
+        "mpi": {
+            "mountsOnLauncher": True,
+            "workerCommand": [str(sshd), "-De"],
+            "sshAuthMountPath": KEYS,
+        },
         "datasets": [{"claimName": "imagenet-data", "mountPath": str(root / "data")}],
         "results": {"claimName": "out", "mountPath": str(root / "results")},
         "preflight": {"requiredEnv": ["workers", "gpus"]},
@@ -55,10 +65,12 @@ def _stubs(root: Path) -> Path:
         (bin_dir / tool).symlink_to(str(shutil.which(tool)))
     for name, body in (
         ("nvidia-smi", 'for i in 0 1 2 3; do echo "GPU $i: Tesla V100"; done'),
-        ("ssh", "exit 0"),
+        ("ssh", SSH),
     ):
         (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
         (bin_dir / name).chmod(0o755)
+    dump = recorded("ssh-G.txt", stricthostkeychecking="false", userknownhostsfile="/dev/null")
+    (bin_dir / "ssh.dump").write_text(dump)
     return bin_dir
 
 

@@ -28,11 +28,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("operators",),
     ("config", "chart"),
     ("experiments", "facts"),
-    ("checks", "live", "components"),
+    ("checks", "live", "components", "health"),
     ("deployment.py", "results"),
     ("conformance",),
     ("plan",),
-    ("diff", "reference"),
+    ("diff", "reference", "healthrun"),
     ("cli.py",),
     ("__main__.py", "program"),
 )

@@ -43,7 +43,11 @@ def test_imagenet_is_the_arena_command_as_an_mpijob(example_plans: dict[str, Pla
         launcher_container = _container(launcher, "launcher")
         assert worker_container["resources"]["limits"]["nvidia.com/gpu"] == 4
         assert "nvidia.com/gpu" not in launcher_container.get("resources", {}).get("limits", {})
-        image = "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0"
+        # Arena's image with mpi-operator's ssh setup added (images/aiacc-ssh/Dockerfile)
+        image = (
+            "<image built from images/aiacc-ssh/Dockerfile (FROM "
+            "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0)>"
+        )
         for role, container in (("worker", worker), ("launcher", launcher)):
             pod = container["template"]["spec"]
             claims = {
@@ -165,6 +169,38 @@ SCRIPTS_DIR_ENV = "TRAINSTACK_WORKLOAD1_SCRIPTS_DIR"
 read in place, never copied into the project."""
 MPIRUN_STUB = '#!/bin/sh\nprintf "%s\\n" "$@"\n'
 """mpirun that prints each argument it was given on a line of its own."""
+OPEN_MPI_STUB = r"""#!/bin/sh
+# Open MPI 4.1's mpirun, as far as the ranks' environment goes (open-mpi/ompi v4.1.6
+# orte/mca/schizo/ompi/schizo_ompi.c parse_env): every OMPI_* variable, then the names of
+# the "-x NAME" lines of the env file OMPI_MCA_mca_base_envar_file_prefix names, then -x
+# of the command line; -x beside OMPI_MCA_mca_base_env_list is fatal.
+out=$MPIRUN_RANK_ENV
+: >"$out"
+x=""
+prev=""
+for arg in "$@"; do
+  [ "$prev" = -x ] && x="$x $arg"
+  prev=$arg
+done
+if [ -n "$x" ] && [ -n "${OMPI_MCA_mca_base_env_list+set}" ]; then
+  echo "orterun:conflict-env-set" >&2
+  exit 1
+fi
+env | grep '^OMPI_' >>"$out"
+if [ -n "$OMPI_MCA_mca_base_envar_file_prefix" ]; then
+  while read -r flag name; do
+    [ "$flag" = -x ] || continue
+    printf '%s=%s
+' "$name" "$(printenv "$name")" >>"$out"
+  done <"$OMPI_MCA_mca_base_envar_file_prefix"
+fi
+for name in $x; do
+  case "$name" in *=*) echo "$name" >>"$out" ;; *) printf '%s=%s
+' "$name" "$(printenv "$name")" >>"$out" ;; esac
+done
+printf '%s\n' "$@"
+"""
+ENV_FILE_ANNOTATION = "trainstack.io/mpi-rank-env"
 
 
 def _scripts_dir() -> Path:
@@ -186,22 +222,57 @@ def _launcher(plan: Plan) -> dict[str, Any]:
     return container
 
 
-def _run_launcher(container: dict[str, Any], scripts: Path, tmp_path: Path) -> list[str]:
+def _launcher_pod(plan: Plan) -> dict[str, Any]:
+    template = _job(plan, "imagenet-tensorflow")["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]
+    assert isinstance(template, dict)
+    return template
+
+
+def _files_of(template: dict[str, Any], root: Path) -> dict[str, str]:
+    """What the kubelet writes for the pod's downwardAPI volumes of annotations, under
+    ``root``: mount path -> the file it wrote there."""
+    annotations = template["metadata"].get("annotations", {})
+    mounts = {m["name"]: m["mountPath"] for m in template["spec"]["containers"][0]["volumeMounts"]}
+    written = {}
+    for volume in template["spec"]["volumes"]:
+        for item in volume.get("downwardAPI", {}).get("items", []):
+            field = item["fieldRef"]["fieldPath"]
+            key = re.fullmatch(r"metadata\.annotations\['([^']+)'\]", field)
+            assert key, field
+            path = root / mounts[volume["name"]].lstrip("/") / item["path"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(annotations[key.group(1)])
+            written[mounts[volume["name"]]] = str(root / mounts[volume["name"]].lstrip("/"))
+    return written
+
+
+def _run_launcher(
+    container: dict[str, Any],
+    scripts: Path,
+    tmp_path: Path,
+    mpirun: str = MPIRUN_STUB,
+    files: dict[str, str] | None = None,
+) -> list[str]:
     """Run the rendered launcher's command in a real shell, with its env and working dir:
     the dataset at /data is a directory holding the published scripts, ``sh`` is bash (the
-    scripts' own interpreter: launch_arena.sh uses bash's ``let``), ``mpirun`` a stub."""
+    scripts' own interpreter: launch_arena.sh uses bash's ``let``), ``mpirun`` a stub;
+    ``files``: the pod's files (mount path -> where they are here), named so in the env."""
     data = tmp_path / "data"
     data.mkdir(parents=True)
     (data / "tensorflow-imagenet").symlink_to(scripts)
     stubs = tmp_path / "bin"
     stubs.mkdir()
-    (stubs / "mpirun").write_text(MPIRUN_STUB)
+    (stubs / "mpirun").write_text(mpirun)
     (stubs / "mpirun").chmod(0o755)
     (stubs / "sh").symlink_to("/bin/bash")
-    env = {"PATH": f"{stubs}:/usr/bin:/bin"}
+    env = {"PATH": f"{stubs}:/usr/bin:/bin", "MPIRUN_RANK_ENV": str(tmp_path / "rank-env")}
     for item in container.get("env", []):
         assert "value" in item, item  # every variable the script reads has a literal value
-        env[item["name"]] = item["value"]
+        value = item["value"]
+        for mount, here in (files or {}).items():
+            if value.startswith(f"{mount}/"):
+                value = here + value[len(mount) :]
+        env[item["name"]] = value
     command = [part.replace("/data/", f"{data}/") for part in container["command"]]
     cwd = str(container.get("workingDir", "/")).replace("/data", str(data), 1)
     ran = subprocess.run(
@@ -221,6 +292,35 @@ def test_launch_arena_sh_computes_16_ranks_4_per_node_on_both_clusters(
         args = _run_launcher(container, scripts, tmp_path / stack)
         assert args[:5] == ["--allow-run-as-root", "-np", "16", "-npernode", "4"], stack
         assert args[-1] == "/data/tensorflow-imagenet/config_arena.sh"
+
+
+def test_launch_arena_sh_exports_every_job_setting_to_every_rank(
+    example_plans: dict[str, Plan], tmp_path: Path
+) -> None:
+    """Issue 32: over ssh a rank gets only what mpirun exports. The rendered launcher, its
+    env file written from its annotation as the kubelet does, and workload 1's script
+    unchanged: Open MPI's mpirun (a stand-in following its source) exports the
+    acceleration setting, Arena's counts and the job's env, next to the script's own -x."""
+    scripts = _scripts_dir()
+    aiacc = example_plans["aiacc"]
+    (experiment,) = [e for e in aiacc.experiments if e.release_name == "imagenet-tensorflow"]
+    accelerated = experiment.acceleration_overrides["env"]
+    assert accelerated, "the aiacc stack sets AIACC's job settings"
+    for stack in ("aiacc", "baseline"):
+        template = _launcher_pod(example_plans[stack])
+        files = _files_of(template, tmp_path / stack / "pod")
+        (container,) = template["spec"]["containers"]
+        args = _run_launcher(container, scripts, tmp_path / stack, OPEN_MPI_STUB, files)
+        assert args[:5] == ["--allow-run-as-root", "-np", "16", "-npernode", "4"], stack
+        lines = (tmp_path / stack / "rank-env").read_text().splitlines()
+        ranks = dict(line.split("=", 1) for line in lines)
+        assert (ranks["workers"], ranks["gpus"]) == ("4", "4"), stack
+        assert ranks["OMPI_MCA_btl_vader_single_copy_mechanism"] == "none", stack
+        for name, value in accelerated.items():
+            if stack == "aiacc":
+                assert ranks[name] == value, (stack, name)
+            else:
+                assert name not in ranks, (stack, name)
 
 
 def test_without_arenas_env_the_script_gives_mpirun_no_count(

@@ -29,6 +29,7 @@ from trainstack.console.signals import (
 from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import TrainstackError
 from trainstack.diff import diff
+from trainstack.healthrun.cli import health
 from trainstack.live.cli import inspect, logs, status
 from trainstack.operators.cli import operators
 from trainstack.plan import plan
@@ -86,6 +87,7 @@ app.command(short_help="The operator catalog: versions, installs, settings.")(op
 app.command(short_help="Each experiment's jobs on the stack's cluster.")(status)
 app.command(short_help="Print the logs of an experiment's job.")(logs)
 app.command(short_help="Read the stack's cluster into facts/STACK.json.")(inspect)
+app.command(short_help="GPU health and interconnect into facts/STACK.health.json.")(health)
 
 USER_ERROR_EXIT = 2
 INTERNAL_ERROR_EXIT = 70  # sysexits.h EX_SOFTWARE; 3 is diff's data-loss status

@@ -28,6 +28,13 @@ BAD_FIELD_VALUES: dict[str, dict[str, Any]] = {
     ),
     "dataset without mount path": job_values("mpi", datasets=[{"claimName": "data"}]),
     "relative mount path": job_values("mpi", datasets=[{"claimName": "d", "mountPath": "data"}]),
+    # issue 37: it would forge a line of the preflight's check list ("<what> <path>" a line)
+    "a newline in a mount path": job_values(
+        "mpi", datasets=[{"claimName": "d", "mountPath": "/data\nresults /etc"}]
+    ),
+    "a control character in a results path": job_values(
+        "mpi", results={"claimName": "r", "mountPath": "/out\x1b[2J"}
+    ),
     "port out of range": job_values("mpi", mpi={"sshPort": 70000}),
     "two chiefs": job_values("tensorflow", tensorflow={"chief": {"replicas": 2}}),
     "unknown toleration operator": job_values(

@@ -98,7 +98,8 @@ def test_an_mpijob_v2beta1_gets_arenas_env_labels_and_defaults_on_every_pod() ->
     job = render_job(values, release="imagenet")
 
     for role in ("Launcher", "Worker"):
-        assert env(job, role) == [("gpus", "4"), ("workers", "4")]
+        arenas = [pair for pair in env(job, role) if not pair[0].startswith("OMPI_")]
+        assert arenas == [("gpus", "4"), ("workers", "4")]
         assert container(job, role)["imagePullPolicy"] == "Always"
         assert container(job, role)["workingDir"] == "/root"
         labels = replica_specs(job)[role]["template"]["metadata"]["labels"]
@@ -108,7 +109,11 @@ def test_an_mpijob_v2beta1_gets_arenas_env_labels_and_defaults_on_every_pod() ->
             "MPIJob",
         )
         annotations = replica_specs(job)[role]["template"]["metadata"]["annotations"]
-        assert annotations == {"requestGPUsOfJobOwner": "16"}
+        # Arena's env reaches the ranks over ssh through Open MPI's env file (openmpi.py)
+        assert annotations == {
+            "requestGPUsOfJobOwner": "16",
+            "trainstack.io/mpi-rank-env": "-x gpus\n-x workers\n",
+        }
     assert job["metadata"]["annotations"] == {"requestGPUsOfJobOwner": "16"}
     # Arena's All would delete a failed worker and its preflight line; on v2beta1 Running
     # deletes the same running workers (docs/arena-parity.md)
@@ -143,7 +148,10 @@ def test_arenas_launcher_does_not_mount_the_data_unless_asked() -> None:
     )
     job = render_job(values)
 
-    assert "volumes" not in pod_spec(job, "Launcher")
+    # its only volume: Open MPI's env file, from an annotation (no claim)
+    volumes = pod_spec(job, "Launcher")["volumes"]
+    assert [v["name"] for v in volumes] == ["trainstack-annotation-file"]
+    assert not any(m["mountPath"] == "/data" for m in container(job, "Launcher")["volumeMounts"])
     assert any(m["mountPath"] == "/data" for m in container(job, "Worker")["volumeMounts"])
 
 
@@ -151,7 +159,7 @@ def test_no_gpus_means_nvidia_visible_devices_void_everywhere() -> None:
     job = render_job(job_values("mpi", arenaSubmit=True, worker={"replicas": 2}))
 
     for role in ("Launcher", "Worker"):
-        assert env(job, role) == [
+        assert [pair for pair in env(job, role) if not pair[0].startswith("OMPI_")] == [
             ("NVIDIA_VISIBLE_DEVICES", "void"),
             ("gpus", "0"),
             ("workers", "2"),

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,136 +18,39 @@ from typing import Any
 import pytest
 
 from tests.chart.jobs import CI_VALUES, job_values, render_job
+from tests.chart.preflight_pod import (
+    KEYS,
+    Pod,
+    mpi_job,
+    preflight,
+    ready,
+    role_preflight,
+    run,
+)
 from tests.chart.test_conformance import KITCHEN_SINKS
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.validate import pod_templates
 from trainstack.training_job import read_values_file
 from trainstack.training_job.preflight import RESOLVE_SECONDS
 
-SHELLS = {
-    "dash": ["dash"],
-    "bash-posix": ["bash", "--posix"],
-    "busybox": ["busybox", "sh"],
-}
-# what the script runs besides the shell's builtins
-TOOLS = ("date", "grep", "ls", "id", "hostname", "rm", "sleep")
-STUB = "#!/bin/sh\n{body}\n"
-
-
-@pytest.fixture(params=sorted(SHELLS))
-def shell(request: pytest.FixtureRequest) -> list[str]:
-    program, *options = SHELLS[request.param]
-    found = shutil.which(program)
-    if found is None:
-        pytest.skip(f"{program} is not installed: the preflight is not run with it here")
-    return [found, *options]
-
-
-@pytest.fixture()
-def place() -> Iterator[Path]:
-    """A directory every user can traverse (the non-root runs read from it)."""
-    directory = Path(tempfile.mkdtemp(prefix="trainstack-preflight-"))
-    directory.chmod(0o755)
-    yield directory
-    shutil.rmtree(directory)
-
-
-class Pod:
-    """A stand-in for a pod's filesystem and PATH."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.bin = root / "bin"
-        self.bin.mkdir()
-        for tool in TOOLS:
-            found = shutil.which(tool)
-            assert found, tool
-            (self.bin / tool).symlink_to(found)
-
-    def stub(self, name: str, body: str, where: Path | None = None) -> Path:
-        path = (where or self.bin) / name
-        path.write_text(STUB.format(body=body))
-        path.chmod(0o755)
-        return path
-
-    def gpus(self, count: int) -> None:
-        self.stub(
-            "nvidia-smi",
-            f'i=0; while [ $i -lt {count} ]; do echo "GPU $i: Tesla V100-SXM2-32GB"; '
-            "i=$((i+1)); done",
-        )
-
-    def directory(self, name: str, mode: int = 0o755) -> Path:
-        path = self.root / name
-        path.mkdir()
-        path.chmod(mode)
-        return path
-
-
-def _preflight(pod_spec: dict[str, Any]) -> dict[str, Any]:
-    init = pod_spec["initContainers"][0]
-    assert init["name"] == "preflight"
-    return dict(init)
-
-
-def _run(
-    container: dict[str, Any],
-    shell: list[str],
-    pod: Pod,
-    extra: dict[str, str] | None = None,
-    user: int | None = None,
-) -> tuple[int, list[str]]:
-    """Run the container's command (``sh -c SCRIPT NAME [ARGS...]``) with ``shell`` as its
-    sh, its rendered literal env, and ``extra`` over it."""
-    command = container["command"] + container.get("args", [])
-    assert command[:2] == ["sh", "-c"]
-    env = {"PATH": str(pod.bin)}
-    env.update({e["name"]: e["value"] for e in container.get("env", []) if "value" in e})
-    env.update(extra or {})
-    argv = [*shell, "-c", *command[2:]]
-    if user is not None:
-        setpriv = str(shutil.which("setpriv"))
-        argv = [setpriv, f"--reuid={user}", f"--regid={user}", "--clear-groups", *argv]
-    ran = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60, check=False)
-    return ran.returncode, ran.stdout.splitlines()
-
-
-def _mpi(pod: Pod, **values: Any) -> dict[str, Any]:
-    """An MPIJob of 2 workers x 4 GPUs reading a dataset, writing results, needing env."""
-    data = pod.directory("data")
-    results = pod.directory("results", 0o777)
-    sshd = pod.stub("sshd", "exit 0", pod.root)
-    base = job_values(
-        "mpi",
-        worker={"replicas": 2, "gpus": 4},
-        mpi={"workerCommand": [str(sshd), "-De"]},
-        datasets=[{"claimName": "imagenet-data", "mountPath": str(data)}],
-        results={"claimName": "out", "mountPath": str(results)},
-        preflight={"requiredEnv": ["workers", "gpus"]},
-        env={"workers": "2", "gpus": "4"},
-    )
-    return render_job({**base, **values}, release="job")
-
-
-def _role(job: dict[str, Any], role: str) -> dict[str, Any]:
-    return _preflight(job["spec"]["mpiReplicaSpecs"][role]["template"]["spec"])
-
-
-def _ready(pod: Pod) -> None:
-    pod.gpus(4)
-    pod.stub("ssh", "exit 0")
-    pod.stub("getent", 'echo "10.0.0.1 $2"')
-
 
 def test_a_pod_that_has_what_its_job_needs_passes(shell: list[str], place: Path) -> None:
     pod = Pod(place)
-    _ready(pod)
-    job = _mpi(pod)
+    ready(pod)
+    job = mpi_job(pod)
     for role, checked in (
-        ("Worker", f"4 GPU(s), {place}/sshd, dataset {place}/data, results {place}/results"),
-        ("Launcher", f"ssh, dataset {place}/data, results {place}/results"),
+        (
+            "Worker",
+            f"4 GPU(s), sshd {place}/sshd (sshd -t, StrictModes no, keys in {KEYS}), "
+            f"dataset {place}/data, results {place}/results",
+        ),
+        (
+            "Launcher",
+            f"ssh (StrictHostKeyChecking false, key in {KEYS}), dataset {place}/data, "
+            f"results {place}/results",
+        ),
     ):
-        code, lines = _run(_role(job, role), shell, pod)
+        code, lines = run(role_preflight(job, role), shell, pod)
         assert code == 0, lines
         assert lines[-1].startswith("trainstack preflight: passed in ")
         names = ", 2 worker name(s)" if role == "Launcher" else ""
@@ -191,7 +92,7 @@ FAILURES: dict[str, tuple[str, Any]] = {
 @pytest.mark.parametrize("case", sorted(FAILURES))
 def test_each_failure_ends_with_its_one_line(case: str, shell: list[str], place: Path) -> None:
     pod = Pod(place)
-    _ready(pod)
+    ready(pod)
     values: dict[str, Any] = {}
     extra: dict[str, str] = {}
     if case == "too few GPUs":
@@ -213,25 +114,27 @@ def test_each_failure_ends_with_its_one_line(case: str, shell: list[str], place:
         pod.stub("getent", "exit 2")
         # the rendered wait is RESOLVE_SECONDS; a test does not wait that long
         extra["TRAINSTACK_PREFLIGHT_RESOLVE_SECONDS"] = "1"
-    job = _mpi(pod, **values)
+    job = mpi_job(pod, **values)
     if case == "no sshd":
         (place / "sshd").unlink()
     if case == "a dataset not mounted":
         (place / "data").rmdir()
     role, line = FAILURES[case]
-    code, lines = _run(_role(job, role), shell, pod, extra)
+    code, lines = run(role_preflight(job, role), shell, pod, extra)
     assert code == 1
     assert lines[-1] == "trainstack preflight: " + line.format(root=place)
 
 
 def test_a_mount_the_pods_user_cannot_read(shell: list[str], place: Path) -> None:
     pod = Pod(place)
-    _ready(pod)
-    job = _mpi(pod)
+    ready(pod)
+    job = mpi_job(pod)
     (place / "data").chmod(0o700)  # root's; the pod runs as 65534
+    # sshd reads the keys where the operator mounts them whoever logs in
+    pod.sshd(authorizedkeysfile=f"{KEYS}/authorized_keys")
     if shutil.which("setpriv") is None or os.geteuid() != 0:
         pytest.skip("needs root and setpriv to run the pod as another user")
-    code, lines = _run(_role(job, "Worker"), shell, pod, user=65534)
+    code, lines = run(role_preflight(job, "Worker"), shell, pod, user=65534)
     assert code == 1
     # results (0777) stays writable by anyone
     assert lines[-1] == f"trainstack preflight: dataset {place}/data is not readable by user 65534"
@@ -241,18 +144,18 @@ def test_every_problem_is_on_the_one_line_and_the_wait_is_skipped(
     shell: list[str], place: Path
 ) -> None:
     pod = Pod(place)
-    _ready(pod)
+    ready(pod)
     pod.gpus(0)
     pod.stub("getent", "exit 2")
-    job = _mpi(pod, env={})
-    worker, launcher = _role(job, "Worker"), _role(job, "Launcher")
-    assert _run(worker, shell, pod)[1][-1] == (
+    job = mpi_job(pod, env={})
+    worker, launcher = role_preflight(job, "Worker"), role_preflight(job, "Launcher")
+    assert run(worker, shell, pod)[1][-1] == (
         "trainstack preflight: 0 of the 4 GPUs asked for are visible (nvidia-smi -L); "
         "environment variable workers is not set (preflight.requiredEnv); environment "
         "variable gpus is not set (preflight.requiredEnv)"
     )
     # another check failed: the launcher does not wait RESOLVE_SECONDS for its workers
-    code, lines = _run(launcher, shell, pod)
+    code, lines = run(launcher, shell, pod)
     assert code == 1 and "within 0 s" in lines[-1]
 
 
@@ -267,10 +170,10 @@ def test_a_trainjob_runs_its_command_after_the_checks(shell: list[str], place: P
         worker={"replicas": 2, "gpus": 1},
     )
     trainer = render_job(values)["spec"]["trainer"]
-    code, lines = _run(trainer, shell, pod)
+    code, lines = run(trainer, shell, pod)
     assert (code, lines[-1]) == (0, "torchrun /app/train.py --epochs 1")
     pod.gpus(0)
-    code, lines = _run(trainer, shell, pod)
+    code, lines = run(trainer, shell, pod)
     assert code == 1
     assert lines[-1] == (
         "trainstack preflight: 0 of the 1 GPUs asked for are visible (nvidia-smi -L)"
@@ -278,7 +181,7 @@ def test_a_trainjob_runs_its_command_after_the_checks(shell: list[str], place: P
 
 
 def test_the_wait_for_the_workers_is_the_documented_bound() -> None:
-    launcher = _role(render_job(job_values("mpi", worker={"replicas": 1})), "Launcher")
+    launcher = role_preflight(render_job(job_values("mpi", worker={"replicas": 1})), "Launcher")
     env = {e["name"]: e["value"] for e in launcher["env"]}
     assert env["TRAINSTACK_PREFLIGHT_RESOLVE_SECONDS"] == str(RESOLVE_SECONDS)
     assert env["TRAINSTACK_PREFLIGHT_HOSTS"] == "job-worker-0.job.team.svc"
@@ -310,7 +213,7 @@ def test_every_training_pod_carries_it_and_it_weakens_nothing(values: dict[str, 
     pods = list(_training_pods(values))
     assert pods
     for where, pod in pods:
-        init = _preflight(pod)
+        init = preflight(pod)
         (main,) = pod["containers"]
         assert init["securityContext"] == main["securityContext"], where
         assert not init["securityContext"].get("privileged") or main["securityContext"].get(
@@ -332,7 +235,7 @@ def test_ack_arenas_shared_template_checks_without_gpus_or_stripped_claims() -> 
         mpi={"mountsOnLauncher": False, "launcher": {"resources": {"requests": {"cpu": "1"}}}},
     )
     template = render_job(values)["spec"]["template"]["spec"]
-    init = _preflight(template)
+    init = preflight(template)
     names = {e["name"] for e in init.get("env", [])}
     # the launcher Job is made from this template: no GPU request, no claim it would lose
     assert "TRAINSTACK_PREFLIGHT_GPUS" not in names and "TRAINSTACK_PREFLIGHT_READ" not in names

@@ -15,9 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.chart.jobs import job_values, render_job
-from tests.chart.test_preflight import SHELLS, Pod, _run, place, shell
-
-__all__ = ["SHELLS", "place", "shell"]  # the fixtures, used by name
+from tests.chart.preflight_pod import Pod, run
 
 ARENA = {"operatorApi": "arena", "security": {"seccompProfile": None}}
 PASSED = "trainstack preflight: passed in 0 s: dataset /data"
@@ -65,9 +63,9 @@ def test_a_worker_only_reports_a_failed_check_the_launcher_fails_on_it(
     assert role["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.labels['mpi_role_type']"}}
 
     line = f"trainstack preflight: dataset {place / 'missing'} is not mounted (no such directory)"
-    in_worker = _run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "worker"})
+    in_worker = run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "worker"})
     assert in_worker == (0, [line])
-    in_launcher = _run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "launcher"})
+    in_launcher = run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "launcher"})
     assert in_launcher == (1, [line])
 
 
@@ -80,7 +78,7 @@ def test_the_launcher_fails_with_the_first_workers_line_before_the_command(
     failed = "trainstack preflight: dataset /data is not readable by user 1000"
     kubectl = _kubectl(pod, {"job-worker-0": PASSED, "job-worker-1": f"preflight: x\n{failed}"})
 
-    code, lines = _run(container, shell, pod, {"TRAINSTACK_KUBECTL": kubectl})
+    code, lines = run(container, shell, pod, {"TRAINSTACK_KUBECTL": kubectl})
 
     assert code == 1
     assert lines == [
@@ -98,7 +96,7 @@ def test_the_command_runs_when_every_worker_passed_or_had_no_preflight(
     # worker-1's pod has no preflight (the jsonpath is empty); the API's text is data
     kubectl = _kubectl(pod, {"job-worker-0": PASSED, "job-worker-1": "$(reboot)"})
 
-    assert _run(container, shell, pod, {"TRAINSTACK_KUBECTL": kubectl}) == (0, ["trained"])
+    assert run(container, shell, pod, {"TRAINSTACK_KUBECTL": kubectl}) == (0, ["trained"])
 
 
 def test_a_report_that_cannot_be_read_is_said_and_not_fatal(shell: list[str], place: Path) -> None:

@@ -12,6 +12,7 @@ from tests.chart.jobs import (
     replica_specs,
     volumes,
 )
+from tests.conformance import crd_dir, validate_objects
 
 IMAGENET = job_values(
     "mpi",
@@ -170,3 +171,12 @@ def test_the_launcher_has_its_own_resources_image_and_node_selector() -> None:
     assert pod_spec(job, "Launcher")["nodeSelector"] == {"pool": "cpu"}
     assert "nodeSelector" not in pod_spec(job, "Worker")
     assert container(job, "Worker")["image"] == "registry.example.com/team/train:1.0"
+
+
+def test_the_launcher_is_created_once_every_worker_is_ready_and_the_crd_accepts_it() -> None:
+    """Issue 32: no race at start. mpi-operator (>= 0.5.0) creates the launcher only
+    when every worker is Ready (pkg/controller/mpi_job_controller.go:678 at b10758da);
+    the API's default, AtStartup, starts it with the workers."""
+    job = render_job(IMAGENET)
+    assert job["spec"]["launcherCreationPolicy"] == "WaitForWorkersReady"
+    assert validate_objects([job], crd_dir()) == 1

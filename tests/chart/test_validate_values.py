@@ -58,6 +58,17 @@ INCONSISTENT = {
     "a dataset over the hostfile": job_values(
         "mpi", datasets=[{"claimName": "data", "mountPath": "/etc/mpi"}]
     ),
+    "a dataset over the ranks' env file": job_values(
+        "mpi", datasets=[{"claimName": "data", "mountPath": "/etc/trainstack/mpi"}]
+    ),
+    "Open MPI's env list beside the env file": job_values(
+        "mpi",
+        env={"OMPI_MCA_mca_base_env_list": "PERSEUS_ALLREDUCE_DTYPE"},
+        mpi={"launcher": {"env": {"OMPI_MCA_mca_base_envar_file_prefix": "/tmp/x"}}},
+    ),
+    "a control character in the workers' sshd options": job_values(
+        "mpi", mpi={"workerCommand": ["/usr/sbin/sshd", "-De\n-o"], "workerArgs": ["-f\t"]}
+    ),
     "results over a dataset": job_values(
         "tensorflow", datasets=[DATA], results={"claimName": "out", "mountPath": "/data//"}
     ),

@@ -10,6 +10,7 @@ from tests.experiment_helpers import Deployer, job, stack_config
 from tests.stack_helpers import ARENA, REPO
 from trainstack.core.errors import PlanCheckError
 from trainstack.core.yaml.io import read_yaml
+from trainstack.experiments.image_facts import ImageFacts, ssh_setup
 from trainstack.plan.summary_cluster import image_lines
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
@@ -95,3 +96,56 @@ def test_the_multi_worker_example_is_built_on_a_cuda_enabled_tensorflow() -> Non
     experiment = read_yaml(REPO / "experiments" / "tf-multiworker-mnist.yaml")
     assert "images/tf-multiworker-mnist/Dockerfile" in experiment["job"]["image"]["name"]
     assert experiment["job"]["worker"]["gpus"] == 1  # workload 3: 1 GPU each
+
+
+@pytest.mark.parametrize(
+    "path", sorted((REPO / "experiments").glob("*.yaml")), ids=lambda p: p.stem
+)
+def test_an_image_built_by_the_project_names_a_dockerfile_of_it(path: Path) -> None:
+    facts = read_yaml(path)["imageFacts"]
+    build = facts.get("build")
+    if build is None:
+        return
+    dockerfile = REPO / build
+    assert dockerfile.is_file(), build
+    # the experiment names it, still to be pushed (a placeholder, set before deploying)
+    image = read_yaml(path)["job"]["image"]["name"]
+    assert image.startswith("<") and build in image
+
+
+def test_workload_ones_image_adds_mpi_operators_ssh_setup_to_arenas() -> None:
+    """images/aiacc-ssh/Dockerfile: FROM the image Arena ran, each setting mpi-operator's
+    base image adds (kubeflow/mpi-operator b10758da build/base/Dockerfile) written first
+    in the configs (the first value read wins), the port of mpi.sshPort's default."""
+    dockerfile = (REPO / "images" / "aiacc-ssh" / "Dockerfile").read_text()
+    lines = [line for line in dockerfile.splitlines() if line and not line.startswith("#")]
+    assert lines[0] == "FROM cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0"
+    assert "ARG port=22" in lines
+    text = "\n".join(lines)
+    for needed in (
+        "openssh-server",
+        "openssh-client",
+        "mkdir -p /var/run/sshd",
+        "setcap CAP_NET_BIND_SERVICE=+eip /usr/sbin/sshd",
+        "ssh-keygen -A",
+        "printf 'StrictModes no\\nPort %s\\n' \"$port\"; cat /etc/ssh/sshd_config;",
+        "printf 'Host *\\n    StrictHostKeyChecking no\\n    UserKnownHostsFile /dev/null\\n"
+        '    Port %s\\n\' "$port";',
+        "useradd -m mpiuser",
+    ):
+        assert needed in text, needed
+    experiment = read_yaml(REPO / "experiments" / "imagenet-tensorflow.yaml")
+    assert experiment["imageFacts"]["build"] == "images/aiacc-ssh/Dockerfile"
+    assert experiment["imageFacts"]["sshd"] is True
+
+
+def test_the_plan_says_how_an_images_ssh_setup_is_known() -> None:
+    checked = "each worker's and the launcher's preflight checks its settings at start"
+    built = ImageFacts(sshd=True, build="images/aiacc-ssh/Dockerfile", source="s")
+    assert ssh_setup(built) == f"built by the project from images/aiacc-ssh/Dockerfile; {checked}"
+    assert ssh_setup(ImageFacts(sshd=True, source="FROM x")) == (
+        f"sshd and ssh verified (source: FROM x); {checked}"
+    )
+    assert ssh_setup(ImageFacts(source="s")) == f"unverified (imageFacts.sshd); {checked}"
+    assert ssh_setup(None) == f"unverified (no imageFacts); {checked}"
+    assert ssh_setup(ImageFacts(sshd=False, source="s")) == "none (imageFacts.sshd false)"

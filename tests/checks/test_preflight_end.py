@@ -56,49 +56,52 @@ def _mpi(**values: Any) -> dict[str, Any]:
     return job_values("mpi", **{"worker": {"replicas": 2, "gpus": 4}, **values})
 
 
-# MPIJob v2beta1 (mpi-operator): the launcher is a Job, it waits up to 300 s for the
-# workers' names; a failed worker never resolves, so the launcher fails on it.
+# MPIJob v2beta1 (mpi-operator): the launcher is a Job, made once every worker is Ready
+# (launcherCreationPolicy WaitForWorkersReady, as the chart renders it), and it waits up to
+# 60 s for the workers' names.
 def test_mpijob_v2beta1_ends_through_its_launchers_job() -> None:
     # Never (the default), backoffLimit unset: the Job's 6, so 7 pods, 10+...+320 s apart,
-    # each waiting 300 s for the names
-    assert _ends(_mpi(), MPI_V2) == {"launcher": (2730, True), "worker": (2730, True)}
+    # each waiting 60 s for the names. A failed worker is never Ready: no launcher is made,
+    # and nothing ends the job
+    assert _ends(_mpi(), MPI_V2) == {"launcher": (1050, True), "worker": (None, False)}
     # arenaSubmit: backoffLimit 0, one launcher pod
-    assert _ends(_mpi(arenaSubmit=True), MPI_V2) == {
-        "launcher": (300, True),
-        "worker": (300, True),
-    }
+    assert _ends(_mpi(arenaSubmit=True), MPI_V2)["launcher"] == (60, True)
     # OnFailure, backoffLimit 2: 2 restarts 10+20 s apart, 3 waits; the Job deletes the pod
     retried = _mpi(runPolicy={"restartPolicy": "OnFailure", "backoffLimit": 2})
-    assert _ends(retried, MPI_V2) == {"launcher": (930, False), "worker": (930, True)}
+    assert _ends(retried, MPI_V2)["launcher"] == (210, False)
+
+
+def test_mpijob_v2beta1_made_at_startup_ends_through_its_launcher() -> None:
+    """With AtStartup the launcher is made with the workers, cannot resolve the failed one,
+    and fails."""
+    started = _ends(_mpi(arenaSubmit=True), MPI_V2, launcherCreationPolicy="AtStartup")
+    assert started == {"launcher": (60, True), "worker": (60, True)}
     # a worker that restarts in place is deleted at the end with its line
     again = _mpi(
         worker={"replicas": 2, "restartPolicy": "OnFailure"}, runPolicy={"backoffLimit": 0}
     )
-    assert _ends(again, MPI_V2)["worker"] == (300, False)
+    assert _ends(again, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (60, False)
     # All deletes the failed worker
-    assert _ends(_mpi(arenaSubmit=True, runPolicy={"cleanPodPolicy": "All"}), MPI_V2)["worker"] == (
-        300,
-        False,
-    )
+    cleaned = _mpi(arenaSubmit=True, runPolicy={"cleanPodPolicy": "All"})
+    assert _ends(cleaned, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (60, False)
 
 
-def test_mpijob_v2beta1_deadline_bounds_its_launcher_and_so_the_job() -> None:
-    assert _ends(_mpi(runPolicy={"activeDeadlineSeconds": 600}), MPI_V2) == {
-        "launcher": (600, True),
-        "worker": (600, True),
-    }
+def test_mpijob_v2beta1_deadline_bounds_its_launcher_only() -> None:
+    deadline = _mpi(runPolicy={"activeDeadlineSeconds": 600})
+    assert _ends(deadline, MPI_V2) == {"launcher": (600, True), "worker": (None, False)}
+    assert _ends(deadline, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (600, True)
 
 
-def test_mpijob_v2beta1_waiting_for_ready_workers_needs_kueue() -> None:
-    # launcherCreationPolicy WaitForWorkersReady: no launcher while a worker has failed
-    waiting = _ends(_mpi(), MPI_V2, launcherCreationPolicy="WaitForWorkersReady")
-    assert waiting["worker"] == (None, False)
-    # queued, the launcher is made at admission (mpi-operator#868); and Kueue's bound,
-    # 4 x 600 s + 60 + 120 + 240 s, ends it first
-    queued = _ends(_mpi(), MPI_V2, KUEUE, launcherCreationPolicy="WaitForWorkersReady")
-    assert queued == {"launcher": (2821, True), "worker": (2821, True)}
+def test_mpijob_v2beta1_queued_gets_its_launcher_at_admission() -> None:
+    # queued, the launcher is made at admission (mpi-operator#868) and fails on the worker;
+    # 7 launcher pods take longer than one admission, so Kueue's bound, 4 x 600 s + 60 +
+    # 120 + 240 s, ends it first
+    assert _ends(_mpi(), MPI_V2, KUEUE) == {"launcher": (2821, True), "worker": (2821, True)}
     # within one admission, its own way ends it
-    assert _ends(_mpi(arenaSubmit=True), MPI_V2, KUEUE)["worker"] == (300, True)
+    assert _ends(_mpi(arenaSubmit=True), MPI_V2, KUEUE) == {
+        "launcher": (60, True),
+        "worker": (60, True),
+    }
 
 
 # MPIJob v1alpha1 (ack-arena's fork): workers only report, the launcher Job fails on it.

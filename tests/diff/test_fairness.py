@@ -347,3 +347,39 @@ def test_a_team_default_that_changes_what_the_pods_get_is_unfair(tmp_path: Path)
         'its pods get launcher.limits.memory: "48Gi" -> "64Gi"; worker.limits.memory: "48Gi" -> '
         '"64Gi"'
     )
+
+
+def test_health_30_percent_apart_on_one_node_is_not_comparable_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.health.factories import BUSBW, NODES, facts
+    from trainstack.health.store import write_health
+
+    project = copy_project(tmp_path)
+    write_health(project, facts("aiacc"))
+    write_health(project, facts("baseline", busbw={NODES[3]: BUSBW * 0.7}))
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "argv", ["trainstack", "diff", "aiacc", "baseline", "--fairness"])
+
+    with pytest.raises(SystemExit) as stop:
+        main()
+
+    lines = capsys.readouterr().out.splitlines()
+    assert stop.value.code == 1
+    assert lines[0].startswith(
+        "fairness aiacc -> baseline: NOT COMPARABLE: the GPUs or their interconnect are not "
+        "healthy or not equally fast (health: 1 not comparable)"
+    )
+    assert lines[-1] == (
+        f"  health            not comparable: baseline node {NODES[3]}: busbw within the node "
+        "91 GB/s vs aiacc 130 GB/s (median of its 4 node(s) of pool gpu-v100): -30.0%, "
+        "beyond ±5%"
+    )
+
+    write_health(project, facts("baseline"))  # equal: the stacks compare again
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("fairness aiacc -> baseline: fair:")
+    assert first.endswith("; health measured on both, equal within 5%")

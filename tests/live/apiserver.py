@@ -35,6 +35,8 @@ class Route:
     content_type: str = "application/json"
     send: Callable[[BaseHTTPRequestHandler], None] | None = None
     """Writes the whole answer itself (status line, headers, body), instead of the above."""
+    method: str = "GET"
+    """The HTTP method it answers (``POST`` and ``DELETE`` too: the writes of health)."""
 
 
 @dataclass
@@ -47,6 +49,8 @@ class RecordedApi:
     unmatched: list[str] = field(default_factory=list)
     authorizations: list[str] = field(default_factory=list)
     """The ``Authorization`` header of each request (empty when none)."""
+    requests: list[tuple[str, str, bytes]] = field(default_factory=list)
+    """(method, path?query, body) of every request, in order."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -106,12 +110,16 @@ class RecordedApi:
         content_type = "text/plain" if status == 200 else "application/json"
         self.routes.append(Route(path, {"container": container}, status, body, content_type))
 
-    def answer(self, raw_path: str) -> Route:
+    def answer(self, raw_path: str, method: str = "GET") -> Route:
         url = urlsplit(raw_path)
         query = dict(parse_qsl(url.query, keep_blank_values=True))
         self.seen.append(raw_path)
         for route in self.routes:
-            if route.path == url.path and all(query.get(k) == v for k, v in route.query.items()):
+            if (
+                route.method == method
+                and route.path == url.path
+                and all(query.get(k) == v for k, v in route.query.items())
+            ):
                 return route
         self.unmatched.append(raw_path)
         status = {
@@ -125,11 +133,33 @@ class RecordedApi:
         return Route(url.path, {}, 404, json.dumps(status).encode())
 
 
+def reply_json(handler: BaseHTTPRequestHandler, status: int, document: Any) -> None:
+    """Answer ``document`` as JSON with ``status`` (for routes that write their answer)."""
+    body = json.dumps(document).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            self._handle("GET")
+
+        def do_POST(self) -> None:  # noqa: N802
+            self._handle("POST")
+
+        def do_DELETE(self) -> None:  # noqa: N802
+            self._handle("DELETE")
+
+        def _handle(self, method: str) -> None:
             api.authorizations.append(self.headers.get("Authorization", ""))
-            route = api.answer(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            self.body = self.rfile.read(length) if length else b""
+            api.requests.append((method, self.path, self.body))
+            route = api.answer(self.path, method)
             if route.send is not None:
                 route.send(self)
                 return

@@ -23,7 +23,7 @@ import pytest
 import trustme
 
 from tests.cli_helpers import Ran, run
-from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
+from tests.live.apiserver import RecordedApi, Route, kubeconfig, reply_json, serve
 from tests.live.recorded_jobs import VISION_PODS
 from trainstack.live import follow
 from trainstack.live.api import ApiReader
@@ -109,12 +109,7 @@ class PodAnswers:
             time.sleep(3)
             return
         status, document = answered
-        body = json.dumps(document).encode()
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(body)))
-        handler.end_headers()
-        handler.wfile.write(body)
+        reply_json(handler, status, document)
         if self.count >= self.enough:
             self.checked.set()
 

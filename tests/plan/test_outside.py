@@ -48,6 +48,12 @@ def test_the_accelerated_stack_lists_each_fetch_with_its_mirror_key(
             NODES,
             "experiments/pytorch-ddp-mnist.yaml: job.image.name",
         ),
+        # trainstack health's DCGM image (its nccl-tests one is unset until built)
+        "nvcr.io/nvidia/cloud-native/dcgm:4.2.3-1-ubuntu22.04@<sha256 digest of "
+        "nvcr.io/nvidia/cloud-native/dcgm:4.2.3-1-ubuntu22.04>": (
+            NODES,
+            "trainstack:health.images.dcgm",
+        ),
     }
     # workload 1's image is in the cluster's own region (Container Registry, cn-beijing)
     assert not any("cn-beijing.cr.aliyuncs.com" in reference for reference in found)
@@ -88,6 +94,23 @@ def test_mirrors_in_the_region_leave_the_list(write_stack: StackWriter) -> None:
     assert not any("kubeflow-trainer" in reference for reference in found)
     # what the stack did not mirror is still there
     assert "ghcr.io/kubeflow/trainer/trainer-controller-manager:v2.3.0" in found
+
+
+def test_health_images_are_listed_until_mirrored_in_the_region(write_stack: StackWriter) -> None:
+    acr = "registry-vpc.cn-beijing.aliyuncs.com/team"
+    config = example_config("aiacc")
+    config["trainstack:health"] = {
+        "images": {
+            "dcgm": f"{acr}/dcgm:4.2.3-1-ubuntu22.04@sha256:" + "1" * 64,
+            "ncclTests": "docker.io/team/nccl-tests:2.19.6@sha256:" + "2" * 64,
+        }
+    }
+    found = _by_reference(plan_stack(write_stack(config), "test"))
+    assert not any(reference.startswith(acr) for reference in found)
+    assert found["docker.io/team/nccl-tests:2.19.6@sha256:" + "2" * 64] == (
+        NODES,
+        "trainstack:health.images.ncclTests",
+    )
 
 
 def test_on_an_existing_cluster_every_outside_source_is_listed(

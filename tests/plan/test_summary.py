@@ -13,8 +13,8 @@ from trainstack.plan.summary import print_summary
 from trainstack.plan.summary_cluster import acceleration_lines
 
 
-def _raw_summary(plan: Plan) -> list[str]:
-    console = Console(record=True, width=200, color_system=None)
+def _raw_summary(plan: Plan, width: int = 200) -> list[str]:
+    console = Console(record=True, width=width, color_system=None)
     print_summary(plan, console, "build/plan/x")
     return console.export_text().splitlines()
 
@@ -41,7 +41,9 @@ def test_no_access_table_without_bindings(example_plans: dict[str, Plan]) -> Non
     assert not any(line.startswith("access:") for line in _summary(example_plans["onprem"]))
 
 
-def _transport(lines: list[str]) -> list[str]:
+def _transport(plan: Plan) -> list[str]:
+    """The MPI transport lines, each whole (no terminal folds them)."""
+    lines = _raw_summary(plan, width=2000)
     start = next(i for i, line in enumerate(lines) if line.startswith("MPI transport"))
     end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith(" "))
     return [line.strip() for line in lines[start:end]]
@@ -50,35 +52,56 @@ def _transport(lines: list[str]) -> list[str]:
 def test_each_mpi_experiment_states_its_operator_transport_and_image_needs(
     example_plans: dict[str, Plan],
 ) -> None:
-    image = "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0"
+    image = (
+        "<image built from images/aiacc-ssh/Dockerfile (FROM "
+        "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0)>"
+    )
+    checked = "each worker's and the launcher's preflight checks its settings at start"
     for stack in ("aiacc", "baseline"):
-        lines = _transport(_raw_summary(example_plans[stack]))
-        assert lines[:3] == [
+        lines = _transport(example_plans[stack])
+        assert lines[:5] == [
             "MPI transport: ranks over ssh, MPIJob kubeflow.org/v2beta1 served by "
             "operators.mpiOperator (Kubeflow mpi-operator 0.8.2)",
             "how: the launcher's mpirun reaches each worker's sshd over ssh",
             "the image must contain: sshd in the workers (mpi.workerCommand, default "
             "/usr/sbin/sshd -De) and an ssh client in the launcher",
+            "the launcher starts: once every worker is Ready (launcherCreationPolicy "
+            "WaitForWorkersReady); its preflight then waits at most 60 s for the workers' names",
+            "the job's env reaches the ranks as: what mpirun exports (sshd starts a session "
+            "without the pod's env): OMPI_*, and the job's env through Open MPI's env file "
+            "(OMPI_MCA_mca_base_envar_file_prefix)",
         ]
-        assert lines[3] == f"imagenet-tensorflow: image {image}, workers run /usr/sbin/sshd -De"
-        assert len(lines) == 3 + 6  # imagenet and the five Keras/LSTM points
-    onprem = _transport(_raw_summary(example_plans["onprem"]))
+        accelerated = "PERSEUS_ALLREDUCE_DTYPE, " if stack == "aiacc" else ""
+        assert lines[5:8] == [
+            f"imagenet-tensorflow: image {image}, workers run /usr/sbin/sshd -De",
+            f"ssh setup of the image: built by the project from images/aiacc-ssh/Dockerfile; "
+            f"{checked}",
+            f"exported to every rank: {accelerated}gpus, workers (Open MPI's env file, "
+            "trainstack.io/mpi-rank-env); OMPI_MCA_btl_vader_single_copy_mechanism (OMPI_*: "
+            "Open MPI forwards them)",
+        ]
+        assert len(lines) == 5 + 3 * 6  # imagenet and the five Keras/LSTM points
+    onprem = _transport(example_plans["onprem"])
     assert onprem[0].startswith("MPI transport: ranks over ssh, MPIJob kubeflow.org/v2beta1")
-    assert onprem[3].startswith("horovod-resnet50-onprem: image ")
+    assert onprem[5].startswith("horovod-resnet50-onprem: image ")
 
 
 def test_on_ack_arena_the_transport_is_kubectl_exec_and_needs_no_sshd(
     write_stack: StackWriter,
 ) -> None:
     plan = plan_stack(write_stack(on_ack_arena("aiacc")), "test")
-    assert _transport(_raw_summary(plan)) == [
+    assert _transport(plan) == [
         "MPI transport: ranks over kubectl-exec, MPIJob kubeflow.org/v1alpha1 served by "
         "operators.arena (ACK ack-arena 0.14.2)",
         "how: the launcher's mpirun starts each rank with kubectl exec (kubectl delivered by "
         "the operator's init container; workers run sleep 365d)",
         "the image must contain: nothing for the transport (no sshd, no ssh client): /bin/sh "
         "in the workers",
-        "imagenet-tensorflow: image cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0",
+        "the launcher starts: once every worker is Ready (the fork creates the launcher Job then)",
+        "the job's env reaches the ranks as: the pods' env: kubectl exec runs each rank in its "
+        "worker's container",
+        "imagenet-tensorflow: image <image built from images/aiacc-ssh/Dockerfile (FROM "
+        "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0)>",
     ]
 
 

@@ -179,3 +179,46 @@ def test_experiment_filter_and_a_matrix_points_main_metric_only() -> None:
         experiments=["keras-lstm-1x1"],
     )
     assert [(r.experiment, r.metric) for r in asked] == [("keras-lstm-1x1", "epoch_time")]
+
+
+def test_unequal_health_makes_every_row_not_comparable() -> None:
+    from tests.health.factories import BUSBW, NODES, facts
+    from trainstack.health.verdict import compare_health
+
+    health = compare_health(facts("aiacc"), facts("baseline", busbw={NODES[1]: BUSBW * 0.7}))
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": images("aiacc", [1344.0, 1340.0])},
+        "baseline",
+        {"imagenet-tensorflow": images("baseline", [1200.0, 1204.0])},
+        health=health,
+    )
+    assert not row.comparable
+    assert row.reason.startswith(
+        f"imagenet-tensorflow: health: not comparable: baseline node {NODES[1]}: busbw"
+    )
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": images("aiacc", [1344.0, 1340.0])},
+        "baseline",
+        {"imagenet-tensorflow": images("baseline", [1200.0, 1204.0])},
+        health=compare_health(facts("aiacc"), facts("baseline")),
+    )
+    assert row.comparable
+
+
+def test_runs_outside_the_predicted_range_are_suspect_and_left_out() -> None:
+    from trainstack.health.expected import Expected
+
+    ranges = {("aiacc", "imagenet-tensorflow", "images_per_sec"): Expected(1300, 1400, "b")}
+    (row,) = compare(
+        "aiacc",
+        {"imagenet-tensorflow": images("aiacc", [1344.0, 1340.0, 900.0])},
+        "baseline",
+        {"imagenet-tensorflow": images("baseline", [1200.0, 1204.0])},
+        expected=ranges,
+    )
+    assert row.a.suspect == ((3, 900.0),)
+    assert row.a.values == (1344.0, 1340.0)
+    assert row.a.runs == (1, 2)
+    assert row.comparable

@@ -100,7 +100,11 @@ def test_invalid_values_name_path_found_and_allowed() -> None:
     )
 
     assert found == [
-        Problem("datasets[0].mountPath", '"data"', "an absolute path (starting with /)"),
+        Problem(
+            "datasets[0].mountPath",
+            '"data"',
+            "an absolute path (starting with /, no control characters)",
+        ),
         Problem("framework", '"jax"', "one of 'mpi', 'tensorflow', 'pytorch' or 'trainjob'"),
         Problem("mpi.sshPort", "0", "a number >= 1"),
         Problem("worker.gpus", "-1", "a number >= 0"),

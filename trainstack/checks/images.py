@@ -44,9 +44,10 @@ def _image(experiment: Experiment, config: StackConfig) -> list[Finding]:
             )
         )
     serving = config.operators.serving(framework(job.framework).crd)
-    if job.framework == "mpi" and serving is not None and facts.sshd is False:
+    if serving is not None and facts.sshd is False:
         # the catalog's transport (training_job/transports.py): ssh needs sshd in the workers
-        # (mpi-operator v2beta1); kubectl exec (ack-arena's v1alpha1) needs none
+        # (mpi-operator v2beta1); kubectl exec (ack-arena's v1alpha1) and the kinds that
+        # start no ranks (no transport) need none
         if serving[1].transport == "ssh":
             found.append(
                 Finding(

@@ -27,6 +27,16 @@ from trainstack.operators.failure import (
 )
 
 _RETRIED = ("OnFailure", "Always", "ExitCode")
+WAITING = "the launcher waits for every worker to be Ready"
+FIX_RETRIED = (
+    "bound it: restartPolicy Never for that role, runPolicy.activeDeadlineSeconds (or a "
+    "backoffLimit where its operator counts restarts before Running), or queue the team's "
+    "jobs (trainstack:queueing)"
+)
+FIX_WAITING = (
+    "queue the team's jobs (trainstack:queueing): a queued MPIJob gets its launcher at "
+    "admission, which fails on the worker, and Kueue bounds the job"
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,13 @@ class Ending:
     """The failure's line stays where ``trainstack status`` reads it after the end."""
     by_kueue: bool = False
     """Kueue ends it, when its own way does not within one admission."""
+
+    @property
+    def fix(self) -> str:
+        """How to bound a job nothing ends ("" when something does)."""
+        if self.seconds is not None:
+            return ""
+        return FIX_WAITING if self.how.endswith(WAITING) else FIX_RETRIED
 
 
 @dataclass(frozen=True)
@@ -169,7 +186,7 @@ def _through_launcher(
         and kueue is None  # a job created suspended gets its launcher at once
     )
     if waits:
-        return None, f"{how}; the launcher waits for every worker to be Ready", False
+        return None, f"{how}; {WAITING}", False
     seconds, launcher_how, _ = _capped(launcher, True, policy, facts)
     if seconds is None:
         return None, f"{how}; the launcher never fails ({launcher_how})", False

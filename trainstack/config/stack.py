@@ -10,6 +10,7 @@ from trainstack.config.clusters.registry import Cluster
 from trainstack.config.compatibility import check_pairs
 from trainstack.config.datasets import AlicloudNasSource, Dataset, NfsSource
 from trainstack.config.experiments import StackExperiments
+from trainstack.config.health import HealthSettings
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
@@ -52,6 +53,10 @@ class StackConfig(StrictModel):
     queueing: Queueing = Field(
         default_factory=lambda: Queueing.model_validate({}),
         description="Job queueing with Kueue (off unless enabled).",
+    )
+    health: HealthSettings = Field(
+        default_factory=lambda: HealthSettings.model_validate({}),
+        description="What `trainstack health` runs on the GPU nodes, and its images.",
     )
     acknowledge: list[StackAcknowledgement] = Field(
         default_factory=list,

@@ -23,10 +23,17 @@ from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.plan import complete_stack
+from trainstack.results.health import (
+    MAX_AGE_HOURS,
+    TOLERANCE_PERCENT,
+    HealthMaxAge,
+    HealthTolerance,
+)
 
 if TYPE_CHECKING:
     from trainstack.diff.environment import EnvironmentReport
     from trainstack.diff.sources import Compared
+    from trainstack.health.verdict import HealthReport
 
 NO_CHANGES, CHANGES = 0, 1
 
@@ -102,6 +109,8 @@ def diff(
             "--context", "-U", min=0, metavar="N", help="Lines of context around changes."
         ),
     ] = 3,
+    health_tolerance: HealthTolerance = TOLERANCE_PERCENT,
+    health_max_age: HealthMaxAge = MAX_AGE_HOURS,
     use_cache: Annotated[
         bool,
         typer.Option(
@@ -114,8 +123,10 @@ def diff(
     # Imported here: planning pulls in Pulumi and Helm, which other commands need not load.
     from trainstack.diff.environment import environment_report, not_compared
     from trainstack.diff.sources import against_base, two_plans, two_stacks
+    from trainstack.health.gate import health_report
 
     names = list(stacks or [])
+    health: HealthReport | None = None
     environment = not_compared("--plans compares plan directories, whose clusters are unknown")
     if sum(mode is not None for mode in (base, plans)) > 1:
         raise DiffError("give either --base GIT_REF or --plans DIR_A DIR_B, not both")
@@ -137,8 +148,16 @@ def diff(
         compared = [two_stacks(project, names[0], names[1], context, use_cache)]
         if fairness:
             environment = environment_report(project.root, names[0], names[1], project.display)
+            health = health_report(
+                project.root,
+                names[0],
+                names[1],
+                project.display,
+                health_tolerance / 100,
+                health_max_age,
+            )
     status = (
-        _report_fairness(compared[0], output_format, max_chars, environment)
+        _report_fairness(compared[0], output_format, max_chars, environment, health)
         if fairness
         else (_report_diff(compared, output_format, max_chars))
     )
@@ -167,7 +186,11 @@ def _report_diff(compared: list[Compared], output_format: OutputFormat, max_char
 
 
 def _report_fairness(
-    compared: Compared, output_format: OutputFormat, max_chars: int, environment: EnvironmentReport
+    compared: Compared,
+    output_format: OutputFormat,
+    max_chars: int,
+    environment: EnvironmentReport,
+    health: HealthReport | None,
 ) -> int:
     import dataclasses
 
@@ -176,7 +199,7 @@ def _report_fairness(
     from trainstack.diff.render_text import write_lines
 
     report = classify(compared.diff, compared.before, compared.after)
-    report = dataclasses.replace(report, environment=environment)
+    report = dataclasses.replace(report, environment=environment, health=health)
     if output_format is OutputFormat.json:
         from trainstack.diff.render_json import diff_json
 

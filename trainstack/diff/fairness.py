@@ -45,6 +45,7 @@ from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.populate_jobs import populate_digest, populate_digests
 from trainstack.diff.snapshot import CONFIG_TYPE
+from trainstack.health.verdict import HealthReport
 from trainstack.plan import HELM_RELEASE, SECRET
 
 Category = Literal["acceleration", "cluster identity", "other"]
@@ -76,12 +77,15 @@ class FairnessReport:
     notes: tuple[str, ...] = ()
     environment: EnvironmentReport | None = None
     """The clusters' facts compared (:mod:`trainstack.diff.environment`), when asked for."""
+    health: HealthReport | None = None
+    """The two stacks' GPU health compared (:mod:`trainstack.health.verdict`), when asked for."""
 
     @property
     def fair(self) -> bool:
         """Only expected differences, declared and observed: throughput can be compared."""
         observed = self.environment is None or self.environment.comparable
-        return not self.of("other") and observed
+        healthy = self.health is None or self.health.comparable
+        return not self.of("other") and observed and healthy
 
     def of(self, category: Category) -> tuple[Finding, ...]:
         """The findings of one category, in object order."""

@@ -17,6 +17,10 @@ UNFAIR = (
     "so throughput measured on these stacks cannot be compared"
 )
 FAIR = "fair: the stacks differ only in acceleration and cluster identity ({counts})"
+UNFAIR_HEALTH = (
+    "NOT COMPARABLE: the GPUs or their interconnect are not healthy or not equally fast "
+    "({summary}), so throughput measured on these stacks cannot be compared"
+)
 UNFAIR_OBSERVED = (
     "NOT COMPARABLE: the clusters as observed differ in {count} way(s) that change training "
     "speed, so throughput measured on these stacks cannot be compared"
@@ -30,10 +34,14 @@ def verdict(report: FairnessReport) -> str:
         text = UNFAIR.format(count=len(report.of("other")))
     elif environment is not None and not environment.comparable:
         text = UNFAIR_OBSERVED.format(count=len(environment.of("not comparable")))
+    elif report.health is not None and not report.health.comparable:
+        text = UNFAIR_HEALTH.format(summary=report.health.summary())
     else:
         counts = categories_in(report.findings)
         text = FAIR.format(counts=", ".join(f"{counts[c]} {c}" for c in CATEGORIES[1:]))
-    return text + _observed(environment)
+    health = report.health
+    said = f"; {health.summary()}" if health is not None and health.comparable else ""
+    return text + _observed(environment) + said
 
 
 def _observed(environment: EnvironmentReport | None) -> str:
@@ -66,6 +74,10 @@ def fairness_lines(report: FairnessReport) -> list[StyledLine]:
     for finding in report.environment.findings if report.environment else ():
         text = f"  {'observed':<{width}}  {finding.severity}: {finding.text}"
         lines.append((text, styles[finding.severity]))
+    lines += [
+        (f"  {'health':<{width}}  {finding.severity}: {finding.text}", "red")
+        for finding in (report.health.findings if report.health else ())
+    ]
     lines += [(f"note: {note}", "yellow") for note in report.notes]
     return lines
 
@@ -103,6 +115,10 @@ def fairness_markdown(report: FairnessReport, limit: int = GITHUB_COMMENT_LIMIT)
     rows += [
         f"| observed: {finding.severity} | - | facts | {code_span(finding.text)} |\n"
         for finding in (report.environment.findings if report.environment else ())
+    ]
+    rows += [
+        f"| health: {finding.severity} | - | health | {code_span(finding.text)} |\n"
+        for finding in (report.health.findings if report.health else ())
     ]
     if rows:
         head.append("| category | objects | which | difference |\n|---|---|---|---|\n")

@@ -27,6 +27,7 @@ from trainstack.diff.model import (
     WarningChanges,
 )
 from trainstack.diff.paths import MISSING, dotted
+from trainstack.health.verdict import health_json
 
 DIFF_FORMAT = "trainstack-diff/1"
 
@@ -144,5 +145,6 @@ def _fairness(report: FairnessReport) -> dict[str, Any]:
                 {"severity": found.severity, "text": found.text} for found in environment.findings
             ],
         },
+        "health": None if report.health is None else health_json(report.health),
         "notes": list(report.notes),
     }

@@ -42,6 +42,14 @@ class ImageFacts(StrictModel):
         "(`true`, `false` or `unverified`): what an MPIJob v2beta1's workers run (`sshd -De`) "
         "and its launcher uses to start ranks. `false` on such a job is refused.",
     )
+    build: str | None = Field(
+        default=None,
+        pattern=r"^images/[a-z0-9][a-z0-9._-]*/Dockerfile$",
+        description="The project's own Dockerfile the image is built from "
+        "(`images/<name>/Dockerfile`), when it is: the plan says its ssh setup is built by "
+        "the project. null: built elsewhere.",
+        examples=["images/aiacc-ssh/Dockerfile"],
+    )
     source: str = Field(
         min_length=1,
         max_length=512,
@@ -49,3 +57,18 @@ class ImageFacts(StrictModel):
         "its documentation, or how you checked (e.g. `docker run --rm IMAGE ls "
         "/usr/sbin/sshd`).",
     )
+
+
+def ssh_setup(facts: ImageFacts | None) -> str:
+    """What the plan says of an image's ssh setup: built by the project, verified (the
+    facts' source says so), unverified, or none."""
+    checked = "each worker's and the launcher's preflight checks its settings at start"
+    if facts is None:
+        return f"unverified (no imageFacts); {checked}"
+    if facts.sshd is True and facts.build is not None:
+        return f"built by the project from {facts.build}; {checked}"
+    if facts.sshd is True:
+        return f"sshd and ssh verified (source: {facts.source}); {checked}"
+    if facts.sshd == "unverified":
+        return f"unverified (imageFacts.sshd); {checked}"
+    return "none (imageFacts.sshd false)"

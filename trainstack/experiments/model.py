@@ -19,6 +19,7 @@ from trainstack.core.limits import MAX_MATRIX_POINTS
 from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.core.warning_ids import Acknowledgement
 from trainstack.experiments.image_facts import ImageFacts
+from trainstack.experiments.work import Work
 from trainstack.metrics.spec import MetricSpec
 
 # Helm release names: DNS label, at most 53 characters (Helm keeps 10 for its suffixes).
@@ -175,6 +176,12 @@ class ExperimentFile(StrictModel):
         default=None,
         description="What the job's image holds that the job depends on (CUDA, sshd) and "
         "where that is known from: the plan shows it and refuses a job its image cannot run.",
+    )
+    work: Work | None = Field(
+        default=None,
+        description="The work of a step (FLOPs per sample, gradient bytes): with `trainstack "
+        "health`'s measurements, `results compare` predicts the throughput range of each "
+        "stack and flags runs outside it.",
     )
     acknowledge: list[Acknowledgement] = Field(
         default_factory=list,

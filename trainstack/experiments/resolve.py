@@ -31,6 +31,7 @@ from trainstack.experiments.image_facts import ImageFacts
 from trainstack.experiments.placement import with_placement
 from trainstack.experiments.runs import base_values_digest, release_name, run_metadata
 from trainstack.experiments.teams import namespace_and_team, queueable, with_queue
+from trainstack.experiments.work import Work
 from trainstack.metrics.spec import MetricSpec
 from trainstack.training_job import TrainingJob
 
@@ -70,6 +71,8 @@ class Experiment:
     """The warnings its file acknowledges (``acknowledge``)."""
     image_facts: ImageFacts | None = None
     """What its file says its image holds (``imageFacts``)."""
+    work: Work | None = None
+    """The work of one step (``work``): what its throughput is predicted from."""
 
     @functools.cached_property
     def base_digest(self) -> str:
@@ -168,6 +171,7 @@ def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Expe
         pool=None if pool is None else pool.name,
         acknowledgements=tuple(spec.acknowledge),
         image_facts=spec.image_facts,
+        work=spec.work,
     )
 
 

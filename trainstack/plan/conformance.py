@@ -10,7 +10,7 @@ from typing import Any
 
 from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
-from trainstack.conformance import CrdSchemas, SchemaFiles, violations
+from trainstack.conformance import CrdSchemas, SchemaFiles, Violation, violations
 from trainstack.core.errors import PlanError
 from trainstack.operators import release
 from trainstack.plan.crd_dir import CRD_DIR_ENV
@@ -41,13 +41,7 @@ def check_conformance(
 ) -> str:
     """Raise :class:`PlanError` listing every violation; return the note for the plan."""
     crds = None if crd_dir is None else CrdSchemas(crd_dir)
-    found = violations(_planned_objects(resources, objects), crds, schema_files(config))
-    if found:
-        lines = [f"{len(found)} planned object(s) would be refused or changed by the API server:"]
-        lines += [f"  - {violation}" for violation in found[:_LISTED]]
-        if len(found) > _LISTED:
-            lines.append(f"  ... and {len(found) - _LISTED} more")
-        raise PlanError("\n".join(lines))
+    refuse(violations(_planned_objects(resources, objects), crds, schema_files(config)), "planned")
     if crds is None:
         return (
             "Kubernetes objects were checked against Kubernetes' strict schemas; custom "
@@ -58,6 +52,18 @@ def check_conformance(
         "Every planned object was checked against its API's schema with unknown fields "
         "refused: Kubernetes' own, and the CRDs of the operators this stack installs."
     )
+
+
+def refuse(found: list[Violation], what: str) -> None:
+    """Raise :class:`PlanError` listing ``found`` (the first few), if any: ``what`` says
+    whose objects (``planned``, ``health``)."""
+    if not found:
+        return
+    lines = [f"{len(found)} {what} object(s) would be refused or changed by the API server:"]
+    lines += [f"  - {violation}" for violation in found[:_LISTED]]
+    if len(found) > _LISTED:
+        lines.append(f"  ... and {len(found) - _LISTED} more")
+    raise PlanError("\n".join(lines))
 
 
 def _planned_objects(

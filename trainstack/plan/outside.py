@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from trainstack.config.loader import LoadedStack
 from trainstack.config.operators import EnabledOperator
 from trainstack.config.queueing import Queueing
+from trainstack.config.stack import StackConfig
 from trainstack.core.images import container_images, registry_host
 from trainstack.core.names import is_placeholder
 from trainstack.operators import (
@@ -61,6 +62,7 @@ def outside_pulls(plan: Plan) -> list[OutsidePull]:
     found = [pull for operator in config.operators.enabled() for pull in _operator(operator)]
     found += list(_queueing(config.queueing))
     found += list(_experiments(plan))
+    found += list(_health(config))
     cluster = config.cluster
     return sorted({pull for pull in found if not cluster.in_region(_host(pull.reference))})
 
@@ -125,6 +127,15 @@ def _from_values(values: Mapping[str, Any], pull: Pull) -> str | None:
     registry, tag = node.get("registry"), node.get("tag")
     image = f"{registry}/{node['repository']}" if registry else str(node["repository"])
     return f"{image}:{tag}" if tag else image
+
+
+def _health(config: StackConfig) -> Iterator[OutsidePull]:
+    """The images ``trainstack health`` runs on the nodes (pulled when it runs)."""
+    images = config.health.images.model_dump(by_alias=True)
+    for key, image in sorted(images.items()):
+        if image is not None and not is_placeholder(image):
+            what = f"image of trainstack health ({key} checks)"
+            yield OutsidePull(NODES, image, what, f"trainstack:health.images.{key}")
 
 
 def _experiments(plan: Plan) -> Iterator[OutsidePull]:

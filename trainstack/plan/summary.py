@@ -17,8 +17,7 @@ from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 from trainstack.plan.summary_jobs import preflight_lines, resource_lines
-from trainstack.training_job.frameworks import framework
-from trainstack.training_job.transports import TRANSPORTS
+from trainstack.plan.summary_transport import transport_lines
 
 
 def print_summary(
@@ -166,30 +165,3 @@ def _access_rows(plan: Plan) -> list[tuple[str, str, str]]:
         )
         rows.append((namespace, role, subjects or "nobody"))
     return sorted(rows)
-
-
-def transport_lines(plan: Plan, stack: LoadedStack) -> list[str]:
-    """Per MPI API served on the stack: the operator, how the ranks start and what the image
-    must contain for that (``trainstack.training_job.transports``); under it, each MPI
-    experiment with its image (and, over ssh, the workers' command)."""
-    groups: dict[str, list[str]] = defaultdict(list)
-    for experiment in plan.experiments:
-        spec = framework(experiment.job.framework)
-        serving = stack.config.operators.serving(spec.crd)
-        transport = None if serving is None else serving[1].transport
-        if serving is None or transport is None or experiment.run != 1:
-            continue
-        operator, served = serving
-        facts = TRANSPORTS[transport]
-        title = (
-            f"MPI transport: ranks over {facts.name}, {served.kind} {served.api_version} "
-            f"served by {operator.label}\n  how: {facts.how}\n  the image must contain: "
-            f"{facts.image_needs}"
-        )
-        job = experiment.job
-        line = f"  {experiment.point_name}: image {job.image.name}"
-        if transport == "ssh":
-            command = job.mpi.worker_command or ["the image's ENTRYPOINT"]
-            line += f", workers run {' '.join([*command, *job.mpi.worker_args])}"
-        groups[title].append(line)
-    return [line for title, lines in groups.items() for line in (*title.split("\n"), *lines)]

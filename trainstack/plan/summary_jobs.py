@@ -19,11 +19,6 @@ from trainstack.plan.model import Plan
 from trainstack.training_job.frameworks import framework
 
 HEADING = "a failed preflight ends each job (docs/preflight.md#when-a-check-fails):"
-UNBOUNDED_FIX = (
-    "bound it: restartPolicy Never for that role, runPolicy.activeDeadlineSeconds (or a "
-    "backoffLimit where its operator counts restarts before Running), or queue the team's "
-    "jobs (trainstack:queueing)"
-)
 
 
 RESOURCES_HEADING = "what each pod gets, after its team's LimitRange (* the team's default):"
@@ -105,8 +100,9 @@ def _shown(found: list[Ending], kueue: Kueue | None) -> str:
             f"of {kueue.timeout} s and {kueue.requeue_limit} requeue(s)"
         )
     if any(ending.seconds is None for ending in found):
-        never = ", ".join(ending.role for ending in found if ending.seconds is None)
-        return f"NEVER ends when {never} fails ({roles}); {UNBOUNDED_FIX}"
+        never = [ending for ending in found if ending.seconds is None]
+        fixes = "; ".join(dict.fromkeys(ending.fix for ending in never))
+        return f"NEVER ends when {', '.join(e.role for e in never)} fails ({roles}); {fixes}"
     seconds = max(ending.seconds or 0 for ending in found)
     within = "at once" if seconds == 0 else f"within {seconds} s"
     lost = [ending.role for ending in found if not ending.kept]

@@ -16,6 +16,7 @@ from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
 from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
+from trainstack.results import health as gate
 from trainstack.results.store import StoredRun, Written, read_stack_runs
 
 if TYPE_CHECKING:
@@ -160,33 +161,30 @@ def compared_rows(
     metrics: Sequence[str],
     experiments: Sequence[str],
     resolve_percent: float,
+    health_tolerance: float = gate.TOLERANCE_PERCENT,
+    health_max_age: float = gate.MAX_AGE_HOURS,
 ) -> list[Row]:
-    """Both stacks' runs read, every kept log checked, compared."""
+    """Both stacks' runs read, every kept log checked, both stacks' health compared."""
     from trainstack.results.compare import compare as compare_rows
+    from trainstack.results.health import health_gate
     from trainstack.results.logcheck import log_problem
 
     for stack in (a, b):
         project.stack_file(stack)  # an unknown stack is an error naming the known ones
+    runs = {a: _stack_runs(project, a), b: _stack_runs(project, b)}
+    health, expected = health_gate(project, runs, health_tolerance, health_max_age)
     return compare_rows(
         a,
-        _stack_runs(project, a),
+        runs[a],
         b,
-        _stack_runs(project, b),
+        runs[b],
         metrics=metrics,
         experiments=experiments,
         resolve=resolve_percent / 100,
         check_log=lambda run: log_problem(run, project.display),
+        health=health,
+        expected=expected,
     )
-
-
-def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
-    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
-    recorded = sorted({row.metric for row in rows})
-    if metrics:
-        return metrics[0]
-    if not recorded:
-        raise ResultsError("--plot: nothing to plot (no experiment compared)")
-    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]
 
 
 @results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
@@ -200,6 +198,8 @@ def compare(
     metric: MetricOption = None,
     experiment: ExperimentOption = None,
     resolve: ResolveOption = 2.0,
+    health_tolerance: gate.HealthTolerance = gate.TOLERANCE_PERCENT,
+    health_max_age: gate.HealthMaxAge = gate.MAX_AGE_HOURS,
 ) -> None:
     """Per experiment and metric: n and mean ± sd on each side; the change of A against B
     with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%."""
@@ -210,9 +210,11 @@ def compare(
         from trainstack.results.plot import plot_format
 
         plot_format(plot)
-    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve)
+    rows = compared_rows(
+        project, a, b, metric or [], experiment or [], resolve, health_tolerance, health_max_age
+    )
     if plot is not None:
-        from trainstack.results.plot import plot_compare
+        from trainstack.results.plot import plot_compare, plot_metric
 
         plot_compare(rows, a, b, plot_metric(rows, metric or []), plot)
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}

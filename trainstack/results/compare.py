@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from trainstack.health.expected import Expected
+from trainstack.health.verdict import HealthReport
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
 from trainstack.results.record import MetricValue, RunRecord
@@ -41,6 +43,10 @@ class Side:
     scopes: tuple[str, ...] = ()
     drifted: tuple[tuple[int, float], ...] = ()
     """Runs whose within-run figures drifted: (run, drift)."""
+    expected: Expected | None = None
+    """The range its stack's measured health predicts (the experiment's ``work``)."""
+    suspect: tuple[tuple[int, float], ...] = ()
+    """Runs outside :attr:`expected`: (run, value), left out of the statistics."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,8 @@ class Row:
     """Where the two sides' runs ran, compared."""
     stats: Change | None = None
     """Interval, test and runs needed (comparable rows)."""
+    health: str = ""
+    """The two stacks' health compared, in one phrase (``health not measured: ...``)."""
 
 
 def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
@@ -98,8 +106,14 @@ def compare(
     experiments: Sequence[str] = (),
     resolve: float = DEFAULT_RESOLVE,
     check_log: LogCheck | None = None,
+    health: HealthReport | None = None,
+    expected: Mapping[tuple[str, str, str], Expected] | None = None,
 ) -> list[Row]:
-    """Every (experiment, metric) recorded on either side (or those asked for), sorted."""
+    """Every (experiment, metric) recorded on either side (or those asked for), sorted;
+    ``health``: the two stacks' GPU health compared (a finding makes every row not
+    comparable, :mod:`trainstack.health.verdict`); ``expected``: (stack, experiment, metric)
+    -> the range its health predicts: runs outside it are suspect, left out."""
+    ranges = expected or {}
     names = sorted(set(a_runs) | set(b_runs))
     where = f"the results of {a_stack} or {b_stack}"
     check_known("--experiment", experiments, names, where)
@@ -113,12 +127,18 @@ def compare(
         environment = environment_verdict(experiment, a_stack, a_records, b_stack, b_records)
         logs = _log_problems(experiment, (*a_kept, *b_kept), check_log)
         for metric in _shown_metrics((*a_records, *b_records), metrics):
-            a = _side(a_stack, a_records, a_excluded, metric)
-            b = _side(b_stack, b_records, b_excluded, metric)
+            a = _side(
+                a_stack, a_records, a_excluded, metric, ranges.get((a_stack, experiment, metric))
+            )
+            b = _side(
+                b_stack, b_records, b_excluded, metric, ranges.get((b_stack, experiment, metric))
+            )
             first = _first_value(metric, a_records, b_records)
             reason = _not_comparable(experiment, metric, a, b) or logs
             if not reason and not environment.comparable:
                 reason = environment.reason
+            if not reason and health is not None and not health.comparable:
+                reason = f"{experiment}: {health.reason()}"
             stats = None
             if not reason:
                 stats = change_of(a.values, b.values, first.higher_is_better, resolve)
@@ -135,6 +155,7 @@ def compare(
                     reason=reason,
                     environment=environment,
                     stats=stats,
+                    health=health.summary() if health is not None else "",
                 )
             )
     return rows
@@ -150,8 +171,20 @@ def _log_problems(experiment: str, runs: Sequence[StoredRun], check: LogCheck | 
     return f"{experiment}: {problems[0]}{more}"
 
 
-def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) -> Side:
+def _side(
+    stack: str,
+    records: Sequence[RunRecord],
+    excluded: int,
+    metric: str,
+    expected: Expected | None = None,
+) -> Side:
     with_metric = [record for record in records if metric in record.metrics]
+    suspect = tuple(
+        (record.run, record.metrics[metric].value)
+        for record in with_metric
+        if expected is not None and not expected.contains(record.metrics[metric].value)
+    )
+    with_metric = [record for record in with_metric if record.run not in dict(suspect)]
     values = [record.metrics[metric] for record in with_metric]
     return Side(
         stack=stack,
@@ -166,6 +199,8 @@ def _side(stack: str, records: Sequence[RunRecord], excluded: int, metric: str) 
             for record, value in zip(with_metric, values, strict=True)
             if value.within and value.within.drifted and value.within.drift is not None
         ),
+        expected=expected,
+        suspect=suspect,
     )
 
 

@@ -218,3 +218,13 @@ def plot_scaling(results: Sequence[Scaling], path: Path | BinaryIO) -> None:
     figure.tight_layout()
     _save(figure, path, kind)
     plt.close(figure)
+
+
+def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
+    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
+    recorded = sorted({row.metric for row in rows})
+    if metrics:
+        return metrics[0]
+    if not recorded:
+        raise ResultsError("--plot: nothing to plot (no experiment compared)")
+    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]

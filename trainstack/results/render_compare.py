@@ -92,6 +92,7 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                 f"the run ({row.metric}; flagged, still counted)"
                 for run, drift in side.drifted
             ]
+            notes += expected_notes(row, side)
         stats = row.stats
         if stats and not stats.too_few and not stats.resolved and stats.runs_needed:
             if stats.runs_needed <= MAX_RUNS_NEEDED:
@@ -101,6 +102,22 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
                     "trainstack:experiments in both stack files, then `pulumi up` and collect"
                 )
     return list(dict.fromkeys(notes))
+
+
+def expected_notes(row: Row, side: Side) -> list[str]:
+    """The range the side's health predicts, and its runs outside it (left out)."""
+    if side.expected is None:
+        return []
+    found = [
+        f"{row.experiment} on {side.stack}: {row.metric} predicted {number(side.expected.low)} "
+        f".. {number(side.expected.high)} {row.unit} from its health ({side.expected.basis})"
+    ]
+    found += [
+        f"{row.experiment}: run {run} on {side.stack}: {number(value)} {row.unit} is outside "
+        "the predicted range: suspect, left out of the statistics"
+        for run, value in side.suspect
+    ]
+    return found
 
 
 def unchecked_of(rows: Sequence[Row]) -> list[str]:
@@ -127,6 +144,7 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\nenvironments not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
+    out += [f"\n{summary}\n" for summary in sorted({row.health for row in rows} - {""})]
     return "".join(out)
 
 
@@ -145,6 +163,7 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
     if unchecked:
         out.append("\n**Environments not compared**\n\n")
         out += [f"- {code_span(note)}\n" for note in unchecked]
+    out += [f"\n**Health**: {code_span(s)}\n" for s in sorted({row.health for row in rows} - {""})]
     for metric in sorted({row.metric for row in rows}):
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
@@ -212,6 +231,14 @@ def _side_json(side: Side) -> dict[str, Any]:
         "excludedRuns": side.excluded,
         "scope": list(side.scopes),
         "drifted": [{"run": run, "drift": rounded(drift)} for run, drift in side.drifted],
+        "expected": None
+        if side.expected is None
+        else {
+            "low": rounded(side.expected.low),
+            "high": rounded(side.expected.high),
+            "basis": side.expected.basis,
+        },
+        "suspect": [{"run": run, "value": rounded(value)} for run, value in side.suspect],
     }
 
 

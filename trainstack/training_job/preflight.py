@@ -3,7 +3,8 @@
 The chart adds an init container, ``preflight``, made from the pod's training container
 (same image, env, resources, security context and mounts) that runs
 ``charts/training-job/files/preflight.sh`` with ``sh``: the GPUs the pod asked for are
-visible, sshd and ssh exist where the MPI transport needs them, every dataset is mounted
+visible, the workers' sshd and the launcher's ssh are set up as mpi-operator relies on
+(``sshd -t`` and ``sshd -T``, ``ssh -G``), every dataset is mounted
 and readable (the results claim writable), the MPI launcher resolves its workers' host
 names, and the variables the job's scripts need are set. On failure it ends with one line,
 ``trainstack preflight: ...``, its termination message, which ``trainstack status`` shows
@@ -25,9 +26,13 @@ SHELL_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 ShellName = Annotated[str, StringConstraints(pattern=SHELL_NAME_PATTERN)]
 CONTAINER = "preflight"
 """The init container's name."""
-RESOLVE_SECONDS = 300
-"""How long the MPI launcher waits for its workers' host names (they resolve once the
-workers are Ready; mpi-operator v2beta1 starts the launcher with them)."""
+RESOLVE_SECONDS = 60
+"""How long the MPI launcher waits for its workers' host names: a short safety net. The
+records exist once a worker is Ready (the job's headless Service publishes Ready pods
+only), and v2beta1 MPIJobs render ``launcherCreationPolicy: WaitForWorkersReady``, so the
+operator creates the launcher after every worker is Ready (kubeflow/mpi-operator b10758da
+pkg/controller/mpi_job_controller.go:678, 1418-1436); what is left to wait for is the
+cluster DNS catching up (docs/preflight.md)."""
 FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
 PASSED_PREFIX = "trainstack preflight: passed"

@@ -12,9 +12,11 @@ transport (:data:`DIALECT_TRANSPORT`, held equal to the catalog by a test).
   host names of the job's headless Service, ``<job>-worker-<i>.<job>.<namespace>.svc``
   (``newConfigMap``, L1335-1360; the records exist once a worker is Ready:
   ``newService``, L1418-1436; the launcher starts with the workers unless
-  ``launcherCreationPolicy`` is WaitForWorkersReady, L678), with the keys of the Secret
-  ``<job>-ssh`` mounted at ``sshAuthMountPath`` (``setupSSHOnPod``, L1793-1816). The
-  image needs sshd (workers) and an ssh client (launcher).
+  ``launcherCreationPolicy`` is WaitForWorkersReady, L678, which the chart renders),
+  with the keys of the Secret ``<job>-ssh`` mounted at ``sshAuthMountPath`` in the first
+  container only (``setupSSHOnPod``, L1793-1816). The image needs sshd (workers) and an
+  ssh client (launcher), set up as mpi-operator's base image (build/base/Dockerfile).
+  A rank gets mpirun's exports, not its pod's env (``frameworks/openmpi.py``).
 - ``kubectl-exec``, ack-arena's mpi-operator fork, MPIJob ``kubeflow.org/v1alpha1``
   (AliyunContainerService/mpi-operator d40ff84155fbcd6f2cbf8e49714e00b963e8b059,
   ``pkg/controllers/mpi_job_controller.go``): the workers are a StatefulSet whose
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from trainstack.training_job.dialects import Dialect
+from trainstack.training_job.preflight import RESOLVE_SECONDS
 
 Transport = Literal["ssh", "kubectl-exec"]
 
@@ -46,6 +49,12 @@ class TransportFacts:
     """How the launcher starts the ranks, for the plan summary."""
     image_needs: str
     """What the image must contain for it, beyond MPI itself."""
+    start: str
+    """When the launcher starts, relative to its workers."""
+    rank_env: str
+    """How the job's env reaches the ranks."""
+    image_ssh: bool
+    """Whether the image's ssh setup matters (the plan says how it is known)."""
 
 
 TRANSPORTS: dict[Transport, TransportFacts] = {
@@ -54,12 +63,20 @@ TRANSPORTS: dict[Transport, TransportFacts] = {
         "the launcher's mpirun reaches each worker's sshd over ssh",
         "sshd in the workers (mpi.workerCommand, default /usr/sbin/sshd -De) and an ssh "
         "client in the launcher",
+        "once every worker is Ready (launcherCreationPolicy WaitForWorkersReady); its "
+        f"preflight then waits at most {RESOLVE_SECONDS} s for the workers' names",
+        "what mpirun exports (sshd starts a session without the pod's env): OMPI_*, and the "
+        "job's env through Open MPI's env file (OMPI_MCA_mca_base_envar_file_prefix)",
+        True,
     ),
     "kubectl-exec": TransportFacts(
         "kubectl-exec",
         "the launcher's mpirun starts each rank with kubectl exec (kubectl delivered by the "
         "operator's init container; workers run sleep 365d)",
         "nothing for the transport (no sshd, no ssh client): /bin/sh in the workers",
+        "once every worker is Ready (the fork creates the launcher Job then)",
+        "the pods' env: kubectl exec runs each rank in its worker's container",
+        False,
     ),
 }
 

@@ -41,7 +41,11 @@ QUANTITY_PATTERN = (
     r"(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
 ENV_NAME_PATTERN = r"^[-._a-zA-Z][-._a-zA-Z0-9]*$"
-ABSOLUTE_PATH_PATTERN = pattern(r"^/", "an absolute path (starting with /)")
+# No control characters: a newline would forge a line of the lists the preflight reads
+# ("<what> <path>" a line: charts/training-job/files/preflight.sh), and no path needs one.
+ABSOLUTE_PATH_PATTERN = pattern(
+    r"^/[^\x00-\x1f\x7f]*$", "an absolute path (starting with /, no control characters)"
+)
 NO_SPACE_PATTERN = pattern(r"^\S+$", "text without spaces")
 
 

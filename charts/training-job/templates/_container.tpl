@@ -101,7 +101,8 @@ working dir, port, env (the job's, the role's, Arena's, the chart's), envFrom, r
 container is made from it (training-job.preflight.container).
 Usage: {{ include "training-job.container.main" (dict "root" $ "spec" $spec "containerName" "worker" "command" $command "component" "worker" "gpus" 4 "requests" $requests "limits" $limits "security" $security "env" list "port" "" "mountsData" true "trainingDevices" true) }}
 Parameters: those of training-job.pod.template, and requests, limits (the container's
-resources, GPUs included) and security (training-job.security.role of the role).
+resources, GPUs included), security (training-job.security.role of the role) and
+extraMounts (list of volumeMounts the pod template adds after the chart's own).
 */}}
 {{- define "training-job.container.main" -}}
 {{- $root := .root -}}
@@ -163,8 +164,13 @@ resources:
 securityContext:
   {{- include "training-job.container.securityContext" (dict "root" $root "security" $security "trainingDevices" .trainingDevices) | nindent 2 }}
 {{- $mounts := include "training-job.volumes.mounts" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
-{{- if $mounts }}
+{{- if or $mounts .extraMounts }}
 volumeMounts:
-  {{- $mounts | nindent 2 }}
+  {{- with $mounts }}
+  {{- . | nindent 2 }}
+  {{- end }}
+  {{- with .extraMounts }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
 {{- end }}
 {{- end -}}

@@ -45,6 +45,10 @@ Parameters:
   - preflight - Map - Optional. What the kind template adds to the preflight's checks (the
     checks parameter of training-job.preflight.container: sshd, ssh, hosts, noGpus, noData,
     resources) (default none: GPUs, mounts and preflight.requiredEnv only).
+  - annotationFile - Map - Optional. A file the kind template gives the training container,
+    written by the kubelet from a pod annotation (a downwardAPI volume, no other object):
+    annotation (its key), content, mountPath (the directory, read-only) and file (its
+    name) (default none).
 */}}
 {{- define "training-job.pod.template" -}}
 {{- $root := .root -}}
@@ -64,6 +68,12 @@ Parameters:
 {{- end -}}
 {{- $security := include "training-job.security.role" (dict "root" $root "role" $spec.security) | fromJson -}}
 {{- $annotations := merge (include "training-job.arena.annotations" $root | fromJson) (deepCopy ($v.podAnnotations | default dict)) ($v.annotations | default dict) -}}
+{{- $file := .annotationFile | default dict -}}
+{{- $fileMounts := list -}}
+{{- if $file -}}
+{{- $_ := set $annotations $file.annotation $file.content -}}
+{{- $fileMounts = list (dict "name" "trainstack-annotation-file" "mountPath" $file.mountPath "readOnly" true) -}}
+{{- end -}}
 metadata:
   labels:
     {{- include "training-job.labels.standard" (dict "root" $root "component" .component) | nindent 4 }}
@@ -108,7 +118,7 @@ spec:
     "root" $root "spec" $spec "containerName" .containerName "command" .command
     "component" .component "gpus" $gpus "requests" $requests "limits" $limits
     "security" $security "env" .env "port" .port "mountsData" .mountsData
-    "trainingDevices" .trainingDevices) }}
+    "trainingDevices" .trainingDevices "extraMounts" $fileMounts) }}
   {{- $preflight := include "training-job.preflight.container" (dict
     "root" $root "container" ($container | fromYaml) "gpus" $gpus "mountsData" .mountsData
     "checks" (.preflight | default dict)) | trim }}
@@ -124,8 +134,18 @@ spec:
   containers:
     - {{- $container | nindent 6 }}
   {{- $volumes := include "training-job.volumes.list" (dict "root" $root "mountsData" .mountsData "trainingDevices" .trainingDevices) | trim }}
-  {{- if $volumes }}
+  {{- if or $volumes $file }}
   volumes:
-    {{- $volumes | nindent 4 }}
+    {{- with $volumes }}
+    {{- . | nindent 4 }}
+    {{- end }}
+    {{- with $file }}
+    - name: trainstack-annotation-file
+      downwardAPI:
+        items:
+          - path: {{ .file | toJson }}
+            fieldRef:
+              fieldPath: {{ printf "metadata.annotations['%s']" .annotation | toJson }}
+    {{- end }}
   {{- end }}
 {{- end -}}

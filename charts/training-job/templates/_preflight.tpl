@@ -16,8 +16,10 @@ Parameters:
   - container - Map - Required. The training container (training-job.container.main).
   - gpus - Integer - Required. The GPUs the pod asked for.
   - mountsData - Boolean - Required. The pod mounts the datasets, results and host paths.
-  - checks - Map - Optional. What the kind template adds: sshd (the workers' sshd), ssh
-    (the launcher's client), hosts (the workers' host names), noGpus (the container cannot
+  - checks - Map - Optional. What the kind template adds: sshd (the workers' sshd) and
+    sshdArgs (its options), ssh (the launcher's client) and sshArgs (its options), sshPort
+    and sshKeys (the port both agree on, where the operator mounts the keys), hosts (the
+    workers' host names), noGpus (the container cannot
     hold the pod's GPUs: MPIJob v1alpha1's shared template), noData (its claims may be
     stripped: the v1alpha1 launcher without mountsOnLauncher), resources (instead of the
     training container's), report ({label, role}: pods of that role only report a failure).
@@ -67,7 +69,8 @@ message) and the container succeeds; files/preflight-workers.sh reads it on the 
 {{/*
 training-job.preflight.env: what the preflight checks, as the TRAINSTACK_PREFLIGHT_* variables
 files/preflight.sh reads (JSON list of {name, value}; a check with nothing to check is left
-out): GPUs, sshd, ssh, the workers' host names (and how long to wait for them), the
+out): GPUs, sshd and ssh (their options, port and keys), the workers' host names (and
+how long to wait for them), the
 mounts to read (datasets, read-only host paths) and to write (results, writable host
 paths), and preflight.requiredEnv.
 Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsData" true "checks" $checks) | fromJsonArray }}
@@ -92,9 +95,13 @@ Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsDa
 {{- $values := list
   (list "GPUS" (ternary "" (toString .gpus) (eq (.gpus | int) 0)))
   (list "SSHD" ($checks.sshd | default ""))
+  (list "SSHD_ARGS" (join "\n" ($checks.sshdArgs | default list)))
   (list "SSH" ($checks.ssh | default ""))
+  (list "SSH_ARGS" (join "\n" ($checks.sshArgs | default list)))
+  (list "SSH_PORT" (toString ($checks.sshPort | default "")))
+  (list "SSH_KEYS" ($checks.sshKeys | default ""))
   (list "HOSTS" (join "\n" $hosts))
-  (list "RESOLVE_SECONDS" (ternary "300" "" (gt (len $hosts) 0)))
+  (list "RESOLVE_SECONDS" (ternary "60" "" (gt (len $hosts) 0)))
   (list "READ" (join "\n" $read))
   (list "WRITE" (join "\n" $write))
   (list "ENV" (join " " ($root.Values.preflight.requiredEnv | default list))) -}}

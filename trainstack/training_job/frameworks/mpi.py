@@ -25,7 +25,11 @@ from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
 from trainstack.training_job.defaults import mounts_on_launcher
 from trainstack.training_job.frameworks.mpi_arena import KUBECTL_PATH, arena_rules
-from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.openmpi import (
+    RANK_ENV_DIR,
+    env_file_rules,
+    shared_memory_warnings,
+)
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     ChartDocs,
@@ -143,7 +147,21 @@ def _rules(job: TrainingJob) -> list[Violation]:
                 "-p <port> to it)",
             )
         )
-    return found + _exit_code_rules(job)
+    found += [
+        Violation(
+            f"mpi.{key}[{index}]",
+            part,
+            "text without control characters (the preflight tests sshd with these options, "
+            "one a line)",
+        )
+        for key, parts in (
+            ("workerCommand", mpi.worker_command or []),
+            ("workerArgs", mpi.worker_args),
+        )
+        for index, part in enumerate(parts)
+        if any(ord(char) < 32 or ord(char) == 127 for char in part)
+    ]
+    return found + env_file_rules(job) + _exit_code_rules(job)
 
 
 def _exit_code_rules(job: TrainingJob) -> list[Violation]:
@@ -178,6 +196,7 @@ def _reserved_mounts(job: TrainingJob) -> list[tuple[str, str]]:
     return [
         ("mpi.sshAuthMountPath", job.mpi.ssh_auth_mount_path),
         ("the mpi-operator's hostfile", MPI_CONFIG_PATH),
+        ("the ranks' env file", RANK_ENV_DIR),
     ]
 
 
