@@ -162,6 +162,11 @@ def chart_values(queueing: Queueing, operators: Operators | None = None) -> dict
             # One admitted job at a time until its pods run: two half-started jobs could
             # otherwise hold each other's GPUs.
             "blockAdmission": True,
+            # Without a limit Kueue requeues such a job forever (v0.19.2 apis/config/
+            # v1beta2/configuration_types.go:412-426): after requeueLimit evictions the
+            # next timeout deactivates it (pkg/controller/core/workload_controller.go:
+            # 1282-1294), its quota freed.
+            "requeuingStrategy": {"backoffLimitCount": queueing.requeue_limit},
         },
         "integrations": {"frameworks": integrations(operators)},
     }

@@ -52,6 +52,12 @@ KERAS_IMAGE = (
     "experiments/keras-lstm-scaling.yaml: job.image.name",
     "<image with /opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1>",
 )
+# Workload 1's image with mpi-operator's ssh setup, built from images/aiacc-ssh/Dockerfile.
+IMAGENET_IMAGE = (
+    "experiments/imagenet-tensorflow.yaml: job.image.name",
+    "<image built from images/aiacc-ssh/Dockerfile (FROM "
+    "cuda11-registry.cn-beijing.cr.aliyuncs.com/aiacc/cuda11:v3.0)>",
+)
 # The MNIST example's published image has no CUDA: its CUDA-enabled image is built here.
 MNIST_IMAGE = (
     "experiments/tf-multiworker-mnist.yaml: job.image.name",
@@ -70,6 +76,7 @@ def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan])
     ]
     # once per file, though the matrix has five points
     assert experiment_placeholders(example_plans["aiacc"].experiments) == [
+        IMAGENET_IMAGE,
         KERAS_IMAGE,
         MNIST_IMAGE,
     ]
@@ -92,21 +99,22 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 12 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 13 placeholder(s); set before deploying:"
     )
-    placeholders = [*AIACC_PLACEHOLDERS, POPULATE_IMAGE, KERAS_IMAGE, MNIST_IMAGE]
+    placeholders = [*AIACC_PLACEHOLDERS, POPULATE_IMAGE, IMAGENET_IMAGE, KERAS_IMAGE, MNIST_IMAGE]
     # Each where it is written, the line as the files hold it (read from them by hand).
     written_at = [
         f"{TEMPLATE}:39",
         f"{TEMPLATE}:27",
         f"{TEMPLATE}:16",
         f"{TEMPLATE}:19",
-        f"{TEMPLATE}:82",
-        f"{TEMPLATE}:97",
-        "stacks/Pulumi.aiacc.yaml:169",
-        "stacks/Pulumi.aiacc.yaml:170",
+        f"{TEMPLATE}:87",
+        f"{TEMPLATE}:102",
+        "stacks/Pulumi.aiacc.yaml:171",
+        "stacks/Pulumi.aiacc.yaml:172",
         "stacks/Pulumi.aiacc.yaml:77",
         "stacks/Pulumi.imagenet.yaml:56",
+        "experiments/imagenet-tensorflow.yaml:31",
         "experiments/keras-lstm-scaling.yaml:33",
         "experiments/tf-multiworker-mnist.yaml:19",
     ]

@@ -85,7 +85,13 @@ def test_imagenet_on_ack_arena_is_a_v1alpha1_mpijob_its_crd_accepts(
         assert job["spec"]["mountsOnLauncher"] is True
         (container,) = job["spec"]["template"]["spec"]["containers"]
         assert container["resources"]["limits"]["nvidia.com/gpu"] == 4
-        assert container["command"] == ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"]
+        # the launcher reads the workers' preflight first (docs/preflight.md), then runs it
+        assert container["command"][3:] == [
+            "trainstack-preflight",
+            "sh",
+            "-c",
+            "sh /data/tensorflow-imagenet/launch_arena.sh",
+        ]
 
 
 def _without_run_metadata(values: dict[str, Any]) -> dict[str, Any]:

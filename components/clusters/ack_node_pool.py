@@ -53,6 +53,23 @@ class AckNodePool(pulumi.ComponentResource):
         self.register_outputs({"node_pool_id": self.node_pool_id})
 
 
+DRIVER_LABEL = "ack.aliyun.com/nvidia-driver-version"
+"""ACK installs the NVIDIA driver this node pool label names on the pool's nodes as they
+join (one of the versions ACK lists; an unlisted one falls back to its default):
+https://www.alibabacloud.com/help/en/ack/ack-managed-and-ack-dedicated/user-guide/customize-
+the-gpu-driver-version-of-the-node-by-specifying-the-version-number,
+https://www.alibabacloud.com/help/en/ack/ack-managed-and-ack-dedicated/user-guide/ack-
+supported-nvidia-driver-version-list."""
+
+
+def _labels(pool: NodePool) -> dict[str, str]:
+    """The pool's labels, and the driver it pins (``nvidiaDriver``)."""
+    labels = dict(pool.labels)
+    if pool.nvidia_driver is not None:
+        labels[DRIVER_LABEL] = pool.nvidia_driver
+    return labels
+
+
 def _node_pool(
     name: str, pool: NodePool, cluster: AlicloudCluster, opts: pulumi.ResourceOptions
 ) -> alicloud.cs.NodePool:
@@ -82,7 +99,7 @@ def _node_pool(
         else None,
         labels=[
             alicloud.cs.NodePoolLabelArgs(key=key, value=value)
-            for key, value in sorted(pool.labels.items())
+            for key, value in sorted(_labels(pool).items())
         ],
         taints=[
             alicloud.cs.NodePoolTaintArgs(key=taint.key, value=taint.value, effect=taint.effect)

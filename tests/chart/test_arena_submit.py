@@ -90,7 +90,7 @@ def test_without_the_switch_nothing_of_arena_is_rendered() -> None:
     assert container(job, "Worker")["imagePullPolicy"] == "IfNotPresent"
     assert "workingDir" not in container(job, "Worker")
     assert job["spec"]["runPolicy"] == {"cleanPodPolicy": "Running"}
-    assert replica_specs(job)["Launcher"]["restartPolicy"] == "OnFailure"
+    assert replica_specs(job)["Launcher"]["restartPolicy"] == "Never"
 
 
 def test_an_mpijob_v2beta1_gets_arenas_env_labels_and_defaults_on_every_pod() -> None:
@@ -115,7 +115,9 @@ def test_an_mpijob_v2beta1_gets_arenas_env_labels_and_defaults_on_every_pod() ->
             "trainstack.io/mpi-rank-env": "-x gpus\n-x workers\n",
         }
     assert job["metadata"]["annotations"] == {"requestGPUsOfJobOwner": "16"}
-    assert job["spec"]["runPolicy"] == {"cleanPodPolicy": "All", "backoffLimit": 0}
+    # Arena's All would delete a failed worker and its preflight line; on v2beta1 Running
+    # deletes the same running workers (docs/arena-parity.md)
+    assert job["spec"]["runPolicy"] == {"cleanPodPolicy": "Running", "backoffLimit": 0}
     assert replica_specs(job)["Launcher"]["restartPolicy"] == "Never"
     assert replica_specs(job)["Worker"]["restartPolicy"] == "Never"
 

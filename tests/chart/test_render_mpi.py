@@ -108,8 +108,10 @@ def test_mpi_settings_and_restart_policies() -> None:
 
     assert job["spec"]["mpiImplementation"] == "Intel"
     assert job["spec"]["sshAuthMountPath"] == "/home/mpiuser/.ssh"
-    assert replica_specs(job)["Launcher"]["restartPolicy"] == "OnFailure"
+    assert replica_specs(job)["Launcher"]["restartPolicy"] == "Never"
     assert replica_specs(job)["Worker"]["restartPolicy"] == "Never"
+    retried = render_job(job_values("mpi", runPolicy={"restartPolicy": "OnFailure"}))
+    assert replica_specs(retried)["Launcher"]["restartPolicy"] == "OnFailure"
 
 
 def test_host_network_needs_its_own_ssh_port_on_both_sides() -> None:

@@ -49,7 +49,13 @@ def test_imagenet_is_one_template_for_launcher_and_workers() -> None:
     assert "mpiReplicaSpecs" not in spec and "slotsPerWorker" not in spec
     container = _container(job)
     assert container["name"] == "mpi"  # Arena's name for it
-    assert container["command"] == ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"]
+    # on the launcher, the workers' preflight reports are read first, then the command runs
+    wrapper, name, *command = container["command"][2:]
+    assert wrapper.startswith("# trainstack preflight: charts/training-job/files/preflight-workers")
+    assert (name, command) == (
+        "trainstack-preflight",
+        ["sh", "-c", "sh /data/tensorflow-imagenet/launch_arena.sh"],
+    )
     assert container["workingDir"] == "/data"
     assert container["resources"]["limits"]["nvidia.com/gpu"] == 4
     assert {m["mountPath"] for m in container["volumeMounts"]} == {"/dev/shm", "/data"}
@@ -63,10 +69,11 @@ def test_nothing_of_sshd_and_the_launchers_token_for_kubectl_exec() -> None:
     assert "sshAuthMountPath" not in render_job(IMAGENET)["spec"]
     assert "/usr/sbin/sshd" not in str(pod["containers"])
     assert "SSHD" not in str(pod["initContainers"][0].get("env"))
-    # the launcher Job keeps Never, anything else becomes OnFailure (the fork)
-    assert pod["restartPolicy"] == "OnFailure"
-    never = job_values("mpi", **ARENA, mpi={"launcher": {"restartPolicy": "Never"}})
-    assert _template(render_job(never))["spec"]["restartPolicy"] == "Never"
+    # the launcher Job keeps Never, trainstack's default; the fork makes anything else
+    # OnFailure
+    assert pod["restartPolicy"] == "Never"
+    retried = job_values("mpi", **ARENA, mpi={"launcher": {"restartPolicy": "OnFailure"}})
+    assert _template(render_job(retried))["spec"]["restartPolicy"] == "OnFailure"
 
 
 def test_the_launchers_resources_are_launcher_resources() -> None:

@@ -101,10 +101,11 @@ def test_each_role_may_restart_on_its_own_policy() -> None:
         "Never",
         "OnFailure",
     )
-    # MPI workers never restart unless their role says so
+    # MPI workers never restart unless their role says so; the launcher Job retries with
+    # a new pod
     mpi = replica_specs(render_job(job_values("mpi")))
     assert (mpi["Launcher"]["restartPolicy"], mpi["Worker"]["restartPolicy"]) == (
-        "OnFailure",
+        "Never",
         "Never",
     )
     mpi = replica_specs(render_job(job_values("mpi", worker={"restartPolicy": "OnFailure"})))

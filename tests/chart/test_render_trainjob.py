@@ -65,6 +65,14 @@ def test_the_trainer_runs_the_job_on_the_torch_runtime() -> None:
     assert (off["command"], off["args"]) == (["torchrun", "/app/train.py"], ["--epochs", "1"])
 
 
+def test_a_torchtune_command_reaches_trainer_as_it_is() -> None:
+    """Trainer v2.3.0 rewrites the command only when it is exactly [tune, run] (its torch
+    plugin): the chart never wraps it (with the preflight on it is refused)."""
+    tune = {**DDP, "command": ["tune", "run"], "args": [], "preflight": {"enabled": False}}
+    trainer = render_job(tune)["spec"]["trainer"]
+    assert trainer["command"] == ["tune", "run"] and "args" not in trainer
+
+
 def test_the_runtimes_pods_get_the_data_shared_memory_security_and_placement() -> None:
     node = _patches(render_job(DDP))["node"]
 

@@ -40,10 +40,14 @@ class Case:
 
 
 def _mpi(name: str, pull: str = "IfNotPresent", **job: Any) -> dict[str, Any]:
+    # the launcher's restart policy these jobs leave to the operator (OnFailure,
+    # pkg/apis/kubeflow/v2beta1/default.go); trainstack's default is Never
+    run_policy = {"restartPolicy": "OnFailure", **job.pop("runPolicy", {})}
     return {
         "framework": "mpi",
         "image": {"name": name, "pullPolicy": pull},
         "shm": {"enabled": False},
+        "runPolicy": run_policy,
         **job,
     }
 

@@ -18,6 +18,21 @@ from trainstack.training_job import release_name_problems, validate_values
 FAIL_HEADER = "invalid values for the training-job chart"
 DATA = {"claimName": "data", "mountPath": "/data"}
 
+RESULTS = {"claimName": "out", "mountPath": "/results"}
+
+
+def _arena_claims(**values: Any) -> dict[str, Any]:
+    """An arenaSubmit MPIJob v1alpha1 reading one dataset (its launcher takes it off)."""
+    return job_values(
+        "mpi",
+        operatorApi="arena",
+        arenaSubmit=True,
+        security={"seccompProfile": None},
+        datasets=[{"claimName": "imagenet-data", "mountPath": "/data"}],
+        **values,
+    )
+
+
 INCONSISTENT = {
     "mpi without workers": job_values("mpi", worker={"replicas": 0}),
     "tensorflow without chief or worker": job_values(
@@ -140,8 +155,17 @@ INCONSISTENT = {
         security={"seccompProfile": None},
         datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
     ),
+    # the fork strips claims off its launcher in place: two panic it (mpi_arena.py)
+    "two claims off ack-arena's launcher": _arena_claims(results=RESULTS),
+    "an ack-arena launcher without a command keeps its preflight": job_values(
+        "mpi", operatorApi="arena", security={"seccompProfile": None}, command=None
+    ),
     "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
     "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
+    # Trainer rewrites exactly [tune, run]: wrapped, it would not (trainjob_unsupported.py)
+    "a torchtune trainjob keeps its preflight": job_values(
+        "trainjob", command=["tune", "run"], args=["--config", "llama3_2/1B_lora"]
+    ),
     "arenaSubmit with Arena's env, labels and annotation written by hand": job_values(
         "tensorflow",
         arenaSubmit=True,
@@ -226,6 +250,13 @@ INCONSISTENT = {
 
 CONSISTENT = {
     "mountsOnLauncher without datasets": job_values("mpi", mpi={"mountsOnLauncher": True}),
+    "one claim off ack-arena's launcher": _arena_claims(),
+    "a torchtune trainjob without the preflight": job_values(
+        "trainjob", command=["tune", "run"], preflight={"enabled": False}
+    ),
+    "two claims on ack-arena's launcher": _arena_claims(
+        results=RESULTS, mpi={"mountsOnLauncher": True}
+    ),
     "a tensorflow chief alone": job_values("tensorflow", worker={"replicas": 0}),
     "tensorflow workers without chief": job_values(
         "tensorflow", worker={"replicas": 2}, tensorflow={"chief": {"replicas": 0}}

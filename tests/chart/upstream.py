@@ -132,9 +132,19 @@ def _mpijob_v1alpha1(spec: dict[str, Any]) -> None:
     spec.setdefault("backoffLimit", 6)
     spec.setdefault("cleanPodPolicy", "None")
     spec.setdefault("mountsOnLauncher", False)
+    # trainstack's preflight aside (docs/preflight.md): the workers only report it, and
+    # the launcher reads their reports with the fork's kubectl before the command
+    (container,) = spec["template"]["spec"]["containers"]
+    command = container.get("command") or []
+    if command[:2] == ["sh", "-c"] and "preflight-workers.sh" in command[2].partition("\n")[0]:
+        container["command"] = command[4:]
+        container["env"] = [e for e in container["env"] if e["name"] not in _WORKERS_ENV]
     if not spec.get("launcherResources"):
         spec.pop("launcherResources", None)  # none: the launcher requests nothing
     _pod_template(spec["template"], "MPIJob")
+
+
+_WORKERS_ENV = {"TRAINSTACK_PREFLIGHT_WORKERS", "TRAINSTACK_KUBECTL"}
 
 
 def _job_defaults(spec: dict[str, Any], kind: str) -> None:

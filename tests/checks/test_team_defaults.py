@@ -51,3 +51,24 @@ def test_shared_memory_is_memory_of_the_pod(deploy: Deployer) -> None:
         "before /dev/shm is full; raise the limit above sizeLimit plus what the process needs "
         "[shmOverMemory]",
     ]
+
+
+def test_an_arena_submit_job_gets_no_cpu_limit_arena_did_not_give(deploy: Deployer) -> None:
+    """Arena's chart sets no CPU limit on a job that asks none; the team's default would
+    throttle its workers (the launcher trains nothing: its limit is left alone)."""
+    arena = team_experiment("arena", arenaSubmit=True, worker=workers(2, 4))
+    assert failures(deploy, arena) == [
+        "experiments/00-arena.yaml: experiment arena: job.worker.resources.limits.cpu: unset "
+        "on worker pods, so team vision's default CPU limit 8 applies "
+        f"(trainstack:teams[0].containerDefaults.limits.cpu in {STACK}): arenaSubmit renders "
+        "what arena submit did, and Arena's chart sets no CPU limit on a job that asks for "
+        "none (kubeflow/arena v0.15.5 charts/mpijob/templates/mpijob.yaml:230-272); a limit "
+        "throttles its training processes. Drop the team's default CPU limit, or set the "
+        "role's (arena submit's --cpu)",
+    ]
+    own = team_experiment("own", arenaSubmit=True, worker=workers(2, 4, limits={"cpu": "20"}))
+    no_default = vision(
+        containerDefaults={"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "32Gi"}}
+    )
+    assert not any("limits.cpu" in str(w) for w in deploy(own, config=team_config()).warnings)
+    deploy(arena, config=team_config(no_default))

@@ -60,6 +60,14 @@ def _build(
     return build(make)
 
 
+def test_the_requeue_limit_is_kueues_backoff_limit_count() -> None:
+    _, registered = _build({"requeueLimit": 0, "podsReadyTimeout": "15m"})
+    yaml = registered.one(RELEASE).inputs["values"]["managerConfig"]["controllerManagerConfigYaml"]
+    waiting = parse_yaml(yaml, "values")["waitForPodsReady"]
+    # 0: the first timeout deactivates the job
+    assert (waiting["timeout"], waiting["requeuingStrategy"]) == ("15m", {"backoffLimitCount": 0})
+
+
 def _kind(registered: Registered, kind: str) -> list[Any]:
     return registered.of_type(f"{RESOURCE}{kind}")
 
@@ -76,6 +84,7 @@ def test_kueue_is_installed_with_the_configuration_trainstack_writes() -> None:
     configuration = parse_yaml(yaml, "values")
     assert configuration["manageJobsWithoutQueueName"] is False
     assert configuration["waitForPodsReady"]["blockAdmission"] is True
+    assert configuration["waitForPodsReady"]["requeuingStrategy"] == {"backoffLimitCount": 3}
     assert sorted(configuration["integrations"]["frameworks"]) == [
         "kubeflow.org/mpijob",
         "kubeflow.org/pytorchjob",
@@ -163,7 +172,12 @@ def test_kueue_is_a_pinned_chart_with_the_training_integrations(
     assert configuration["integrations"] == {
         "frameworks": ["kubeflow.org/mpijob", "kubeflow.org/pytorchjob", "kubeflow.org/tfjob"]
     }
-    assert configuration["waitForPodsReady"] == {"timeout": "10m", "blockAdmission": True}
+    # a job whose pods never all start is requeued 3 times, then deactivated, not forever
+    assert configuration["waitForPodsReady"] == {
+        "timeout": "10m",
+        "blockAdmission": True,
+        "requeuingStrategy": {"backoffLimitCount": 3},
+    }
     assert configuration["manageJobsWithoutQueueName"] is False
 
 

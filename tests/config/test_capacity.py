@@ -98,7 +98,8 @@ def test_an_existing_cluster_must_declare_it(load: Loader) -> None:
 def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
     lines = pool_lines(load(example_config("aiacc")).config)
     assert lines[0] == (
-        "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs; per node: capacity 48 CPU, 368Gi; "
+        "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs, NVIDIA driver 550.144.03; per node: "
+        "capacity 48 CPU, 368Gi; "
         "allocatable 47.81 CPU, 364.708Gi (ACK's resource reservation policy for Kubernetes "
         "1.35, max pods 256, https://www.alibabacloud.com/help/en/ack/"
         "ack-managed-and-ack-dedicated/user-guide/resource-reservation-policy)"

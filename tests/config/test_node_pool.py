@@ -57,6 +57,21 @@ from trainstack.core.errors import ConfigError
             "between autoscaling.minSize (0) and autoscaling.maxSize (2)",
         ),
         (
+            # a branch after the last that runs Volta (data per GPU model: gpu_models.py)
+            {"nvidiaDriver": "590.44.01"},
+            f"{GPU_POOL}.nvidiaDriver",
+            '"590.44.01"',
+            "a driver of branch 580 or older for gpuModel V100 (Volta: NVIDIA's release 580 "
+            "series is the last to support Maxwell, Pascal and Volta (Unix graphics feature "
+            "deprecation schedule))",
+        ),
+        (
+            {"nvidiaDriver": "550"},
+            f"{GPU_POOL}.nvidiaDriver",
+            '"550"',
+            "a string matching ^[0-9]{3}\\.[0-9]{1,3}(\\.[0-9]{1,3})?$",
+        ),
+        (
             {"name": "cpu"},
             "trainstack:nodePools[1].name",
             '"cpu"',
@@ -222,3 +237,22 @@ def test_capacity_counts_the_largest_pool(load: Loader) -> None:
 def test_the_helper_loader_agrees() -> None:
     # The experiment tests' loader reads the same models (no stack file involved).
     assert load_config(example_config("aiacc")).config.node_pools[1].name == "cpu"
+
+
+def test_a_pool_pins_a_driver_its_gpus_run(load: Loader) -> None:
+    pool = load(with_gpu_pool(nvidiaDriver="580.95.05")).config.node_pools[0]
+    assert (pool.gpu_model, pool.nvidia_driver) == ("V100", "580.95.05")
+    # a GPU model the checks do not know is not checked; a newer one runs any branch
+    assert load(with_gpu_pool(gpuModel="A100", nvidiaDriver="590.44.01")).config
+    assert load(with_gpu_pool(gpuModel="MI300", nvidiaDriver="590.44.01")).config
+
+
+def test_a_cpu_pool_has_no_driver(load: Loader) -> None:
+    changes = {"gpusPerNode": 0, "gpuModel": None, "nvidiaDriver": "550.144.03"}
+    _refused(
+        load,
+        changes,
+        f"{GPU_POOL}.nvidiaDriver",
+        '"550.144.03"',
+        "nothing on a CPU pool (gpusPerNode: 0)",
+    )

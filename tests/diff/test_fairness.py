@@ -328,6 +328,27 @@ def test_text_report_has_one_line_per_fact_with_the_count(tmp_path: Path) -> Non
     ]
 
 
+def test_a_team_default_that_changes_what_the_pods_get_is_unfair(tmp_path: Path) -> None:
+    """The LimitRange differs, and so does what workload 1's pods get: named per experiment."""
+    for stack in ("aiacc", "baseline"):
+        config = example_config(stack)
+        if stack == "baseline":
+            config["trainstack:teams"][0]["containerDefaults"]["limits"]["memory"] = "64Gi"
+        (tmp_path / f"Pulumi.{stack}.yaml").write_text(dump_yaml({"config": config}))
+    project = Project(root=REPO, name="trainstack", stack_config_dir=with_data_stack(tmp_path))
+
+    report = _report(project)
+
+    assert not report.fair
+    (imagenet,) = [
+        f for f in report.of("other") if f.subject == "experiment vision/imagenet-tensorflow"
+    ]
+    assert imagenet.detail == (
+        'its pods get launcher.limits.memory: "48Gi" -> "64Gi"; worker.limits.memory: "48Gi" -> '
+        '"64Gi"'
+    )
+
+
 def test_health_30_percent_apart_on_one_node_is_not_comparable_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,10 +4,13 @@ calls for them.
 On the cluster: imagenet-tensorflow run 1 succeeded (its launcher pod kept, workers
 cleaned up); keras-lstm-1x4 running; keras-lstm-1x1 succeeded with its pods gone;
 keras-lstm-1x2 succeeded, its launcher listed but deleted before its log is read (404);
-keras-lstm-2x1 and -4x1 not deployed; tf-multiworker-mnist (training-operator's labels)
-succeeded; no PyTorchJob. The nodes and operators are those of ``recorded_cluster``:
-imagenet-tensorflow's launcher ran on a CPU node, tf-multiworker-mnist's chief and a worker
-on two GPU nodes, its other worker on a node that has left the cluster.
+keras-lstm-4x1 failed: a worker's preflight failed, then the launcher's (it could not
+resolve that worker) on each of its two pods, kept (restartPolicy Never) as is the failed
+worker (cleanPodPolicy Running); keras-lstm-2x1 not deployed; tf-multiworker-mnist
+(training-operator's labels) succeeded; no PyTorchJob. The nodes and operators are those
+of ``recorded_cluster``: imagenet-tensorflow's launcher ran on a CPU node,
+tf-multiworker-mnist's chief and a worker on two GPU nodes, its other worker on a node
+that has left the cluster.
 """
 
 from __future__ import annotations
@@ -38,13 +41,18 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
     """The recorded jobs, pods and logs, and the nodes and operators of ``shape``."""
     jobs = {
         name: f"mpijob-{name}.json"
-        for name in ("imagenet-tensorflow", "keras-lstm-1x4", "keras-lstm-1x1", "keras-lstm-1x2")
+        for name in (
+            "imagenet-tensorflow",
+            "keras-lstm-1x4",
+            "keras-lstm-1x1",
+            "keras-lstm-1x2",
+            "keras-lstm-4x1",
+        )
     }
     api.list(MPIJOBS, EXPERIMENT, *MPI, *jobs.values())
-    for name in ("imagenet-tensorflow", "keras-lstm-1x1", "keras-lstm-1x2", "keras-lstm-1x4"):
+    for name in jobs:
         api.list(MPIJOBS, f"{EXPERIMENT}={name}", *MPI, jobs[name])
-    for name in ("keras-lstm-2x1", "keras-lstm-4x1"):
-        api.list(MPIJOBS, f"{EXPERIMENT}={name}", *MPI)
+    api.list(MPIJOBS, f"{EXPERIMENT}=keras-lstm-2x1", *MPI)
     api.list(TFJOBS, EXPERIMENT, "TFJobList", "kubeflow.org/v1", "tfjob-tf-multiworker-mnist.json")
     api.list(
         TFJOBS,
@@ -60,6 +68,7 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
     api.list(VISION_PODS, f"{JOB}=imagenet-tensorflow", *POD_LIST, launcher)
     api.list(VISION_PODS, f"{JOB}=imagenet-tensorflow,{ROLE}=launcher", *POD_LIST, launcher)
     api.list(VISION_PODS, f"{JOB}=keras-lstm-1x4", *POD_LIST, "pods-keras-lstm-1x4.json")
+    api.list(VISION_PODS, f"{JOB}=keras-lstm-4x1", *POD_LIST, "pods-keras-lstm-4x1.json")
     running = api.items("pods-keras-lstm-1x4.json")[:1]
     api.list_of(VISION_PODS, f"{JOB}=keras-lstm-1x4,{ROLE}=launcher", *POD_LIST, running)
     for selector in (

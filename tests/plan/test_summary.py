@@ -154,8 +154,8 @@ def test_the_summary_shows_capacity_allocatable_and_image_facts(
     lines = _summary(example_plans["aiacc"])
     assert any(
         line.startswith(
-            "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs; per node: capacity 48 "
-            "CPU, 368Gi; allocatable 47.81 CPU, 364.708Gi"
+            "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs, NVIDIA driver 550.144.03; per "
+            "node: capacity 48 CPU, 368Gi; allocatable 47.81 CPU, 364.708Gi"
         )
         for line in lines
     )

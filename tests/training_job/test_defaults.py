@@ -26,9 +26,20 @@ def test_arenas_defaults_for_what_the_job_leaves_null() -> None:
     assert (working_dir(trainstack), working_dir(arena)) == (None, "/root")
     assert (pull_policy(trainstack), pull_policy(arena)) == ("IfNotPresent", "Always")
     assert (mounts_on_launcher(trainstack), mounts_on_launcher(arena)) == (True, False)
-    assert (clean_pod_policy(trainstack), clean_pod_policy(arena)) == ("Running", "All")
+    # Arena's All on ack-arena's MPIJob v1alpha1; on v2beta1 Running keeps a failed worker
+    fork = _job(
+        arenaSubmit=True, operatorApi="arena", security={"seccompProfile": None}, command="run"
+    )
+    assert [clean_pod_policy(job) for job in (trainstack, arena, fork)] == [
+        "Running",
+        "Running",
+        "All",
+    ]
     assert (backoff_limit(trainstack), backoff_limit(arena)) == (None, 0)
-    assert restart_policy(trainstack, "launcher", None) == "OnFailure"
+    # a launcher is a batch Job: a new pod per retry, the failed one kept
+    assert restart_policy(trainstack, "launcher", None) == "Never"
+    assert restart_policy(trainstack, "worker", None) == "Never"
+    assert restart_policy(_job(framework="pytorch"), "master", None) == "OnFailure"
     assert restart_policy(arena, "launcher", None) == "Never"
     assert restart_policy(arena, "worker", None) == "Never"
 

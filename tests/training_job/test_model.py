@@ -70,7 +70,7 @@ def test_defaults_are_a_small_safe_mpi_job() -> None:
     assert pull_policy(job) == "IfNotPresent"
     assert job.shell == "sh"
     assert clean_pod_policy(job) == "Running"
-    assert restart_policy(job, "launcher", None) == "OnFailure"
+    assert restart_policy(job, "launcher", None) == "Never"
     assert (working_dir(job), backoff_limit(job)) == (None, None)
     assert job.run_policy.ttl_seconds_after_finished is None
     security = job.security

@@ -90,6 +90,7 @@ def test_reserved_paths_come_first_and_depend_on_the_framework() -> None:
         ("shm.enabled", "/dev/shm"),
         ("mpi.sshAuthMountPath", "/root/.ssh"),
         ("the mpi-operator's hostfile", "/etc/mpi"),
+        ("the ranks' env file", "/etc/trainstack/mpi"),
         ("results.mountPath", "/results"),
     ]
     pytorch = TrainingJob.model_validate(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from trainstack.checks.effective_resources import ARENA_CHART, effective_resources
 from trainstack.checks.findings import Finding
 from trainstack.checks.team_jobs import TeamJob, team_jobs
 from trainstack.config.stack import StackConfig
@@ -21,11 +22,12 @@ from trainstack.training_job.frameworks import framework
 def team_default_findings(
     experiments: Sequence[Experiment], config: StackConfig, source: str
 ) -> list[Finding]:
-    """Errors for amounts nothing sets or defaults too low; warnings for /dev/shm."""
+    """Errors for amounts nothing sets, defaults too low, or a CPU limit an arenaSubmit job
+    did not have; warnings for /dev/shm."""
     return [
         found
         for job in team_jobs(experiments, config, source)
-        for found in [*_unset_amounts(job), *_shared_memory(job)]
+        for found in [*_unset_amounts(job), *_shared_memory(job), *_arena_cpu_limit(job)]
     ]
 
 
@@ -99,6 +101,33 @@ def _shared_memory(team_job: TeamJob) -> list[Finding]:
                 "process needs",
                 "warning",
                 "shmOverMemory",
+            )
+        )
+    return findings
+
+
+def _arena_cpu_limit(team_job: TeamJob) -> list[Finding]:
+    """An arenaSubmit job gets what Arena's chart gave it: no CPU limit it did not ask for.
+    A team's default CPU limit would throttle its training pods (the input pipeline of
+    workload 1's ResNet-50); its ResourceQuota needs none (memory limits it does)."""
+    job = team_job.experiment.job
+    if not job.arena_submit:
+        return []
+    spec = framework(job.framework)
+    findings = []
+    for role in effective_resources(job, team_job.team):
+        if not spec.role(role.role).trains or "cpu" not in role.added_limits():
+            continue
+        default = team_job.team.container_defaults.limits.cpu
+        findings.append(
+            team_job.finding(
+                f"{role.key}.resources.limits.cpu",
+                f"unset on {role.role} pods, so team {team_job.team.name}'s default CPU limit "
+                f"{default} applies ({team_job.where('containerDefaults.limits.cpu')}): "
+                f"arenaSubmit renders what arena submit did, and Arena's chart sets no CPU "
+                f"limit on a job that asks for none ({ARENA_CHART}); a limit throttles its "
+                "training processes. Drop the team's default CPU limit, or set the role's "
+                "(arena submit's --cpu)",
             )
         )
     return findings

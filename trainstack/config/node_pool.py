@@ -17,12 +17,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.config.clusters import alicloud_rules as rules
+from trainstack.config.gpu_models import unsupported_driver
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import LabelKey, LabelValue, NodeName, Quantity
 from trainstack.core.quantity import parse_quantity
 
 PoolName = Annotated[str, StringConstraints(pattern=r"^[a-z][-a-z0-9]{0,62}$")]
 SecretConfigKey = Annotated[str, StringConstraints(pattern=r"^trainstack:[A-Za-z][A-Za-z0-9]*$")]
+DriverVersion = Annotated[str, StringConstraints(pattern=r"^[0-9]{3}\.[0-9]{1,3}(\.[0-9]{1,3})?$")]
 
 GPU_RESOURCE = "nvidia.com/gpu"
 GPU_TAINT = {"key": GPU_RESOURCE, "value": "true", "effect": "NoSchedule"}
@@ -132,6 +134,13 @@ class NodePool(StrictModel):
         description="GPU model, e.g. `V100`: required for a GPU pool, unset for a CPU pool. "
         "Teams' per-model quotas (`quota.gpuModels`) name it.",
     )
+    nvidia_driver: DriverVersion | None = Field(
+        default=None,
+        description="The NVIDIA driver the pool's GPU nodes run, e.g. `550.144.03`: ACK "
+        "installs it on nodes as they join through its node pool label (one of the "
+        "versions ACK lists, docs/node-pools.md); elsewhere it describes the nodes. A "
+        "branch that does not support gpuModel is refused. Unset: the cluster's default.",
+    )
     cpu_per_node: Quantity | None = Field(
         default=None,
         description="CPU of a node as its instance type has it, its capacity (e.g. `48` for "
@@ -219,6 +228,11 @@ class NodePool(StrictModel):
             raise constraint("gpuModel", None, "the GPU model of a GPU pool, e.g. V100")
         if not self.gpus_per_node and self.gpu_model is not None:
             raise constraint("gpuModel", self.gpu_model, "nothing on a CPU pool (gpusPerNode: 0)")
+        driver, model = self.nvidia_driver, self.gpu_model
+        if driver is not None and model is None:
+            raise constraint("nvidiaDriver", driver, "nothing on a CPU pool (gpusPerNode: 0)")
+        if driver is not None and (allowed := unsupported_driver(model or "", driver)):
+            raise constraint("nvidiaDriver", driver, allowed, ("gpuModel",))
         return self
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ from pydantic import AfterValidator, Field, StringConstraints, model_validator
 from trainstack.config.charts import ChartRef
 from trainstack.config.operators import Operators
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.limits import INT64_MAX
+from trainstack.core.limits import INT32_MAX, INT64_MAX
 from trainstack.core.names import DnsLabel
 from trainstack.operators import ChartInstall, known_versions, latest, release
 from trainstack.training_job.frameworks import framework as framework_spec
@@ -27,15 +27,26 @@ MANAGER_CONFIG_KEY = "managerConfig.controllerManagerConfigYaml"
 """The chart value trainstack writes itself (Kueue's whole Configuration)."""
 
 
+REQUEUE_LIMIT = 3
+"""Requeues after a ``podsReadyTimeout`` before Kueue deactivates the job: a slow first
+image pull gets three more chances (the image is on the node by then); a job whose pods
+can never start (a failed preflight under a restart policy that retries it in place) is
+out of the queue after four timeouts."""
+
 _SECONDS = {"s": 1, "m": 60, "h": 3600}
 # Kueue reads durations as Go's time.Duration: int64 nanoseconds.
 _MAX_DURATION_SECONDS = INT64_MAX // 10**9
 
 
 def _duration(text: str) -> str:
-    if int(text[:-1]) * _SECONDS[text[-1]] > _MAX_DURATION_SECONDS:
+    if duration_seconds(text) > _MAX_DURATION_SECONDS:
         raise constraint("", text, f"at most {_MAX_DURATION_SECONDS}s (an int64 of nanoseconds)")
     return text
+
+
+def duration_seconds(text: str) -> int:
+    """A validated :data:`Duration` (``10m``) in seconds."""
+    return int(text[:-1]) * _SECONDS[text[-1]]
 
 
 Duration = Annotated[
@@ -85,6 +96,15 @@ class Queueing(StrictModel):
         description="An admitted job whose pods are not all running within this time is "
         "suspended and requeued, so that half a job never holds GPUs (Kueue "
         "`waitForPodsReady`). Allow for pulling large images.",
+    )
+    requeue_limit: int = Field(
+        default=REQUEUE_LIMIT,
+        ge=0,
+        le=INT32_MAX,
+        description="How many times a job evicted by `podsReadyTimeout` is requeued; the "
+        "next timeout deactivates it (never admitted again, its quota freed) instead of "
+        "requeueing it forever (Kueue `waitForPodsReady.requeuingStrategy."
+        "backoffLimitCount`; the requeues wait about 60 s, 120 s, 240 s...).",
     )
     values: dict[str, Any] = Field(
         default_factory=dict,

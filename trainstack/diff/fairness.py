@@ -22,7 +22,10 @@ what the comparison is about. Each difference is classified:
   experiment's shape, an object on one side only...). Any ``other`` difference makes the
   report unfair.
 
-Datasets are also compared by what they *resolve to* (``datasets.json`` of each plan):
+Experiments are also compared by what their pods get once their team's LimitRange fills
+in what they leave unset (``effectiveResources`` of ``experiments.json``): a CPU or memory
+limit on one side only changes throughput. Datasets are also compared by what they
+*resolve to* (``datasets.json`` of each plan):
 file system (or NFS server), path, zone, storage type, protocol and mount options. Two
 stacks whose PVs look alike but point at two file systems (each cluster its own NAS,
 or one in another zone) read different data: each differing fact is an ``other``
@@ -102,6 +105,7 @@ def classify(stack_diff: StackDiff, before: Snapshot, after: Snapshot) -> Fairne
             findings += _object_findings(item, before, after, stack_diff)
     findings += [_config_finding(change) for change in stack_diff.config_changes]
     findings += _dataset_findings(before, after, stack_diff)
+    findings += _resource_findings(before, after)
     return FairnessReport(
         before_label=stack_diff.before_label,
         after_label=stack_diff.after_label,
@@ -156,6 +160,19 @@ def _dataset_findings(before: Snapshot, after: Snapshot, stack_diff: StackDiff) 
                         f"({new_label}: {now[1]})",
                     )
                 )
+    return found
+
+
+def _resource_findings(before: Snapshot, after: Snapshot) -> list[Finding]:
+    """Experiments on both sides whose pods get different requests or limits once their
+    team's LimitRange is applied (``effectiveResources`` of ``experiments.json``): the
+    objects can be equal while the namespaces give them different CPU or memory."""
+    found = []
+    for ref in sorted(set(before.experiments) & set(after.experiments)):
+        old, new = before.experiments[ref].resources, after.experiments[ref].resources
+        if old is not None and new is not None and old != new:
+            changes = _describe(leaf_changes(old, new))
+            found.append(Finding("other", f"experiment {ref}", f"its pods get {changes}"))
     return found
 
 

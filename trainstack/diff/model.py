@@ -55,6 +55,8 @@ class Experiment:
     values: Any
     base_values: Any
     overrides: Any
+    resources: Any = None
+    """Per role, what its pods get after the team's LimitRange (``effectiveResources``)."""
 
     @property
     def ref(self) -> str:

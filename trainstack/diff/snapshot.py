@@ -268,6 +268,7 @@ def _experiments(items: list[ExperimentItem]) -> dict[str, Experiment]:
             values=item.values,
             base_values=item.base_values,
             overrides=item.acceleration_overrides,
+            resources=item.effective_resources,
         )
         found[experiment.ref] = experiment
     return dict(sorted(found.items()))

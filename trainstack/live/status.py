@@ -71,10 +71,11 @@ def _number(run: str) -> int:
 
 
 def _row(job: LiveJob, resolved: StackRuns, cluster: Cluster) -> StatusRow:
-    pods = role_pods(cluster, job, None, operator_of(resolved.stack, job.spec))
+    operator = operator_of(resolved.stack, job.spec)
+    pods = role_pods(cluster, job, None, operator)
     ready = sum(1 for pod in pods if pod_ready(pod))
     duration = job_duration(job.status)
-    failed = preflight_reason(pods)
+    failed = preflight_reason(pods, None if operator is None else operator.role)
     return StatusRow(
         experiment=job.experiment,
         run="-" if job.run is None else str(job.run),

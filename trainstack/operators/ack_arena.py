@@ -47,6 +47,7 @@ Facts and sources:
 
 from __future__ import annotations
 
+from trainstack.operators.failure import JOB_BACKOFF_LIMIT, FailureFacts
 from trainstack.operators.spec import (
     AckAddonInstall,
     OperatorFamily,
@@ -65,6 +66,49 @@ _SPEC_LEVEL = frozenset(
 )
 # MPIJob v1alpha1's spec: backoffLimit and cleanPodPolicy, no time limits (the CRD above).
 _MPIJOB_V1ALPHA1 = frozenset({"runPolicy.cleanPodPolicy", "runPolicy.backoffLimit"})
+_FORK = "AliyunContainerService/mpi-operator d40ff84, pkg/controllers/mpi_job_controller.go"
+_MPI_FAILURE = FailureFacts(
+    runs={"launcher": "job", "*": "statefulset"},
+    launcher_waits="always",
+    backoff_default=JOB_BACKOFF_LIMIT,
+    kept=frozenset({"None"}),
+    sources=(
+        f"{_FORK}: the workers are a StatefulSet, restartPolicy Always (L914-917); the "
+        "launcher, a batch Job of the template's restartPolicy Never, else OnFailure "
+        "(L1092-1095), with the job's backoffLimit, 6 when unset (L954-958, L1136-1139), "
+        "is created once every worker is Ready (L461-467); the job is done once the "
+        "launcher succeeded or failed once (L425), and then its workers are scaled to 0 "
+        "unless cleanPodPolicy is None (L531-540); no deadline (its CRD)",
+    ),
+)
+
+
+def _older_operator(source: str) -> FailureFacts:
+    """The older tf- and pytorch-operators: they count the restarts of Pending pods too,
+    with a backoffLimit only."""
+    return FailureFacts(
+        runs={"*": "pods"},
+        pending_restarts_counted=True,
+        deadline="job",
+        kept=frozenset({"Running", "None"}),
+        sources=(source,),
+    )
+
+
+_TF_FAILURE = _older_operator(
+    "AliyunContainerService/tf-operator c36c434, pkg/controller.v1/tensorflow/: backoffLimit "
+    "counts the restarts of Pending and Running pods, none without a limit (controller.go:"
+    "398-411, 555-591), activeDeadlineSeconds fails the job (controller.go:418-425, "
+    "594-604), a replica failed with restartPolicy Never fails it (status.go:134-155); "
+    "Running keeps failed pods, None every pod (job.go:172-186)"
+)
+_PYTORCH_FAILURE = _older_operator(
+    "kubeflow/pytorch-operator 9bd2307, pkg/controller.v1/pytorch/: backoffLimit counts the "
+    "restarts of Pending and Running pods, none without a limit (controller.go:412-425, "
+    "528-561), activeDeadlineSeconds fails the job (controller.go:432-434, 567-577), a "
+    "replica failed with restartPolicy Never fails it (status.go:126-146); Running keeps "
+    "failed pods, None every pod (job.go:156-174)"
+)
 
 
 def _release(version: str) -> OperatorRelease:
@@ -81,6 +125,7 @@ def _release(version: str) -> OperatorRelease:
                 honours=_SPEC_LEVEL | {"tensorflow.successPolicy"},
                 suspend=False,
                 pod_labels=PodLabels(job="tf-job-name", role="tf-replica-type"),
+                failure=_TF_FAILURE,
             ),
             ServedApi(
                 crd="pytorchjobs.kubeflow.org",
@@ -90,6 +135,7 @@ def _release(version: str) -> OperatorRelease:
                 honours=_SPEC_LEVEL,
                 suspend=False,
                 pod_labels=PodLabels(job="pytorch-job-name", role="pytorch-replica-type"),
+                failure=_PYTORCH_FAILURE,
             ),
             ServedApi(
                 crd="mpijobs.kubeflow.org",
@@ -100,6 +146,7 @@ def _release(version: str) -> OperatorRelease:
                 suspend=False,
                 pod_labels=PodLabels(job="mpi_job_name", role="mpi_role_type"),
                 transport="kubectl-exec",
+                failure=_MPI_FAILURE,
             ),
         ),
         crds=("mpijobs.kubeflow.org", "tfjobs.kubeflow.org", "pytorchjobs.kubeflow.org"),

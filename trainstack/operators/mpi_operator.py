@@ -46,6 +46,7 @@ Facts and sources:
 
 from __future__ import annotations
 
+from trainstack.operators.failure import JOB_BACKOFF_LIMIT, FailureFacts
 from trainstack.operators.spec import (
     Controller,
     ManifestInstall,
@@ -76,6 +77,27 @@ _MPIJOB = ServedApi(
     ),
     # Workers run sshd, the launcher's mpirun reaches them over ssh (transports.py).
     transport="ssh",
+    failure=FailureFacts(
+        runs={"launcher": "job", "*": "pods"},
+        never_fails_job=False,
+        launcher_waits="launcherCreationPolicy",
+        deadline="launcher",
+        backoff_default=JOB_BACKOFF_LIMIT,
+        kept=frozenset({"Running", "None"}),
+        kept_when_suspended=frozenset({"Running"}),
+        sources=(
+            "kubeflow/mpi-operator b10758da (release-0.8, v0.8.2) pkg/controller/"
+            "mpi_job_controller.go: the launcher is a batch Job with the job's backoffLimit "
+            "and activeDeadlineSeconds (L1554-1570), its pods' restartPolicy the launcher's "
+            "(L1645, L1722-1727); a worker pod is created once, never replaced (L1017-1021), "
+            "and only an evicted one fails the job (L1142-1163); the launcher is created "
+            "with the workers, or once they are Ready with WaitForWorkersReady (L677-679), "
+            "but a job created suspended (Kueue) gets its launcher at once, resumed with "
+            "the workers (L665-686; kubeflow/mpi-operator#868); a finished job deletes its "
+            "workers unless cleanPodPolicy is None (L621-632, L1765-1769), and Running keeps "
+            "the failed ones, also when suspended (L726-731, L1078-1084)",
+        ),
+    ),
 )
 
 _SCHEMAS = {("kubeflow.org/v2beta1", "MPIJob"): "mpijob-v2beta1.json"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from trainstack.operators.failure import FailureFacts
 from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.transports import Transport
 
@@ -125,6 +126,9 @@ class ServedApi:
     transport: Transport | None = None
     """How an MPIJob's launcher starts its ranks on the workers (``ssh``, ``kubectl-exec``:
     ``trainstack.training_job.transports``); ``None`` for the other kinds."""
+    failure: FailureFacts | None = None
+    """How it ends a job whose pod fails (``trainstack.operators.failure``); ``None``: not
+    read from its source (the plan says so)."""
 
 
 @dataclass(frozen=True)

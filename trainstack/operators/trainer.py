@@ -53,6 +53,7 @@ https://github.com/kubeflow/trainer/releases/tag/v2.3.0; #3859 prepared it):
 
 from __future__ import annotations
 
+from trainstack.operators.failure import JOB_BACKOFF_LIMIT, FailureFacts
 from trainstack.operators.spec import (
     ChartInstall,
     Controller,
@@ -71,6 +72,23 @@ RUNTIME_VALUES = {
 """The runtimes the catalog installs with the chart (``framework: trainjob`` defaults to
 torch-distributed)."""
 
+_TRAINJOB_FAILURE = FailureFacts(
+    runs={"*": "job"},
+    default_restart="OnFailure",
+    backoff_default=JOB_BACKOFF_LIMIT,
+    deadline="job",
+    sources=(
+        "the Trainer chart's runtimes set no restartPolicy, backoffLimit or failurePolicy "
+        "(charts/kubeflow-trainer/files/runtimes/*.yaml at v2.3.0): JobSet v0.12.0 defaults "
+        "the pods' restartPolicy to OnFailure (pkg/webhooks/jobset_webhook.go:124-127) and "
+        "fails the JobSet at its first failed Job without a failurePolicy (pkg/controllers/"
+        "failure_policy.go:52-61), deleting its active Jobs (jobset_controller.go:162-166); "
+        "the TrainJob's activeDeadlineSeconds fails it (kubeflow/trainer v2.3.0 pkg/"
+        "controller/trainjob_controller.go:156-190); the preflight runs in the trainer's "
+        "container, so its restarts are counted while the pod is Running",
+    ),
+)
+
 _TRAINJOB = ServedApi(
     crd=TRAINJOBS,
     api_version="trainer.kubeflow.org/v1alpha1",
@@ -81,6 +99,7 @@ _TRAINJOB = ServedApi(
     pod_labels=PodLabels(
         job="jobset.sigs.k8s.io/jobset-name", role="jobset.sigs.k8s.io/replicatedjob-name"
     ),
+    failure=_TRAINJOB_FAILURE,
 )
 
 TRAINER = OperatorFamily(

@@ -54,6 +54,7 @@ Facts and sources (kubeflow/trainer, the renamed repository, at tags v1.8.1 =
 
 from __future__ import annotations
 
+from trainstack.operators.failure import FailureFacts
 from trainstack.operators.spec import (
     Controller,
     KustomizeInstall,
@@ -70,6 +71,25 @@ PYTORCHJOBS = "pytorchjobs.kubeflow.org"
 _LABELS = PodLabels(job="training.kubeflow.org/job-name", role="training.kubeflow.org/replica-type")
 
 
+_FAILURE = FailureFacts(
+    runs={"*": "pods"},
+    deadline="job",
+    kept=frozenset({"Running", "None"}),
+    sources=(
+        "kubeflow/trainer v1.9.4 (4445c12a): backoffLimit counts the restarts of Running "
+        "pods only, none without a limit (pkg/core/job.go:95-133); activeDeadlineSeconds "
+        "from the job's start fails it (pkg/core/job.go:82-91, pkg/controller.v1/common/"
+        "job.go:211-213); a replica failed with restartPolicy Never fails the job (pkg/"
+        "controller.v1/tensorflow/tfjob_controller.go:485-515, pytorch/pytorchjob_"
+        "controller.go:428-442), OnFailure and retryable ExitCode pods are deleted and "
+        "made again (pkg/controller.v1/common/pod.go:339-366, an exit code of a container "
+        "that never ran is 0xbeef: retryable); a finished job keeps failed pods with "
+        "cleanPodPolicy Running or None, a suspended one keeps none (pkg/controller.v1/"
+        "common/job.go:41-66, 167-170)",
+    ),
+)
+
+
 def _served(crd: str, kind: str) -> ServedApi:
     return ServedApi(
         crd=crd,
@@ -79,6 +99,7 @@ def _served(crd: str, kind: str) -> ServedApi:
         honours=ALL_SETTINGS,
         suspend=True,
         pod_labels=_LABELS,
+        failure=_FAILURE,
     )
 
 

@@ -64,7 +64,11 @@ class ObjectItem(msgspec.Struct, frozen=True, rename={"api_version": "apiVersion
 class ExperimentItem(
     msgspec.Struct,
     frozen=True,
-    rename={"base_values": "baseValues", "acceleration_overrides": "accelerationOverrides"},
+    rename={
+        "base_values": "baseValues",
+        "acceleration_overrides": "accelerationOverrides",
+        "effective_resources": "effectiveResources",
+    },
 ):
     """One item of ``experiments.json``: an experiment's release and its chart values."""
 
@@ -77,6 +81,9 @@ class ExperimentItem(
     base_values: dict[str, Any] = {}
     """The values without the stack's acceleration overrides (the fairness report)."""
     acceleration_overrides: dict[str, Any] = {}
+    effective_resources: dict[str, Any] = {}
+    """Per role, the requests and limits its pods get after the team's LimitRange (the
+    fairness report compares them)."""
 
 
 class Fact(msgspec.Struct, frozen=True):

@@ -16,6 +16,7 @@ from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
+from trainstack.plan.summary_jobs import preflight_lines, resource_lines
 from trainstack.plan.summary_transport import transport_lines
 
 
@@ -125,6 +126,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
         for line in image_lines(plan.experiments):
             console.print(line, markup=False)
     for line in transport_lines(plan, stack):
+        console.print(line, markup=False)
+    for line in resource_lines(plan, stack) + preflight_lines(plan, stack):
         console.print(line, markup=False)
     for line in review_lines(plan):
         console.print(line, markup=False)

@@ -20,6 +20,8 @@ def pool_lines(config: StackConfig) -> list[str]:
     lines = []
     for pool in config.node_pools:
         line = f"pool {pool.name}: {pool.describe()}"
+        if pool.nvidia_driver is not None:
+            line += f", NVIDIA driver {pool.nvidia_driver}"
         allocatable = config.allocatable(pool)
         capacity = _per_node(
             None if pool.cpu_capacity is None else format_quantity(pool.cpu_capacity, False),

@@ -14,8 +14,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from trainstack.checks.effective_resources import effective_resources
+from trainstack.config.loader import LoadedStack
 from trainstack.core.file_names import child, unique_file_names
 from trainstack.core.yaml.io import canonical_yaml, dump_yaml, sorted_keys
+from trainstack.experiments import Experiment
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,
@@ -92,6 +95,7 @@ def _write_into(plan: Plan, directory: Path) -> None:
                 values=experiment.values,
                 base_values=experiment.base_values,
                 acceleration_overrides=experiment.acceleration_overrides,
+                effective_resources=_effective(plan, experiment),
             )
             for experiment in plan.experiments
         ]
@@ -116,6 +120,15 @@ def _write_into(plan: Plan, directory: Path) -> None:
     if digests.config or digests.resources or digests.objects:
         _write(directory, SECRET_DIGESTS_JSON, encode(digests))
     checkpoint("written")
+
+
+def _effective(plan: Plan, experiment: Experiment) -> dict[str, Any]:
+    """Per role, what its pods get after the team's LimitRange."""
+    stack = plan.stack
+    team = None
+    if isinstance(stack, LoadedStack) and experiment.team is not None:
+        team = stack.config.team(experiment.team)
+    return {role.role: role.as_json() for role in effective_resources(experiment.job, team)}
 
 
 def resource_item(resource: PlannedResource) -> ResourceItem:

@@ -11,7 +11,10 @@ values (kubeflow/arena v0.15.5, e30882c143cc2be32b7ed767ae0f78681892741b):
   (charts/mpijob/templates/mpijob.yaml:31, charts/pytorchjob/templates/pytorchjob.yaml:34,
   45); the TFJob chart renders none (the operator's);
 - MPI: ``--mounts-on-launcher`` default false, ``--clean-task-policy`` default ``All``
-  (pkg/argsbuilder/submit_mpijob.go:75-79); TF and PyTorch: ``--clean-task-policy``
+  (pkg/argsbuilder/submit_mpijob.go:75-79), rendered for ack-arena's MPIJob v1alpha1; on
+  upstream's v2beta1 ``Running``, which deletes the same running workers and keeps a
+  failed one (kubeflow/mpi-operator b10758da, pkg/controller/mpi_job_controller.go:
+  1078-1084); TF and PyTorch: ``--clean-task-policy``
   default ``Running`` (submit_tfjob.go:147-149, submit_pytorchjob.go:81-87);
 - restart policies: the MPIJob template ``Never`` (charts/mpijob/templates/mpijob.yaml:88);
   TFJob PS, Chief and Evaluator ``Never``, Worker ``OnFailure`` beside a chief, else
@@ -56,7 +59,12 @@ def clean_pod_policy(job: TrainingJob) -> str:
     """Which pods the operator deletes when the job ends."""
     if job.run_policy.clean_pod_policy is not None:
         return job.run_policy.clean_pod_policy
-    return "All" if job.arena_submit and job.framework == "mpi" else "Running"
+    arena_mpi = job.arena_submit and job.framework == "mpi"
+    # v2beta1 removes failed workers with All and keeps them with Running; its workers run
+    # sshd until the launcher ends, so both remove the same running ones: Running keeps a
+    # failed worker's preflight line (docs/preflight.md). ack-arena's fork removes every
+    # worker either way: Arena's All.
+    return "All" if arena_mpi and job.operator_api == "arena" else "Running"
 
 
 def backoff_limit(job: TrainingJob) -> int | None:
@@ -76,7 +84,10 @@ def restart_policy(job: TrainingJob, role: str, own: RestartPolicy | None) -> st
     if job.run_policy.restart_policy is not None:
         return job.run_policy.restart_policy
     if not job.arena_submit:
-        return "OnFailure"
+        # A launcher is a batch Job: Never retries it with a new pod (backoffLimit counts
+        # it) and keeps the failed pod with its preflight line; OnFailure's pod is deleted
+        # when the Job fails (docs/preflight.md).
+        return "Never" if role == "launcher" else "OnFailure"
     beside_chief = job.framework == "tensorflow" and job.tensorflow.chief.replicas > 0
     if role == "worker" and (job.framework == "pytorch" or beside_chief):
         return "OnFailure"

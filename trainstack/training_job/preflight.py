@@ -35,6 +35,8 @@ pkg/controller/mpi_job_controller.go:678, 1418-1436); what is left to wait for i
 cluster DNS catching up (docs/preflight.md)."""
 FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
+PASSED_PREFIX = "trainstack preflight: passed"
+"""How the line of a preflight that passed starts (files/preflight.sh)."""
 
 
 class Preflight(StrictModel):

@@ -18,8 +18,9 @@ class RunPolicy(StrictModel):
     clean_pod_policy: Literal["None", "Running", "All"] | None = Field(
         default=None,
         description="Pods deleted when the job ends: Running frees the GPUs and keeps finished "
-        "pods' logs; All deletes every pod (the launchers of MPI jobs are kept); None keeps "
-        "them. null: Running, or with arenaSubmit what arena submit sets (All for MPI).",
+        "pods' logs (and a failed preflight's line); All deletes every pod (the launchers of "
+        "MPI jobs are kept); None keeps them. null: Running, or with arenaSubmit what arena "
+        "submit sets (All for ack-arena's MPIJob v1alpha1).",
     )
     ttl_seconds_after_finished: int | None = Field(
         default=None,
@@ -41,7 +42,7 @@ class RunPolicy(StrictModel):
     restart_policy: RestartPolicy | None = Field(
         default=None,
         description="Restart policy of the TensorFlow and PyTorch replicas and of the MPI "
-        "launcher (MPI workers never restart); ExitCode is not for MPI. null: OnFailure, or "
-        "with arenaSubmit arena submit's per role (Never; OnFailure for TensorFlow workers "
-        "beside a chief and PyTorch workers).",
+        "launcher (MPI workers never restart); ExitCode is not for MPI. null: OnFailure (the "
+        "MPI launcher: Never, retried as a new pod), or with arenaSubmit arena submit's per "
+        "role (Never; OnFailure for TensorFlow workers beside a chief and PyTorch workers).",
     )

@@ -46,7 +46,8 @@ Usage: {{ if include "training-job.defaults.mountsOnLauncher" $root }}
 
 {{/*
 training-job.defaults.cleanPodPolicy: runPolicy.cleanPodPolicy, else Running (with
-arenaSubmit: All for MPI, Running for the others).
+arenaSubmit: All for ack-arena's MPIJob v1alpha1, whose fork removes every worker either
+way; Running for the others: on v2beta1 it keeps a failed worker and its preflight line).
 Usage: {{ include "training-job.defaults.cleanPodPolicy" $root }}
 */}}
 {{- define "training-job.defaults.cleanPodPolicy" -}}
@@ -54,7 +55,7 @@ Usage: {{ include "training-job.defaults.cleanPodPolicy" $root }}
 {{- if not (kindIs "invalid" $v.runPolicy.cleanPodPolicy) -}}
 {{- $v.runPolicy.cleanPodPolicy -}}
 {{- else -}}
-{{- ternary "All" "Running" (and (eq $v.arenaSubmit true) (eq $v.framework "mpi")) -}}
+{{- ternary "All" "Running" (and (eq $v.arenaSubmit true) (eq $v.framework "mpi") (eq $v.operatorApi "arena")) -}}
 {{- end -}}
 {{- end -}}
 
@@ -74,7 +75,8 @@ Usage: {{ include "training-job.defaults.backoffLimit" $root }}
 
 {{/*
 training-job.defaults.restartPolicy: the restart policy of one role: its own, else (MPI
-workers: Never) runPolicy.restartPolicy, else OnFailure, or with arenaSubmit arena submit's:
+workers: Never) runPolicy.restartPolicy, else OnFailure (a launcher, a batch Job: Never, so
+that a failed pod and its preflight line are kept), or with arenaSubmit arena submit's:
 Never, OnFailure for TensorFlow workers beside a chief and PyTorch workers.
 Usage: {{ include "training-job.defaults.restartPolicy" (dict "root" $ "role" "worker" "own" $v.worker.restartPolicy) }}
 Parameters:
@@ -91,7 +93,7 @@ Never
 {{- else if not (kindIs "invalid" $v.runPolicy.restartPolicy) -}}
 {{- $v.runPolicy.restartPolicy -}}
 {{- else if ne $v.arenaSubmit true -}}
-OnFailure
+{{- ternary "Never" "OnFailure" (eq .role "launcher") -}}
 {{- else if and (eq .role "worker") (or (eq $v.framework "pytorch") (and (eq $v.framework "tensorflow") (gt ($v.tensorflow.chief.replicas | int) 0))) -}}
 OnFailure
 {{- else -}}

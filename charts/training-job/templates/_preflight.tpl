@@ -22,7 +22,7 @@ Parameters:
     workers' host names), noGpus (the container cannot
     hold the pod's GPUs: MPIJob v1alpha1's shared template), noData (its claims may be
     stripped: the v1alpha1 launcher without mountsOnLauncher), resources (instead of the
-    training container's).
+    training container's), report ({label, role}: pods of that role only report a failure).
 */}}
 {{- define "training-job.preflight.container" -}}
 {{- $root := .root -}}
@@ -38,6 +38,13 @@ Parameters:
   "command" (list "sh" "-c" (include "training-job.preflight.script" $root) "trainstack-preflight")
   "securityContext" $main.securityContext
   "terminationMessagePolicy" "FallbackToLogsOnError" -}}
+{{- /* checks.report (MPIJob v1alpha1's workers, docs/preflight.md): in a pod whose label
+checks.report.label is checks.report.role, a failed check leaves its line (the termination
+message) and the container succeeds; files/preflight-workers.sh reads it on the launcher */ -}}
+{{- with $checks.report -}}
+{{- $env = concat $env (list (dict "name" "TRAINSTACK_PREFLIGHT_POD_ROLE" "valueFrom" (dict "fieldRef" (dict "fieldPath" (printf "metadata.labels['%s']" .label)))) (dict "name" "TRAINSTACK_PREFLIGHT_REPORT_ROLE" "value" .role)) -}}
+{{- $_ := set $container "command" (list "sh" "-c" "tsp_script=$1; shift; (eval \"$tsp_script\") || [ \"$TRAINSTACK_PREFLIGHT_POD_ROLE\" = \"$TRAINSTACK_PREFLIGHT_REPORT_ROLE\" ]" "trainstack-preflight" (include "training-job.preflight.script" $root)) -}}
+{{- end -}}
 {{- with $env -}}
 {{- $_ := set $container "env" . -}}
 {{- end -}}

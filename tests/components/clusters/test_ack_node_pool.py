@@ -50,6 +50,15 @@ def test_a_pool_from_minimal_arguments_is_one_node_pool_of_the_cluster() -> None
     assert value(made.node_pool_id) == "gpu-pool-id"
 
 
+def test_a_pinned_driver_is_acks_node_pool_label() -> None:
+    node_pool = _alone(labels={"pool": "gpu"}, nvidiaDriver="550.144.03")[1].one(NODE_POOL)
+    # ACK installs the driver its label names on the pool's nodes as they join
+    assert node_pool.inputs["labels"] == [
+        {"key": "ack.aliyun.com/nvidia-driver-version", "value": "550.144.03"},
+        {"key": "pool", "value": "gpu"},
+    ]
+
+
 @pytest.mark.parametrize(("gpus", "kind"), [(8, "gpu"), (0, "cpu")])
 def test_autoscaling_from_minimal_arguments(gpus: int, kind: str) -> None:
     scaling = {"enabled": True, "minSize": 1, "maxSize": 4}
@@ -85,7 +94,11 @@ def test_ack_pools_match_workload_one_plus_a_cpu_pool(example_plans: dict[str, P
         assert gpu["desiredSize"] == "4"
         assert "scalingConfig" not in gpu
         assert gpu["taints"] == [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}]
-        assert gpu["labels"] == [{"key": "trainstack.io/pool", "value": "gpu-v100"}]
+        # the V100s pinned to a driver of a branch that still runs Volta
+        assert gpu["labels"] == [
+            {"key": "ack.aliyun.com/nvidia-driver-version", "value": "550.144.03"},
+            {"key": "trainstack.io/pool", "value": "gpu-v100"},
+        ]
         # the pools join the cluster the stack creates: its ID is known once it exists
         assert gpu["clusterId"] == "[computed]"
         assert (gpu["systemDiskCategory"], gpu["systemDiskSize"]) == ("cloud_essd", 200)

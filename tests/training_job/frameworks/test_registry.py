@@ -118,6 +118,7 @@ def test_reserved_paths_and_values_of_roles_come_from_the_entry() -> None:
     assert framework("mpi").reserved_mounts(job) == [
         ("mpi.sshAuthMountPath", "/home/mpiuser/.ssh"),
         ("the mpi-operator's hostfile", "/etc/mpi"),
+        ("the ranks' env file", "/etc/trainstack/mpi"),
     ]
     assert framework("tensorflow").reserved_mounts(job) == []
     assert framework("mpi").role_settings(job, "launcher") is job.mpi.launcher

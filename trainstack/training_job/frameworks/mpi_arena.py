@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from trainstack.training_job.defaults import mounts_on_launcher
 from trainstack.training_job.frameworks.spec import Violation
 
 if TYPE_CHECKING:
@@ -140,4 +141,45 @@ def arena_rules(job: TrainingJob) -> list[Violation]:
         for key, value, used, allowed, why in checks
         if used
     ]
-    return found
+    return found + _claims_on_launcher(job) + _launcher_reads_workers(job)
+
+
+def claims(job: TrainingJob) -> int:
+    """The PersistentVolumeClaims the pod template mounts: the datasets and results."""
+    return len(job.datasets) + (job.results.claim_name is not None)
+
+
+def _claims_on_launcher(job: TrainingJob) -> list[Violation]:
+    """The fork strips claims off the launcher by removing from the slices it ranges over
+    (``newLauncher``, L1037-1051): after one removal it skips the next volume and slices
+    past the shortened list, so two or more claims panic its controller or leave a claim
+    on the launcher."""
+    if mounts_on_launcher(job) or claims(job) < 2:
+        return []
+    why = " (arena submit's default: arenaSubmit)" if job.mpi.mounts_on_launcher is None else ""
+    return [
+        Violation(
+            "mpi.mountsOnLauncher",
+            False,
+            f"true {_WHY} and {claims(job)} claims (datasets and results){why}: the fork "
+            "removes claims from the launcher in place (AliyunContainerService/mpi-operator "
+            "d40ff84, pkg/controllers/mpi_job_controller.go:1037-1051), which panics its "
+            "controller or leaves a claim with two or more; or mount at most one claim",
+        )
+    ]
+
+
+def _launcher_reads_workers(job: TrainingJob) -> list[Violation]:
+    """The workers only report their preflight; the launcher reads the reports before it
+    runs the command (docs/preflight.md), which it cannot do around the image's ENTRYPOINT."""
+    if not job.preflight.enabled or job.command is not None:
+        return []
+    return [
+        Violation(
+            "preflight.enabled",
+            True,
+            f"false {_WHY} and no command (the workers' StatefulSet would retry a failed "
+            "check forever, so they only report it and the launcher fails with their lines "
+            "before it runs the command; set command, or preflight.enabled: false)",
+        )
+    ]

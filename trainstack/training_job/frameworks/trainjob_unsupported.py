@@ -25,6 +25,9 @@ class Unsupported(NamedTuple):
 
 
 WHY = "with framework trainjob"
+TORCHTUNE_COMMAND = ["tune", "run"]
+"""A trainer command Kubeflow Trainer rewrites (its torch plugin appends the rendezvous,
+recipe and config): the preflight must not wrap it."""
 UNSUPPORTED: tuple[Unsupported, ...] = (
     Unsupported(
         "preflight.enabled",
@@ -32,6 +35,15 @@ UNSUPPORTED: tuple[Unsupported, ...] = (
         lambda job: job.preflight.enabled,
         f"false {WHY} and no command (a TrainJob cannot add the preflight's init container: "
         "the checks run before the trainer's command, and there is none)",
+    ),
+    Unsupported(
+        "preflight.enabled",
+        lambda job: job.preflight.enabled and job.command == TORCHTUNE_COMMAND,
+        lambda job: job.preflight.enabled,
+        f'false {WHY} and command ["tune", "run"] (Kubeflow Trainer v2.3.0 rewrites a '
+        "torchtune command only when it is exactly that, pkg/runtime/framework/plugins/"
+        "torch/torch.go:175 and pkg/constants/constants.go:315: wrapped by the preflight "
+        "it would not, and torchtune would run without its recipe and config)",
     ),
     Unsupported(
         "workingDir",
