@@ -173,10 +173,22 @@ def test_the_launcher_has_its_own_resources_image_and_node_selector() -> None:
     assert container(job, "Worker")["image"] == "registry.example.com/team/train:1.0"
 
 
-def test_the_launcher_is_created_once_every_worker_is_ready_and_the_crd_accepts_it() -> None:
+def test_a_queued_launcher_waits_for_ready_workers_and_the_crd_accepts_it() -> None:
     """Issue 32: no race at start. mpi-operator (>= 0.5.0) creates the launcher only
-    when every worker is Ready (pkg/controller/mpi_job_controller.go:678 at b10758da);
-    the API's default, AtStartup, starts it with the workers."""
-    job = render_job(IMAGENET)
+    when every worker is Ready (pkg/controller/mpi_job_controller.go:678 at b10758da):
+    rendered for queued jobs (0.8.2 does not apply it to a job created suspended,
+    L665-686, but it costs nothing there)."""
+    queued = {**IMAGENET, "labels": {"kueue.x-k8s.io/queue-name": "vision"}}
+    job = render_job(queued)
     assert job["spec"]["launcherCreationPolicy"] == "WaitForWorkersReady"
+    assert validate_objects([job], crd_dir()) == 1
+
+
+def test_an_unqueued_launcher_starts_with_its_workers() -> None:
+    """A launcher waiting for Ready workers is never made when a worker fails its
+    preflight (L677-679), and nothing else ends an unqueued job: AtStartup, and the
+    launcher's bounded wait for the workers' names fails it."""
+    job = render_job(IMAGENET)
+    assert "kueue.x-k8s.io/queue-name" not in (IMAGENET.get("labels") or {})
+    assert job["spec"]["launcherCreationPolicy"] == "AtStartup"
     assert validate_objects([job], crd_dir()) == 1

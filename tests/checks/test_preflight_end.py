@@ -56,40 +56,49 @@ def _mpi(**values: Any) -> dict[str, Any]:
     return job_values("mpi", **{"worker": {"replicas": 2, "gpus": 4}, **values})
 
 
-# MPIJob v2beta1 (mpi-operator): the launcher is a Job, made once every worker is Ready
-# (launcherCreationPolicy WaitForWorkersReady, as the chart renders it), and it waits up to
-# 60 s for the workers' names.
+# MPIJob v2beta1 (mpi-operator): the launcher is a Job, made with the workers
+# (launcherCreationPolicy AtStartup, as the chart renders it for an unqueued job), and it
+# waits up to 600 s for the workers' names.
 def test_mpijob_v2beta1_ends_through_its_launchers_job() -> None:
     # Never (the default), backoffLimit unset: the Job's 6, so 7 pods, 10+...+320 s apart,
-    # each waiting 60 s for the names. A failed worker is never Ready: no launcher is made,
-    # and nothing ends the job
-    assert _ends(_mpi(), MPI_V2) == {"launcher": (1050, True), "worker": (None, False)}
-    # arenaSubmit: backoffLimit 0, one launcher pod
-    assert _ends(_mpi(arenaSubmit=True), MPI_V2)["launcher"] == (60, True)
-    # OnFailure, backoffLimit 2: 2 restarts 10+20 s apart, 3 waits; the Job deletes the pod
+    # each waiting 600 s for the names: 7 x 600 + 630 = 4830 s; the failed worker's line
+    # is kept (cleanPodPolicy Running deletes running pods only)
+    assert _ends(_mpi(), MPI_V2) == {"launcher": (4830, True), "worker": (4830, True)}
+    # arenaSubmit: backoffLimit 0, one launcher pod, one wait
+    assert _ends(_mpi(arenaSubmit=True), MPI_V2)["launcher"] == (600, True)
+    # OnFailure, backoffLimit 2: 2 restarts 10+20 s apart, 3 waits: 3 x 600 + 30 = 1830 s;
+    # the Job deletes the launcher's pod
     retried = _mpi(runPolicy={"restartPolicy": "OnFailure", "backoffLimit": 2})
-    assert _ends(retried, MPI_V2)["launcher"] == (210, False)
+    assert _ends(retried, MPI_V2)["launcher"] == (1830, False)
+
+
+def test_mpijob_v2beta1_waiting_for_ready_workers_never_ends_unqueued() -> None:
+    # WaitForWorkersReady (what the chart renders for queued jobs only): a failed worker is
+    # never Ready, no launcher is made (L677-679), and nothing ends an unqueued job
+    waiting = _ends(_mpi(), MPI_V2, launcherCreationPolicy="WaitForWorkersReady")
+    assert waiting == {"launcher": (4830, True), "worker": (None, False)}
 
 
 def test_mpijob_v2beta1_made_at_startup_ends_through_its_launcher() -> None:
     """With AtStartup the launcher is made with the workers, cannot resolve the failed one,
     and fails."""
     started = _ends(_mpi(arenaSubmit=True), MPI_V2, launcherCreationPolicy="AtStartup")
-    assert started == {"launcher": (60, True), "worker": (60, True)}
+    assert started == {"launcher": (600, True), "worker": (600, True)}
     # a worker that restarts in place is deleted at the end with its line
     again = _mpi(
         worker={"replicas": 2, "restartPolicy": "OnFailure"}, runPolicy={"backoffLimit": 0}
     )
-    assert _ends(again, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (60, False)
+    assert _ends(again, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (600, False)
     # All deletes the failed worker
     cleaned = _mpi(arenaSubmit=True, runPolicy={"cleanPodPolicy": "All"})
-    assert _ends(cleaned, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (60, False)
+    assert _ends(cleaned, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (600, False)
 
 
 def test_mpijob_v2beta1_deadline_bounds_its_launcher_only() -> None:
     deadline = _mpi(runPolicy={"activeDeadlineSeconds": 600})
-    assert _ends(deadline, MPI_V2) == {"launcher": (600, True), "worker": (None, False)}
-    assert _ends(deadline, MPI_V2, launcherCreationPolicy="AtStartup")["worker"] == (600, True)
+    assert _ends(deadline, MPI_V2) == {"launcher": (600, True), "worker": (600, True)}
+    waiting = _ends(deadline, MPI_V2, launcherCreationPolicy="WaitForWorkersReady")
+    assert waiting == {"launcher": (600, True), "worker": (None, False)}
 
 
 def test_mpijob_v2beta1_queued_gets_its_launcher_at_admission() -> None:
@@ -97,10 +106,10 @@ def test_mpijob_v2beta1_queued_gets_its_launcher_at_admission() -> None:
     # 7 launcher pods take longer than one admission, so Kueue's bound, 4 x 600 s + 60 +
     # 120 + 240 s, ends it first
     assert _ends(_mpi(), MPI_V2, KUEUE) == {"launcher": (2821, True), "worker": (2821, True)}
-    # within one admission, its own way ends it
+    # within one admission (Kueue's 600 s), its own way ends it: one 600 s wait
     assert _ends(_mpi(arenaSubmit=True), MPI_V2, KUEUE) == {
-        "launcher": (60, True),
-        "worker": (60, True),
+        "launcher": (600, True),
+        "worker": (600, True),
     }
 
 

@@ -65,8 +65,10 @@ def test_each_mpi_experiment_states_its_operator_transport_and_image_needs(
             "how: the launcher's mpirun reaches each worker's sshd over ssh",
             "the image must contain: sshd in the workers (mpi.workerCommand, default "
             "/usr/sbin/sshd -De) and an ssh client in the launcher",
-            "the launcher starts: once every worker is Ready (launcherCreationPolicy "
-            "WaitForWorkersReady); its preflight then waits at most 60 s for the workers' names",
+            "the launcher starts: with its workers (unqueued: AtStartup, so a worker's failed "
+            "preflight ends the job through the launcher; queued: WaitForWorkersReady, which "
+            "mpi-operator 0.8.2 does not apply to a job created suspended); its preflight "
+            "waits at most 600 s for the workers' names",
             "the job's env reaches the ranks as: what mpirun exports (sshd starts a session "
             "without the pod's env): OMPI_*, and the job's env through Open MPI's env file "
             "(OMPI_MCA_mca_base_envar_file_prefix)",

@@ -26,13 +26,17 @@ SHELL_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*$"
 ShellName = Annotated[str, StringConstraints(pattern=SHELL_NAME_PATTERN)]
 CONTAINER = "preflight"
 """The init container's name."""
-RESOLVE_SECONDS = 60
-"""How long the MPI launcher waits for its workers' host names: a short safety net. The
-records exist once a worker is Ready (the job's headless Service publishes Ready pods
-only), and v2beta1 MPIJobs render ``launcherCreationPolicy: WaitForWorkersReady``, so the
-operator creates the launcher after every worker is Ready (kubeflow/mpi-operator b10758da
-pkg/controller/mpi_job_controller.go:678, 1418-1436); what is left to wait for is the
-cluster DNS catching up (docs/preflight.md)."""
+RESOLVE_SECONDS = 600
+"""How long the MPI launcher waits for its workers' host names (the chart's twin is in
+templates/_preflight.tpl). The records exist once a worker is Ready (the job's headless
+Service publishes Ready pods only: kubeflow/mpi-operator b10758da
+pkg/controller/mpi_job_controller.go:1418-1436), and the launcher starts with its
+workers: unqueued jobs render ``launcherCreationPolicy: AtStartup`` (so that a worker
+failing its preflight ends the job through the launcher), and a queued job's
+WaitForWorkersReady is not applied to a job created suspended (the launcher is created at
+once, L665-686, and resumed with the workers). So the wait covers a worker's start on a
+node that must first pull the image: multi-GB CUDA images take minutes (unverified per
+registry and node); a wait that ends too soon fails a healthy job (docs/preflight.md)."""
 FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
 PASSED_PREFIX = "trainstack preflight: passed"

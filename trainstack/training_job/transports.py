@@ -12,7 +12,8 @@ transport (:data:`DIALECT_TRANSPORT`, held equal to the catalog by a test).
   host names of the job's headless Service, ``<job>-worker-<i>.<job>.<namespace>.svc``
   (``newConfigMap``, L1335-1360; the records exist once a worker is Ready:
   ``newService``, L1418-1436; the launcher starts with the workers unless
-  ``launcherCreationPolicy`` is WaitForWorkersReady, L678, which the chart renders),
+  ``launcherCreationPolicy`` is WaitForWorkersReady, L678, which does not hold for a job
+  created suspended, L665-686: the chart renders it for queued jobs only),
   with the keys of the Secret ``<job>-ssh`` mounted at ``sshAuthMountPath`` in the first
   container only (``setupSSHOnPod``, L1793-1816). The image needs sshd (workers) and an
   ssh client (launcher), set up as mpi-operator's base image (build/base/Dockerfile).
@@ -63,8 +64,10 @@ TRANSPORTS: dict[Transport, TransportFacts] = {
         "the launcher's mpirun reaches each worker's sshd over ssh",
         "sshd in the workers (mpi.workerCommand, default /usr/sbin/sshd -De) and an ssh "
         "client in the launcher",
-        "once every worker is Ready (launcherCreationPolicy WaitForWorkersReady); its "
-        f"preflight then waits at most {RESOLVE_SECONDS} s for the workers' names",
+        "with its workers (unqueued: AtStartup, so a worker's failed preflight ends the "
+        "job through the launcher; queued: WaitForWorkersReady, which mpi-operator 0.8.2 "
+        "does not apply to a job created suspended); its preflight waits at most "
+        f"{RESOLVE_SECONDS} s for the workers' names",
         "what mpirun exports (sshd starts a session without the pod's env): OMPI_*, and the "
         "job's env through Open MPI's env file (OMPI_MCA_mca_base_envar_file_prefix)",
         True,

@@ -101,7 +101,7 @@ Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsDa
   (list "SSH_PORT" (toString ($checks.sshPort | default "")))
   (list "SSH_KEYS" ($checks.sshKeys | default ""))
   (list "HOSTS" (join "\n" $hosts))
-  (list "RESOLVE_SECONDS" (ternary "60" "" (gt (len $hosts) 0)))
+  (list "RESOLVE_SECONDS" (ternary "600" "" (gt (len $hosts) 0)))
   (list "READ" (join "\n" $read))
   (list "WRITE" (join "\n" $write))
   (list "ENV" (join " " ($root.Values.preflight.requiredEnv | default list))) -}}
