@@ -265,8 +265,9 @@ def test_shell_completion_offers_the_projects_stacks(words: str, offered: list[s
 def test_help_is_plain_and_offers_completion_and_version() -> None:
     result = _run(["--help"], REPO)
     assert result.returncode == 0
-    options = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("  --")]
-    assert options == ["--version", "--install-completion", "--show-completion", "--help"]
+    lines = result.stdout.splitlines()
+    options = [line.strip().split("  ")[0] for line in lines if line.startswith("  -")]
+    assert options == ["--version", "--install-completion", "--show-completion", "-h, --help"]
     assert "<bool>" not in result.stdout + _run(["plan", "--help"], REPO).stdout
 
 

@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 
 from trainstack.chart import chart_app
+from trainstack.console.commands import App
 from trainstack.console.groups import help_when_bare
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
 from trainstack.console.signals import (
@@ -39,13 +40,11 @@ from trainstack.submit.chart_render import render as chart_render
 from trainstack.submit.cli import run as run_experiment
 from trainstack.submit.runs_cli import runs
 
-app = typer.Typer(
+app = App(
     name="trainstack",
     help="A distributed GPU-training platform on Kubernetes, as code.",
     # Typer's --install-completion / --show-completion (bash, zsh, fish, PowerShell).
     add_completion=True,
-    # Plain help (click's formatter): reads the same in a pipe, no `--help <bool>`.
-    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
 

@@ -33,7 +33,7 @@ def run(monkeypatch: Monkeypatch, capsys: Capsys, *args: str) -> tuple[int, str,
 def test_generate_writes_a_complete_chart_to_output(
     monkeypatch: Monkeypatch, capsys: Capsys, tmp_path: Path
 ) -> None:
-    status, out, _ = run(monkeypatch, capsys, "chart", "generate", "--output", str(tmp_path))
+    status, out, _ = run(monkeypatch, capsys, "chart", "generate", "--output-dir", str(tmp_path))
 
     assert status == 0
     assert f"wrote 5 generated files to {tmp_path}" in out
@@ -130,7 +130,7 @@ def test_render_names_the_release_after_the_file(
 def test_package_writes_an_archive(
     monkeypatch: Monkeypatch, capsys: Capsys, tmp_path: Path
 ) -> None:
-    status, out, _ = run(monkeypatch, capsys, "chart", "package", "--output", str(tmp_path))
+    status, out, _ = run(monkeypatch, capsys, "chart", "package", "--output-dir", str(tmp_path))
 
     archive = tmp_path / "training-job-0.1.0.tgz"
     assert status == 0

@@ -31,5 +31,5 @@ def test_nodes_asked_for_must_be_of_the_pools() -> None:
     members = {"dgx-v100": ["node2", "node1"]}
     assert [t.node for t in node_targets(pools, members, [])] == ["node1", "node2"]
     assert [t.node for t in node_targets(pools, members, ["node2"])] == ["node2"]
-    with pytest.raises(TrainstackError, match="--nodes: found node3; allowed: .*node1, node2"):
+    with pytest.raises(TrainstackError, match="--node: found node3; allowed: .*node1, node2"):
         node_targets(pools, members, ["node3"])

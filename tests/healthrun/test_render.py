@@ -44,7 +44,7 @@ def test_render_writes_every_object_checked_against_the_crds(
 def test_declared_nodes_and_only_those_asked(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = _render(root, tmp_path, monkeypatch, "--nodes", "node2")
+    ran = _render(root, tmp_path, monkeypatch, "--node", "node2")
     assert ran.code == 0, ran.stderr
     documents = [
         yaml.safe_load(p.read_text()) for p in sorted((tmp_path / "onprem").glob("*.yaml"))
@@ -53,16 +53,16 @@ def test_declared_nodes_and_only_those_asked(
     pod = documents[1]["spec"]["template"]["spec"]
     assert pod["nodeSelector"]["kubernetes.io/hostname"] == "node2"
     assert pod["containers"][0]["resources"]["limits"] == {"nvidia.com/gpu": "8"}
-    assert "interconnect across nodes not measured: --nodes checks single nodes" in ran.stderr
+    assert "interconnect across nodes not measured: --node checks single nodes" in ran.stderr
 
 
 def test_an_unknown_node_is_one_error_naming_the_known(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran = _render(root, tmp_path, monkeypatch, "--nodes", "node9")
+    ran = _render(root, tmp_path, monkeypatch, "--node", "node9")
     assert ran.code == 2
     assert ran.stderr == (
-        "error: --nodes: found node9; allowed: nodes of the pools the stack's experiments "
+        "error: --node: found node9; allowed: nodes of the pools the stack's experiments "
         "use (dgx-v100): node1, node2\n"
     )
 

@@ -94,7 +94,7 @@ def test_a_namespace_of_someone_elses_is_used_and_nothing_of_theirs_touched(
 ) -> None:
     fake.namespace = True
     fake.add_foreign()
-    ran = _health(root, config, monkeypatch, "--nodes", GPU_NODES[0])
+    ran = _health(root, config, monkeypatch, "--node", GPU_NODES[0])
     assert ran.code == 0, ran.stderr
     _left_behind(fake, namespace=True)
     assert any(key.endswith(FOREIGN) for key in fake.objects), "someone else's Job was deleted"
@@ -108,7 +108,7 @@ def test_a_namespace_of_ours_that_someone_used_meanwhile_is_kept(
     root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.on_pods_listed = fake.add_foreign
-    ran = _health(root, config, monkeypatch, "--nodes", GPU_NODES[0])
+    ran = _health(root, config, monkeypatch, "--node", GPU_NODES[0])
     assert ran.code == 0, ran.stderr
     _left_behind(fake, namespace=True)
     assert any(key.endswith(FOREIGN) for key in fake.objects)
@@ -122,7 +122,7 @@ def test_a_job_that_never_schedules(
     root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.unschedulable = {GPU_NODES[1]}
-    ran = _health(root, config, monkeypatch, "--timeout", "1", "--nodes", GPU_NODES[1])
+    ran = _health(root, config, monkeypatch, "--timeout", "1", "--node", GPU_NODES[1])
     assert ran.code == 0, ran.stderr
     _left_behind(fake)
     facts = json.loads((root / "facts" / "aiacc.health.json").read_text(encoding="utf-8"))
@@ -138,7 +138,7 @@ def test_a_node_that_disappears(
     root: Path, config: Path, fake: FakeCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.leaves = {GPU_NODES[0]}
-    ran = _health(root, config, monkeypatch, "--nodes", GPU_NODES[0], "--timeout", "5")
+    ran = _health(root, config, monkeypatch, "--node", GPU_NODES[0], "--timeout", "5")
     assert ran.code == 0, ran.stderr
     _left_behind(fake)
     facts = json.loads((root / "facts" / "aiacc.health.json").read_text(encoding="utf-8"))

@@ -102,45 +102,45 @@ CHART_CASES = [
     Case(
         "generate-into-a-file",
         write("chart.txt", "notes"),
-        ("--output", "chart.txt exists and is not a directory"),
-        args=("chart", "generate", "--output", "chart.txt"),
+        ("--output-dir", "chart.txt exists and is not a directory"),
+        args=("chart", "generate", "--output-dir", "chart.txt"),
     ),
     Case(
         "generate-over-other-files",
         write("elsewhere/thesis.tex", "years of work"),
         ("elsewhere holds files that are not part of the chart (thesis.tex)",),
-        args=("chart", "generate", "--output", "elsewhere"),
+        args=("chart", "generate", "--output-dir", "elsewhere"),
     ),
     Case(
         "generate-through-a-symlink",
         _link_in_output,
         ("elsewhere/values.yaml is a symbolic link: writing the chart would follow it",),
-        args=("chart", "generate", "--output", "elsewhere"),
+        args=("chart", "generate", "--output-dir", "elsewhere"),
     ),
     Case(
         "generate-below-a-file",
         write("chart.txt", "notes"),
-        ("cannot write the chart to --output chart.txt/chart", "Not a directory (ENOTDIR)"),
-        args=("chart", "generate", "--output", "chart.txt/chart"),
+        ("cannot write the chart to --output-dir chart.txt/chart", "Not a directory (ENOTDIR)"),
+        args=("chart", "generate", "--output-dir", "chart.txt/chart"),
     ),
     Case(
         "generate-where-nothing-can-be-made",  # /proc takes no new directories, even as root
         nothing,
-        ("cannot write the chart to --output /proc/trainstack-chart", "(ENOENT)"),
-        args=("chart", "generate", "--output", "/proc/trainstack-chart"),
+        ("cannot write the chart to --output-dir /proc/trainstack-chart", "(ENOENT)"),
+        args=("chart", "generate", "--output-dir", "/proc/trainstack-chart"),
     ),
     Case(
         "generate-onto-a-fifo",  # opening it to write would wait for a reader for ever
         _fifo_in_output,
         ("elsewhere/values.yaml is not a regular file or directory (a FIFO",),
-        args=("chart", "generate", "--output", "elsewhere"),
+        args=("chart", "generate", "--output-dir", "elsewhere"),
         isolate=True,
     ),
     Case(
         "package-into-a-file",
         write("dist.txt", "notes"),
-        ("--output", "dist.txt is a file, not a directory"),
-        args=("chart", "package", "--output", "dist.txt"),
+        ("--output-dir", "dist.txt is a file, not a directory"),
+        args=("chart", "package", "--output-dir", "dist.txt"),
     ),
 ]
 

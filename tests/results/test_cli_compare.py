@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from tests.cli_helpers import project_copy, run
 from tests.results.records import flagged
 from tests.results.test_cli import _add_workload_1, _compare
+from trainstack.cli import app
 from trainstack.results.record import RunRecord
+from trainstack.results.select import PREFERRED_METRICS
 from trainstack.results.store import StoredRun, record_json
 
 
@@ -69,3 +72,14 @@ def test_mlperf_scores_every_run_with_its_rule_printed(
     report = run(root, "results", "report", "aiacc", "baseline", "-o", str(tmp_path / "r"),
                  "--include-flagged", monkeypatch=monkeypatch)  # fmt: skip
     assert report.code == 0
+
+
+@pytest.mark.parametrize("command", ["compare", "report", "scaling"])
+def test_metric_help_names_the_default_as_typed(command: str) -> None:
+    """``--metric``'s default is named as ``--metric`` takes it (images_per_sec), never by
+    the unit a report prints (images/sec)."""
+    printed = CliRunner().invoke(app, ["results", command, "--help"])
+    words = " ".join(printed.stdout.split())
+    metric = words[words.index("--metric METRIC") :].split(" --")[0]
+    assert "(default: " in metric and PREFERRED_METRICS[0] in metric
+    assert "/sec" not in metric

@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from trainstack.chart.paths import repo_chart_dir
+from trainstack.console.commands import App
 from trainstack.console.groups import help_when_bare
 from trainstack.core.base_model import PATTERN_WORDS
 from trainstack.core.describe import describe_value
@@ -26,7 +27,7 @@ from trainstack.core.errors import ChartError, Problem, ValuesError
 from trainstack.core.names import DNS_LABEL_PATTERN
 from trainstack.core.project import Project
 
-chart_app = typer.Typer(
+chart_app = App(
     help="Generate, check, render and package the training-job chart.",
     invoke_without_command=True,
     callback=help_when_bare,
@@ -37,7 +38,12 @@ chart_app = typer.Typer(
 def generate(
     output: Annotated[
         Path | None,
-        typer.Option(help="Write a complete chart here instead of charts/training-job/."),
+        typer.Option(
+            "--output-dir",
+            "-o",
+            metavar="DIR",
+            help="Write a complete chart here instead of charts/training-job/.",
+        ),
     ] = None,
 ) -> None:
     """Write Chart.yaml, values.yaml, values.schema.json, README.md and
@@ -53,7 +59,10 @@ def generate(
 @chart_app.command(short_help="Fail when the generated files drift from the model.")
 def check(
     chart_dir: Annotated[
-        Path | None, typer.Option(help="Chart to check (default: charts/training-job/).")
+        Path | None,
+        typer.Option(
+            "--chart-dir", metavar="DIR", help="Chart to check (default: charts/training-job/)."
+        ),
     ] = None,
 ) -> None:
     """Fail when the chart's generated files differ from what the generator writes."""
@@ -98,7 +107,10 @@ def render_values_file(values: Path, name: str | None, namespace: str) -> None:
 @chart_app.command()
 def package(
     output: Annotated[
-        Path | None, typer.Option(help="Directory for the .tgz (default: dist/).")
+        Path | None,
+        typer.Option(
+            "--output-dir", "-o", metavar="DIR", help="Directory for the .tgz (default: dist/)."
+        ),
     ] = None,
 ) -> None:
     """Check the chart for drift, then package it into a .tgz."""
@@ -106,7 +118,7 @@ def package(
 
     destination = output or Project.find().root / "dist"
     if destination.exists() and not destination.is_dir():
-        raise ChartError(f"--output {destination} is a file, not a directory")
+        raise ChartError(f"--output-dir {destination} is a file, not a directory")
     archive = package_chart(repo_chart_dir(), destination)
     typer.echo(f"packaged {archive}")
 

@@ -1,7 +1,7 @@
 """Write the generated chart files, and compare a chart directory with what they should be.
 
 Hand-written files (the templates but ``_frameworks.tpl``, helm-unittest suites, example
-values, .helmignore) live only in the repository's chart; ``--output`` copies them next to
+values, .helmignore) live only in the repository's chart; ``--output-dir`` copies them next to
 freshly generated ones.
 """
 
@@ -70,14 +70,16 @@ def write_chart(output: Path, source: Path) -> list[Path]:
         code = errno.errorcode.get(error.errno or 0, "")
         reason = f"{error.strerror} ({code})" if error.strerror and code else str(error)
         where = "" if str(error.filename or output) == str(output) else f"{error.filename}: "
-        raise ChartError(f"cannot write the chart to --output {output}: {where}{reason}") from None
+        raise ChartError(
+            f"cannot write the chart to --output-dir {output}: {where}{reason}"
+        ) from None
     return written
 
 
 def _refuse_links(output: Path) -> None:
     """A symbolic link in the output would be written through: refused, never followed."""
     if output.is_symlink():
-        raise ChartError(f"--output {output} is a symbolic link; give a real directory")
+        raise ChartError(f"--output-dir {output} is a symbolic link; give a real directory")
     if output.is_dir():
         for path in sorted(output.rglob("*")):
             if path.is_symlink():
@@ -93,7 +95,7 @@ def _refuse_links(output: Path) -> None:
 
 def _copy_hand_written(source: Path, output: Path) -> None:
     if output.exists() and not output.is_dir():
-        raise ChartError(f"--output {output} exists and is not a directory")
+        raise ChartError(f"--output-dir {output} exists and is not a directory")
     strangers = [
         name
         for name in (chart_files(output) if output.is_dir() else [])
@@ -102,7 +104,7 @@ def _copy_hand_written(source: Path, output: Path) -> None:
     if strangers:
         listed = ", ".join(strangers)
         raise ChartError(
-            f"--output {output} holds files that are not part of the chart ({listed}); "
+            f"--output-dir {output} holds files that are not part of the chart ({listed}); "
             "choose an empty directory"
         )
     for name in chart_files(source):

@@ -55,7 +55,7 @@ def diff(
     stacks: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="STACKS",
+            metavar="STACK",
             help="Two stacks to compare (A B); with --base, the stacks to compare "
             "(default: every stack).",
             show_default=False,
@@ -82,7 +82,6 @@ def diff(
         OutputFormat,
         typer.Option(
             "--format",
-            "-f",
             metavar="FORMAT",
             help="text, markdown for a PR comment, or json for scripts (docs/scripting.md).",
         ),
@@ -103,10 +102,14 @@ def diff(
             help="Markdown: cut the report to this length (at least 2000).",
         ),
     ] = GITHUB_COMMENT_LIMIT,
-    context: Annotated[
+    context_lines: Annotated[
         int,
         typer.Option(
-            "--context", "-U", min=0, metavar="N", help="Lines of context around changes."
+            "--unified",
+            "-U",
+            min=0,
+            metavar="N",
+            help="Lines of context around changes (as git diff -U).",
         ),
     ] = 3,
     health_tolerance: HealthTolerance = TOLERANCE_PERCENT,
@@ -115,7 +118,9 @@ def diff(
         bool,
         typer.Option(
             "--cache/--no-cache",
-            help="Reuse plans of unchanged sides from build/cache (docs/reviewing-changes.md).",
+            show_default=False,
+            help="Reuse plans of unchanged sides from build/cache, unless --no-cache "
+            "(docs/reviewing-changes.md).",
         ),
     ] = True,
 ) -> None:
@@ -133,11 +138,11 @@ def diff(
     if plans is not None:
         if names:
             raise DiffError(f"--plans compares two plan directories; drop the stacks {names}")
-        compared = [two_plans(plans[0], plans[1], context)]
+        compared = [two_plans(plans[0], plans[1], context_lines)]
     elif base is not None:
         if fairness:
             raise DiffError("--fairness compares two stacks (A B), not a stack with --base")
-        compared = against_base(Project.find(), base, names, context, use_cache)
+        compared = against_base(Project.find(), base, names, context_lines, use_cache)
     else:
         if len(names) != 2:
             raise DiffError(
@@ -145,7 +150,7 @@ def diff(
                 f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
             )
         project = Project.find()
-        compared = [two_stacks(project, names[0], names[1], context, use_cache)]
+        compared = [two_stacks(project, names[0], names[1], context_lines, use_cache)]
         if fairness:
             environment = environment_report(project.root, names[0], names[1], project.display)
             health = health_report(

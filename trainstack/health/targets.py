@@ -2,7 +2,7 @@
 
 The pools are those the stack's experiments run their GPU pods in (each run's pool);
 without experiments on GPUs, every GPU pool. Every node of those pools is checked, or
-only the ``--nodes`` named. A shape is a run's GPU pods across more than one pod (4
+only the ``--node`` named. A shape is a run's GPU pods across more than one pod (4
 workers x 4 GPUs): one interconnect test per distinct shape, as the experiments span it.
 """
 
@@ -48,7 +48,7 @@ def node_targets(
     pools: Sequence[NodePool], members: Mapping[str, Sequence[str]], wanted: Sequence[str]
 ) -> list[Target]:
     """The nodes to check: every member of each pool, or only those ``wanted``
-    (``--nodes``); a wanted node of no pool is an error naming the pools' nodes."""
+    (``--node``); a wanted node of no pool is an error naming the pools' nodes."""
     targets = [Target(node, pool) for pool in pools for node in sorted(members.get(pool.name, ()))]
     if not wanted:
         return targets
@@ -58,7 +58,7 @@ def node_targets(
         shown = ", ".join(sorted(known)[:10]) or "none"
         more = f" and {len(known) - 10} more" if len(known) > 10 else ""
         raise TrainstackError(
-            f"--nodes: found {', '.join(unknown)}; allowed: nodes of the pools the stack's "
+            f"--node: found {', '.join(unknown)}; allowed: nodes of the pools the stack's "
             f"experiments use ({', '.join(pool.name for pool in pools)}): {shown}{more}"
         )
     return [target for target in targets if target.node in set(wanted)]

@@ -49,7 +49,7 @@ def plan_checks(
     resolved: StackRuns, members: Mapping[str, Sequence[str]], wanted: Sequence[str], run: str
 ) -> Checks:
     """The objects of one run on the nodes ``members`` lists per pool (``wanted``:
-    ``--nodes``)."""
+    ``--node``)."""
     config = resolved.stack.config
     settings = config.health
     pools = used_pools(resolved)
@@ -65,7 +65,7 @@ def plan_checks(
             f"an MPIJob {MPI_V2} (trainstack:operators.mpiOperator)"
         )
     elif wanted and shapes:
-        notes.append("interconnect across nodes not measured: --nodes checks single nodes")
+        notes.append("interconnect across nodes not measured: --node checks single nodes")
     else:
         span_jobs = [
             (span, span_job(span, settings, run, MPI_V2, config.cpu_pool)) for span in shapes

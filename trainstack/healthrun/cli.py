@@ -34,12 +34,17 @@ def health(
     timeout: Annotated[
         float,
         typer.Option(
-            "--timeout", min=1.0, help="Seconds the checks may take, all phases together."
+            "--timeout",
+            min=1.0,
+            metavar="SECONDS",
+            help="Seconds the checks may take, all phases together.",
         ),
     ] = DEFAULT_TIMEOUT,
     nodes: Annotated[
         list[str] | None,
-        typer.Option("--nodes", help="Only this node (repeatable); default: every node."),
+        typer.Option(
+            "--node", metavar="NODE", help="Only this node (repeatable); default: every node."
+        ),
     ] = None,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,

@@ -50,19 +50,23 @@ def logs(
     experiment: Annotated[
         str,
         typer.Argument(
-            help="Experiment (or matrix point) name.", autocompletion=complete_experiment
+            metavar="EXPERIMENT",
+            help="Experiment (or matrix point) name.",
+            autocompletion=complete_experiment,
         ),
     ],
     role: Annotated[
         str | None,
         typer.Option(
             "--role",
+            metavar="ROLE",
             help="launcher, worker, chief, master...; default: the role "
             "that reports results (MPI launcher, TF chief, PyTorch master).",
         ),
     ] = None,
     run: Annotated[
-        int | None, typer.Option("--run", min=1, help="Run number; default: the latest.")
+        int | None,
+        typer.Option("--run", min=1, metavar="N", help="Run number; default: the latest."),
     ] = None,
     job_name: Annotated[
         str | None,
@@ -86,7 +90,7 @@ def logs(
         ),
     ] = False,
     tail: Annotated[
-        int | None, typer.Option("--tail", min=0, help="Only the last N lines.")
+        int | None, typer.Option("--tail", min=0, metavar="N", help="Only the last N lines.")
     ] = None,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
@@ -162,7 +166,11 @@ def inspect(
     deadline: options.Deadline = options.DEFAULT_DEADLINE,
     output: Annotated[
         Format,
-        typer.Option("--format", help="text, markdown (a PR comment) or json (the file's text)."),
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="text, markdown (a PR comment) or json (the file's text).",
+        ),
     ] = Format.text,
 ) -> None:
     """Read the stack's cluster (nodes, operators, CRDs, Kueue) into facts/STACK.json."""

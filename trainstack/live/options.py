@@ -33,7 +33,8 @@ class ClusterOptions:
 
 
 Stack = Annotated[
-    str, typer.Argument(help="Stack name, e.g. aiacc.", autocompletion=complete_stack)
+    str,
+    typer.Argument(metavar="STACK", help="Stack name, e.g. aiacc.", autocompletion=complete_stack),
 ]
 """The stack whose cluster the command reads."""
 
@@ -41,6 +42,7 @@ Kubeconfig = Annotated[
     Path | None,
     typer.Option(
         "--kubeconfig",
+        metavar="FILE",
         help="The stack's kubeconfig file (e.g. from `pulumi config get --show-secrets "
         "trainstack:kubeconfig`); default: $KUBECONFIG or ~/.kube/config when the stack "
         "uses the deployer's own kubeconfig.",
@@ -48,19 +50,27 @@ Kubeconfig = Annotated[
 ]
 Context = Annotated[
     str | None,
-    typer.Option("--context", help="Context of the kubeconfig; default: the stack's context."),
+    typer.Option(
+        "--context",
+        metavar="NAME",
+        help="Context of the kubeconfig; default: the stack's context.",
+    ),
 ]
 Timeout = Annotated[
     float,
     typer.Option(
         "--timeout",
         min=0.1,
+        metavar="SECONDS",
         help="Seconds to wait for the API server to connect, and for each part of an answer.",
     ),
 ]
 Deadline = Annotated[
     float,
     typer.Option(
-        "--deadline", min=0.1, help="Seconds all the requests of the command may take together."
+        "--deadline",
+        min=0.1,
+        metavar="SECONDS",
+        help="Seconds all the requests of the command may take together.",
     ),
 ]

@@ -58,7 +58,7 @@ def plan(
             "--output-dir",
             "-o",
             metavar="DIR",
-            help="Where to write <stack>/resources.json and the YAML views.",
+            help="Where to write STACK/resources.json and the YAML views.",
         ),
     ] = DEFAULT_OUTPUT,
     crd_dir: Annotated[

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import typer
 
+from trainstack.console.commands import App
 from trainstack.core.project import Project
 
 REFERENCE_DIR = "docs/reference"
 
-docs_app = typer.Typer(
+docs_app = App(
     help="Write and check the generated pages of the documentation site (docs/reference/).",
     no_args_is_help=True,
 )

@@ -1,15 +1,21 @@
-"""``docs/reference/commands.md``: every command with the help it prints.
+"""``docs/reference/commands.md``: the options' convention, then every command with the
+help it prints.
 
 Walked from the command tree the ``trainstack`` executable runs (handed in by the caller:
 this package sits below the CLI and does not import it), each command's help rendered by
 the command line itself at a fixed width, so the page is exactly what
 ``trainstack COMMAND --help`` prints in an 80-column terminal, never a second account of
-it.
+it. The convention is written from :mod:`trainstack.console.conventions`, the data the
+commands and ``tests/test_cli_conventions.py`` read, with where each short flag is used
+read from the same tree.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+from trainstack.console.conventions import RENAMED, RETIRED, SHORT_FLAGS
 
 WIDTH = 80
 
@@ -27,25 +33,95 @@ Every `trainstack` command, with what `trainstack COMMAND --help` prints. Exit s
 common to every command: [Output, limits and exit statuses](../limits.md#exit-statuses).
 """
 
+CONVENTION = """
+## Conventions
+
+Every command follows one convention for its options (`tests/test_cli_conventions.py`
+walks every command and option and fails on any that does not):
+
+- `-h` is `--help`, in every command.
+- A long option means one thing everywhere: the same name takes the same kind of value in
+  every command that has it. `--output` takes a FILE; `--output-dir`, like every
+  `--*-dir`, a DIR; every `--*-file` a FILE. `--format` picks text, markdown or json
+  ([JSON output](../scripting.md#json-output)).
+- A value is shown by an upper-case word: `DIR`, `FILE`, `STACK`, `NAME`, `N` (a whole
+  number), `SECONDS`, `PERCENT`, `KEY=VALUE`. In a usage line `[STACK]` may be left out and
+  `STACK...` takes several.
+- A default shown as `[default: X]` is a value you could type; a flag's default is said in
+  its help.
+- An option you may give several times is named in the singular (`--metric`, `--node`)
+  and says "repeatable".
+- A short flag stands for one long option, in every command that has that option; other
+  options have none:
+"""
+
 
 def commands_page(root: Any) -> str:
     """The page's text for ``root``, the top-level command (Typer's click-style group)."""
-    parts = [INTRO]
-    context = root.context_class(
-        root, info_name="trainstack", terminal_width=WIDTH, max_content_width=WIDTH
-    )
+    context = _context(root, "trainstack", None)
+    parts = [INTRO, CONVENTION, _short_flags(root, context), _old_spellings()]
     _append(parts, ["trainstack"], root, context)
     return "".join(parts)
 
 
-def _append(parts: list[str], path: list[str], command: Any, context: Any) -> None:
-    level = "#" * min(len(path) + 1, 4)
-    help_text = command.get_help(context).rstrip()
-    parts.append(f"\n{level} `{' '.join(path)}`\n\n```text\n{help_text}\n```\n")
+def _context(command: Any, name: str, parent: Any) -> Any:
+    """The context the command prints its help in when run (its settings: ``-h``)."""
+    return command.context_class(
+        command,
+        info_name=name,
+        parent=parent,
+        terminal_width=WIDTH,
+        max_content_width=WIDTH,
+        **command.context_settings,
+    )
+
+
+def _walk(command: Any, path: list[str], context: Any) -> Iterator[tuple[list[str], Any, Any]]:
+    yield path, command, context
     for name, sub in getattr(command, "commands", {}).items():
-        if getattr(sub, "hidden", False):
-            continue
-        child = sub.context_class(
-            sub, info_name=name, parent=context, terminal_width=WIDTH, max_content_width=WIDTH
-        )
-        _append(parts, [*path, name], sub, child)
+        if not getattr(sub, "hidden", False):
+            yield from _walk(sub, [*path, name], _context(sub, name, context))
+
+
+def _short_flags(root: Any, context: Any) -> str:
+    used: dict[str, list[str]] = {short: [] for short in SHORT_FLAGS}
+    for path, command, command_context in _walk(root, ["trainstack"], context):
+        for param in command.get_params(command_context):
+            for short in set(getattr(param, "opts", ())) & set(used):
+                used[short].append(f"`{' '.join(path)}`")
+    rows = [
+        f"| `{short}` | `{SHORT_FLAGS[short]}` | {', '.join(used[short])} |"
+        for short in sorted(SHORT_FLAGS, key=str.lower)
+        if short != "-h"
+    ]
+    return "\n| short | long | in |\n|---|---|---|\n" + "\n".join(rows) + "\n"
+
+
+def _old_spellings() -> str:
+    rows = [
+        f"| `trainstack {item.command} {item.old}` | `{item.new}` ({item.why}) | works, with "
+        f"a warning, until {item.dropped_in} |"
+        for item in RENAMED
+    ]
+    rows += [
+        f"| `trainstack {item.command} {item.flag}` | `{item.was}` ({_now(item.flag)}) | an "
+        "error that says what to write |"
+        for item in RETIRED
+    ]
+    return (
+        "\nOptions renamed to follow it:\n\n| was | now | the old spelling |\n|---|---|---|\n"
+        + "\n".join(rows)
+        + "\n"
+    )
+
+
+def _now(flag: str) -> str:
+    meant = SHORT_FLAGS.get(flag)
+    return f"`{flag}` is `{meant}` now" if meant else f"`{flag}` is gone"
+
+
+def _append(parts: list[str], path: list[str], command: Any, context: Any) -> None:
+    for words, each, each_context in _walk(command, path, context):
+        level = "#" * min(len(words) + 1, 4)
+        help_text = each.get_help(each_context).rstrip()
+        parts.append(f"\n{level} `{' '.join(words)}`\n\n```text\n{help_text}\n```\n")

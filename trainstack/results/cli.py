@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trainstack.console.commands import App
 from trainstack.console.groups import help_when_bare
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
@@ -25,17 +26,20 @@ from trainstack.results.cli_compare import (
     ResolveOption,
     Rule,
     RuleOption,
+    StackA,
+    StackB,
     compared_rows,
     plot_metric,
     stack_runs,
 )
 from trainstack.results.mlperf import DEFAULT_MIN_RUNS
+from trainstack.results.select import PREFERRED_METRICS
 from trainstack.results.store import Written
 
 if TYPE_CHECKING:
     from trainstack.results.scaling import Scaling
 
-results_app = typer.Typer(
+results_app = App(
     help="Results of training runs: record them as files, compare stacks, show scaling.",
     invoke_without_command=True,
     callback=help_when_bare,
@@ -51,7 +55,8 @@ class Format(StrEnum):
 
 
 FormatOption = Annotated[
-    Format, typer.Option("--format", help="text, markdown (a PR comment) or json.")
+    Format,
+    typer.Option("--format", metavar="FORMAT", help="text, markdown (a PR comment) or json."),
 ]
 
 
@@ -64,10 +69,13 @@ class RecordFormat(StrEnum):
 
 RecordFormatOption = Annotated[
     RecordFormat,
-    typer.Option("--format", help="text, or json: what was recorded (docs/scripting.md)."),
+    typer.Option(
+        "--format", metavar="FORMAT", help="text, or json: what was recorded (docs/scripting.md)."
+    ),
 ]
 PlotOption = Annotated[
-    Path | None, typer.Option("--plot", help="Also draw a plot into FILE.png or FILE.svg.")
+    Path | None,
+    typer.Option("--plot", metavar="FILE", help="Also draw a plot into FILE.png or FILE.svg."),
 ]
 
 
@@ -90,15 +98,22 @@ def _print_written(
 @results_app.command("add", short_help="Record runs from saved logs (arena or kubectl logs).")
 def add(
     stack: Annotated[
-        str, typer.Argument(help="The stack the logs come from.", autocompletion=complete_stack)
+        str,
+        typer.Argument(
+            metavar="STACK", help="The stack the logs come from.", autocompletion=complete_stack
+        ),
     ],
     experiment: Annotated[
         str,
         typer.Argument(
-            help="The experiment (or matrix point).", autocompletion=complete_experiment
+            metavar="EXPERIMENT",
+            help="The experiment (or matrix point).",
+            autocompletion=complete_experiment,
         ),
     ],
-    logs: Annotated[list[Path], typer.Argument(help="Saved logs, one run each.")],
+    logs: Annotated[
+        list[Path], typer.Argument(metavar="LOGFILE", help="Saved logs, one run each.")
+    ],
     output_format: RecordFormatOption = RecordFormat.text,
 ) -> None:
     """Record runs from saved logs (`arena logs`, `kubectl logs`): one run per LOGFILE."""
@@ -111,12 +126,17 @@ def add(
 @results_app.command("collect", short_help="Record the finished runs of a stack's experiments.")
 def collect(
     stack: Annotated[
-        str, typer.Argument(help="The stack whose cluster to read.", autocompletion=complete_stack)
+        str,
+        typer.Argument(
+            metavar="STACK", help="The stack whose cluster to read.", autocompletion=complete_stack
+        ),
     ],
     experiments: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Experiments to collect; default: all.", autocompletion=complete_experiment
+            metavar="EXPERIMENT",
+            help="Experiments to collect; default: all.",
+            autocompletion=complete_experiment,
         ),
     ] = None,
     kubeconfig: cluster_options.Kubeconfig = None,
@@ -136,10 +156,8 @@ def collect(
 
 @results_app.command("compare", short_help="Two stacks' runs: the change with its 95% CI and p.")
 def compare(
-    a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.", autocompletion=complete_stack)],
-    b: Annotated[
-        str, typer.Argument(help="Stack B, e.g. baseline.", autocompletion=complete_stack)
-    ],
+    a: StackA,
+    b: StackB,
     output: FormatOption = Format.text,
     plot: PlotOption = None,
     metric: MetricOption = None,
@@ -191,10 +209,13 @@ def compare(
 
 @results_app.command("report", short_help="One self-contained HTML page: verdict, tables, plots.")
 def report(
-    a: Annotated[str, typer.Argument(help="Stack A, e.g. aiacc.")],
-    b: Annotated[str, typer.Argument(help="Stack B, e.g. baseline.")],
+    a: StackA,
+    b: StackB,
     out: Annotated[
-        Path, typer.Option("-o", "--output", help="Directory to write index.html into.")
+        Path,
+        typer.Option(
+            "--output-dir", "-o", metavar="DIR", help="Directory to write index.html into."
+        ),
     ],
     metric: MetricOption = None,
     experiment: ExperimentOption = None,
@@ -215,22 +236,32 @@ def report(
 
 @results_app.command("scaling", short_help="A matrix's speed-up and efficiency against GPUs.")
 def scaling(
-    stack: Annotated[
-        str, typer.Argument(help="The stack, e.g. aiacc.", autocompletion=complete_stack)
-    ],
+    stack: cluster_options.Stack,
     matrix: Annotated[
-        str, typer.Argument(help="The matrix, e.g. keras-lstm.", autocompletion=complete_matrix)
+        str,
+        typer.Argument(
+            metavar="MATRIX", help="The matrix, e.g. keras-lstm.", autocompletion=complete_matrix
+        ),
     ],
     output: FormatOption = Format.text,
     plot: PlotOption = None,
     metric: Annotated[
         str | None,
-        typer.Option("--metric", help="Metric (default: images_per_sec, train_time, duration)."),
+        typer.Option(
+            "--metric",
+            metavar="METRIC",
+            help="The metric (default: the first the points report of "
+            f"{', '.join(PREFERRED_METRICS)}).",
+        ),
     ] = None,
     experiment: ExperimentOption = None,
     against: Annotated[
         str | None,
-        typer.Option("--against", help="Another stack with the matrix: drawn on the same plot."),
+        typer.Option(
+            "--against",
+            metavar="STACK",
+            help="Another stack with the matrix: drawn on the same plot.",
+        ),
     ] = None,
 ) -> None:
     """A matrix's points against total GPUs: speed-up, efficiency, scale-up vs scale-out."""

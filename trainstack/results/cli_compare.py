@@ -11,8 +11,10 @@ import typer
 
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
+from trainstack.experiments.completion import complete_stack
 from trainstack.results import health as gate
 from trainstack.results.mlperf import DEFAULT_MIN_RUNS, MIN_RUNS_FLOOR
+from trainstack.results.select import PREFERRED_METRICS
 from trainstack.results.store import StoredRun, read_stack_runs
 
 if TYPE_CHECKING:
@@ -30,14 +32,30 @@ def stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
     return runs
 
 
+StackA = Annotated[
+    str,
+    typer.Argument(metavar="STACK_A", help="Stack A, e.g. aiacc.", autocompletion=complete_stack),
+]
+StackB = Annotated[
+    str,
+    typer.Argument(
+        metavar="STACK_B", help="Stack B, e.g. baseline.", autocompletion=complete_stack
+    ),
+]
+PLOTTED_METRIC = PREFERRED_METRICS[0]
+"""The metric a plot draws when none is asked for and it is recorded."""
 MetricOption = Annotated[
     list[str] | None,
     typer.Option(
-        "--metric", help="Only this metric (repeatable); the plot's metric (default: images/sec)."
+        "--metric",
+        metavar="METRIC",
+        help=f"Only this metric (repeatable); a plot draws the first (default: "
+        f"{PLOTTED_METRIC} when recorded).",
     ),
 ]
 ExperimentOption = Annotated[
-    list[str] | None, typer.Option("--experiment", help="Only this experiment (repeatable).")
+    list[str] | None,
+    typer.Option("--experiment", metavar="EXPERIMENT", help="Only this experiment (repeatable)."),
 ]
 ResolveOption = Annotated[
     float,
@@ -45,6 +63,7 @@ ResolveOption = Annotated[
         "--resolve",
         min=0.1,
         max=100.0,
+        metavar="PERCENT",
         help="The change (in %) the runs should resolve: runs needed per side at 95% "
         "confidence and 80% power.",
     ),
@@ -69,6 +88,7 @@ RuleOption = Annotated[
     Rule,
     typer.Option(
         "--rule",
+        metavar="RULE",
         help="welch: the change with Welch's 95% CI and p (default); mlperf: each side "
         "scored as MLPerf Training does (fastest and slowest dropped, mean of the rest).",
     ),
@@ -79,6 +99,7 @@ MinRunsOption = Annotated[
         "--min-runs",
         min=MIN_RUNS_FLOOR,
         max=1000,
+        metavar="N",
         help="--rule mlperf: fewer runs on a side is too few (MLPerf's for ResNet-50: 5).",
     ),
 ]
@@ -131,10 +152,11 @@ def compared_rows(
 
 
 def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
-    """The metric a compare plot shows: the first asked, else images/sec, else the first."""
+    """The metric a compare plot shows: the first asked, else :data:`PLOTTED_METRIC`, else
+    the first recorded."""
     recorded = sorted({row.metric for row in rows})
     if metrics:
         return metrics[0]
     if not recorded:
         raise ResultsError("--plot: nothing to plot (no experiment compared)")
-    return "images_per_sec" if "images_per_sec" in recorded else recorded[0]
+    return PLOTTED_METRIC if PLOTTED_METRIC in recorded else recorded[0]

@@ -44,14 +44,20 @@ def render(
         str | None,
         typer.Option(
             "--stack",
+            "-s",
+            metavar="STACK",
             help="Render the experiment with everything this stack gives it, as the plan does.",
             autocompletion=complete_stack,
         ),
     ] = None,
     name: Annotated[
-        str | None, typer.Option(help="Release name (default: the file's name).")
+        str | None,
+        typer.Option("--name", metavar="NAME", help="Release name (default: the file's name)."),
     ] = None,
-    namespace: Annotated[str, typer.Option(help="Namespace of the release.")] = "default",
+    namespace: Annotated[
+        str,
+        typer.Option("--namespace", "-n", metavar="NAMESPACE", help="Namespace of the release."),
+    ] = "default",
     values_file: Annotated[
         Path | None,
         typer.Option(

@@ -29,6 +29,7 @@ def run(
     experiment: Annotated[
         str,
         typer.Argument(
+            metavar="EXPERIMENT",
             help="Experiment, matrix (every point), matrix point, or experiment file.",
             autocompletion=complete_experiment,
             show_default=False,
@@ -45,12 +46,16 @@ def run(
         ),
     ] = None,
     stacks: Annotated[
-        str | None, typer.Option("--stacks", metavar="A,B", help="Several stacks: aiacc,baseline.")
+        str | None,
+        typer.Option("--stacks", metavar="STACK,STACK", help="Several stacks: aiacc,baseline."),
     ] = None,
     sets: Sets = None,
     set_strings: SetStrings = None,
     runs: Annotated[
-        int, typer.Option("--runs", min=1, max=MAX_RUNS, help="Runs per stack (and point).")
+        int,
+        typer.Option(
+            "--runs", min=1, max=MAX_RUNS, metavar="N", help="Runs per stack (and point)."
+        ),
     ] = 1,
     at_once: Annotated[
         bool,
@@ -72,15 +77,23 @@ def run(
         typer.Option("--server-dry-run", help="Stop after the server's dry run: nothing created."),
     ] = False,
     name: Annotated[
-        str | None, typer.Option("--name", help="The run's name (NAME-1... for several runs).")
+        str | None,
+        typer.Option("--name", metavar="NAME", help="The run's name (NAME-1... for several runs)."),
     ] = None,
     ttl: Annotated[
         str,
-        typer.Option("--ttl", help="How long the operator keeps a finished run: 7d, 12h, 90s."),
+        typer.Option(
+            "--ttl",
+            metavar="DURATION",
+            help="How long the operator keeps a finished run: 7d, 12h, 90s.",
+        ),
     ] = DEFAULT_TTL,
     keep: Annotated[bool, typer.Option("--keep", help="Keep finished runs (no TTL).")] = False,
     poll: Annotated[
-        float, typer.Option("--poll", min=1.0, help="Seconds between two looks at the runs.")
+        float,
+        typer.Option(
+            "--poll", min=1.0, metavar="SECONDS", help="Seconds between two looks at the runs."
+        ),
     ] = DEFAULT_POLL,
     crd_dir: CrdDir = None,
     kubeconfig: options.Kubeconfig = None,

@@ -17,7 +17,11 @@ Sets = Annotated[
 ]
 SetStrings = Annotated[
     list[str] | None,
-    typer.Option("--set-string", metavar="KEY=VALUE", help="A job value taken as text, as typed."),
+    typer.Option(
+        "--set-string",
+        metavar="KEY=VALUE",
+        help="A job value taken as text, as typed (repeatable).",
+    ),
 ]
 CrdDir = Annotated[
     Path | None,

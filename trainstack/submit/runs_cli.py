@@ -28,7 +28,7 @@ def runs(
         typer.Option(
             "--namespace",
             "-n",
-            metavar="NS",
+            metavar="NAMESPACE",
             help="Only this namespace (repeatable); default: the stack's teams' and "
             "experiments' namespaces.",
         ),
