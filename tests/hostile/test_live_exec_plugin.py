@@ -12,7 +12,10 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,16 @@ from tests.live.apiserver import RecordedApi, kubeconfig, serve
 
 GROUP = "client.authentication.k8s.io"
 SECRET_ANSWER = '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"SECRET-TOKEN"}}'
+
+
+@pytest.fixture()
+def tmp_path() -> Iterator[Path]:
+    """A short directory of the test's own: messages quote a path whole only up to a
+    length (``trainstack.console.safe_text``), and pytest's ``tmp_path`` grows with the
+    test's name and, under xdist, the worker's."""
+    path = Path(tempfile.mkdtemp(prefix="ts-exec-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _plugin(
