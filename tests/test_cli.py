@@ -77,7 +77,7 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (10): stacks/templates/workload-1-ack.yaml:39: "
+        "set before deploying (13): stacks/templates/workload-1-ack.yaml:39: "
         "cluster.create.network.podVswitchIds[0]: <vSwitch ID for the pods' IPs"
     ) in words
     # the populate Job's image, named in the data stack that declares it
@@ -90,6 +90,12 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
         "/opt/examples/keras_lstm.py, built FROM horovod/horovod:0.28.1> "
         "experiments/tf-multiworker-mnist.yaml:19: job.image.name: <image built from "
         "images/tf-multiworker-mnist/Dockerfile (FROM tensorflow/tensorflow:2.11.0-gpu)> "
+        # the prices come last: only the cost figures need them, `pulumi up` does not
+        "stacks/Pulumi.baseline.yaml: trainstack:cost.prices: <pay-as-you-go price of "
+        "ecs.g7.2xlarge in cn-beijing, CNY per hour> (for the cost figures only: `pulumi up` "
+        "does not need it) stacks/Pulumi.baseline.yaml: trainstack:cost.prices: "
+        "<pay-as-you-go price of ecs.gn6e-c12g1.12xlarge in cn-beijing, CNY per hour> "
+        "(for the cost figures only: `pulumi up` does not need it) "
         f"plan written to {tmp_path}/baseline"
     )
 

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("config", "chart"),
     ("experiments", "facts"),
     ("checks", "live", "components", "health"),
+    ("cost",),
     ("deployment.py", "results"),
     ("conformance",),
     ("plan",),

@@ -288,7 +288,7 @@ def test_a_change_of_the_shared_template_shows_in_each_stack(
 
     monkeypatch.chdir(root)
     status, out = _command(
-        monkeypatch, ["diff", "--base", "main", "aiacc", "baseline", "-f", "json"], capsys
+        monkeypatch, ["diff", "--base", "main", "aiacc", "baseline", "--format", "json"], capsys
     )
     assert status == 1
     document = json.loads(out)

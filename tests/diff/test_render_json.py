@@ -30,7 +30,7 @@ def test_changed_objects_with_their_diff(
 ) -> None:
     first = write_plan_dir(tmp_path / "a", "aiacc", {"resnet": 2, "bert": 1})
     second = write_plan_dir(tmp_path / "b", "baseline", {"resnet": 4, "bert": 1})
-    status, out = _run(monkeypatch, capsys, "--plans", str(first), str(second), "-f", "json")
+    status, out = _run(monkeypatch, capsys, "--plans", str(first), str(second), "--format", "json")
     document = json.loads(out)
 
     assert status == 1
@@ -49,7 +49,7 @@ def test_changed_objects_with_their_diff(
     # these plan directories record no review.json: no warnings, and a note saying so
     assert stack["warnings"]["new"] == [] and stack["warnings"]["notes"]
     assert stack["dataAtRisk"] == [] and stack["config"] == []
-    again = _run(monkeypatch, capsys, "--plans", str(first), str(second), "-f", "json")[1]
+    again = _run(monkeypatch, capsys, "--plans", str(first), str(second), "--format", "json")[1]
     assert again == out  # byte-identical
 
 
@@ -57,7 +57,7 @@ def test_no_changes_exit_0_with_the_same_shape(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first = write_plan_dir(tmp_path / "a", "aiacc", {"resnet": 2})
-    status, out = _run(monkeypatch, capsys, "--plans", str(first), str(first), "-f", "json")
+    status, out = _run(monkeypatch, capsys, "--plans", str(first), str(first), "--format", "json")
     (stack,) = json.loads(out)["stacks"]
     assert status == 0
     assert stack["objects"] == [] and stack["changes"] is False
@@ -123,7 +123,7 @@ def test_the_fairness_report_of_the_example_stacks(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(REPO)
-    status, out = _run(monkeypatch, capsys, "aiacc", "baseline", "--fairness", "-f", "json")
+    status, out = _run(monkeypatch, capsys, "aiacc", "baseline", "--fairness", "--format", "json")
     document = json.loads(out)
     fairness = document["fairness"]
     assert status == 0

@@ -5,10 +5,13 @@ with the budget spent on changes first."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 
 from tests.diff.plan_dirs import write_plan_dir
 from trainstack.console.markdown import code_span
+from trainstack.cost.record import COST_JSON, BudgetItem, CostFile
+from trainstack.cost.record import ExperimentItem as CostExperiment
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.diff.compare import compare
 from trainstack.diff.model import StackDiff
@@ -46,6 +49,20 @@ def test_summary_table_comes_first_then_one_section_per_changed_object(tmp_path:
     assert "<summary>changed <code>MPIJob default/resnet</code>" in comment
     assert "\n-      replicas: 2\n+      replicas: 4\n" in comment
     assert "bert" not in comment  # unchanged objects are not shown
+
+
+def test_a_removed_object_is_named_not_repeated_line_by_line(tmp_path: Path) -> None:
+    stack_diff = _diff(tmp_path, {"resnet": 2, "bert": 1}, {"resnet": 2})
+    comment = markdown([stack_diff])
+
+    (job,) = [o for o in stack_diff.objects if o.status == "removed" and "MPIJob" in o.key.label]
+    removed_lines = [line for line in job.diff_lines if line.startswith("-")][1:]  # no "---"
+    assert removed_lines and all(line not in comment.splitlines() for line in removed_lines)
+    section = comment[comment.index("<summary>removed <code>MPIJob default/bert</code>") :]
+    assert section.split("</details>")[0].splitlines()[2] == (
+        f"Its {len(removed_lines)} line(s) are on the base side; run `trainstack diff` "
+        "locally to see them."
+    )
 
 
 def test_no_changes_says_so(tmp_path: Path) -> None:
@@ -172,3 +189,66 @@ def test_a_report_that_fits_shows_the_folded_list_last(tmp_path: Path) -> None:
     assert folded > comment.rindex("<summary>changed <code>")
     assert comment.count("- **acknowledged** `hostNetwork`") == 2
     assert comment.endswith("</details>\n\n")
+
+
+def _cost(stack: str, experiments: int, runs: int, per_hour: str, over: bool) -> CostFile:
+    """A plan's cost.json: ``experiments`` of 16 GPUs for 1h at 120.50 a run, ``runs`` each."""
+    items = [
+        CostExperiment(
+            experiment=f"experiment-{i:03d}",
+            gpus=16,
+            runs=runs,
+            duration_seconds="3600",
+            gpu_hours_per_run="16.00",
+            per_run="120.50",
+            campaign_gpu_hours=f"{16 * runs}.00",
+            campaign=f"{Decimal('120.50') * runs:.2f}",
+        )
+        for i in range(experiments)
+    ]
+    budget = [BudgetItem("its pools per hour", "perHour", "150", per_hour, over)]
+    return CostFile(
+        stack, gpus=16, currency="CNY", per_hour=per_hour, experiments=items, budget=budget
+    )
+
+
+def _costed(tmp_path: Path, objects: int, experiments: int) -> StackDiff:
+    names = {f"experiment-{i:03d}": 2 for i in range(objects)}
+    first = write_plan_dir(tmp_path / "a", "aiacc", names)
+    second = write_plan_dir(tmp_path / "b", "aiacc", {name: 3 for name in names})
+    (first / COST_JSON).write_bytes(encode(_cost("aiacc", experiments, 3, "123.50", False)))
+    (second / COST_JSON).write_bytes(encode(_cost("aiacc", experiments, 5, "183.75", True)))
+    return compare(load_snapshot(first), load_snapshot(second), "aiacc@main", "aiacc")
+
+
+def test_the_cost_comes_after_the_data_at_risk_and_the_changes(tmp_path: Path) -> None:
+    comment = markdown([_costed(tmp_path, 2, 2)])
+
+    assert "**Truncated:**" not in comment
+    cost = comment.index("### Cost")
+    assert cost > comment.rindex("<summary>changed <code>")  # after every change
+    assert comment.index("> [!WARNING]\n> **Over budget:** 1 figure(s)") > cost
+    # 123.50 -> 183.75 an hour; each of 2 experiments 3 -> 5 runs of 120.50: +482.00.
+    assert "| `aiacc@main` → `aiacc` | 16 | ¥123.50 → ¥183.75 | +0 GPUs: +¥60.25/h |" in comment
+    assert (
+        "| `experiment-001` | `aiacc@main` → `aiacc` | 16 | 1h (expectedDuration) | ¥120.50 | "
+        "3 → 5 | ¥361.50 → ¥602.50 |"
+    ) in comment
+    assert "| `experiment-000` | `5 × aiacc` | 80.00 GPU-h | ¥602.50 |" in comment
+
+
+def test_the_cost_section_keeps_the_comment_within_its_budget(tmp_path: Path) -> None:
+    # 300 changed jobs and 1,000 experiments whose cost changed: far over 20,000
+    # characters; the stacks' cost and the budget warning stay, the tables are counted.
+    result = _costed(tmp_path, 300, 1000)
+    assert len(markdown([result], limit=10**7)) > 100_000
+
+    comment = markdown([result], limit=20_000)
+
+    assert len(comment) <= 20_000
+    assert "### Cost" in comment and "**Over budget:** 1 figure(s)" in comment
+    assert "| `aiacc@main` → `aiacc` | 16 | ¥123.50 → ¥183.75 |" in comment
+    note = re.search(r"\*\*Truncated:\*\* .*(\d) cost table\(s\)", comment)
+    assert note is not None and note.group(1) in ("1", "2")
+    # The rows of changed objects keep their place before the cost tables in the budget.
+    assert comment.count("| changed | `MPIJob default/") == 300

@@ -69,6 +69,8 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
     api.list(VISION_PODS, f"{JOB}=imagenet-tensorflow,{ROLE}=launcher", *POD_LIST, launcher)
     api.list(VISION_PODS, f"{JOB}=keras-lstm-1x4", *POD_LIST, "pods-keras-lstm-1x4.json")
     api.list(VISION_PODS, f"{JOB}=keras-lstm-4x1", *POD_LIST, "pods-keras-lstm-4x1.json")
+    failed_launchers = api.items("pods-keras-lstm-4x1.json")[:2]
+    api.list_of(VISION_PODS, f"{JOB}=keras-lstm-4x1,{ROLE}=launcher", *POD_LIST, failed_launchers)
     running = api.items("pods-keras-lstm-1x4.json")[:1]
     api.list_of(VISION_PODS, f"{JOB}=keras-lstm-1x4,{ROLE}=launcher", *POD_LIST, running)
     for selector in (
@@ -103,6 +105,14 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
         f"{VISION_PODS}/keras-lstm-1x2-launcher/log", "launcher", "status-404-pod-log.json", 404
     )
     api.log(f"{NLP_PODS}/tf-multiworker-mnist-chief-0/log", "tensorflow", LOGS / "katib-mnist.log")
+    # Its preflight failed, so the launcher's container never started: the API server
+    # refuses its log (kubelet: "is waiting to start: PodInitializing", 400 BadRequest).
+    api.log(
+        f"{VISION_PODS}/keras-lstm-4x1-launcher-8vq2x/log",
+        "launcher",
+        "status-400-pod-initializing.json",
+        400,
+    )
     # What `results collect` reads of the nodes and operators (and `inspect` of the rest).
     record_cluster(api, shape)
 

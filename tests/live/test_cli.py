@@ -163,14 +163,27 @@ def test_collect_records_what_finished(
     assert "keras-lstm-1x1: keras-lstm-1x1: its launcher pod is gone" in ran.stdout
     assert "keras-lstm-1x2: keras-lstm-1x2: pod keras-lstm-1x2-launcher is gone" in ran.stdout
     assert "keras-lstm-2x1: no job on the cluster" in ran.stdout
+    # A worker's preflight failed, and the launcher never started: the API server refuses
+    # its container's log (400), so the run is recorded as failed, with the reason, and
+    # without a log, instead of stopping the command.
+    assert (
+        "keras-lstm-4x1: keras-lstm-4x1: Failed before its launcher container started: "
+        "keras-lstm-4x1-worker-2: trainstack preflight: 0 of the 1 GPUs asked for are visible"
+    ) in ran.stdout
+    assert "results/aiacc/keras-lstm-4x1/run-001.json: run 1: duration 430 s; failed" in (
+        ran.stdout
+    )
     directory = root / "results" / "aiacc"
     assert sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*.*")) == [
         ".lock",  # held while recording (git-ignored): concurrent commands lose no run
         "imagenet-tensorflow/run-001.json",
         "imagenet-tensorflow/run-001.log",
+        "keras-lstm-4x1/run-001.json",
+        "keras-lstm-4x1/run-001.log",
         "tf-multiworker-mnist/run-001.json",
         "tf-multiworker-mnist/run-001.log",
     ]
+    assert (directory / "keras-lstm-4x1" / "run-001.log").read_bytes() == b""
     record = json.loads((directory / "imagenet-tensorflow" / "run-001.json").read_text())
     assert record["baseValuesDigest"] == digests["imagenet-tensorflow"]
     assert record["job"] == {

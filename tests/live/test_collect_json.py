@@ -23,6 +23,7 @@ def test_collect_reports_records_and_notes(
     assert document["format"] == RECORDED_FORMAT
     assert [item["file"] for item in document["recorded"]] == [
         "results/aiacc/imagenet-tensorflow/run-001.json",
+        "results/aiacc/keras-lstm-4x1/run-001.json",
         "results/aiacc/tf-multiworker-mnist/run-001.json",
     ]
     imagenet = document["recorded"][0]["record"]

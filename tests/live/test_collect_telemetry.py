@@ -81,7 +81,8 @@ def test_each_run_reads_its_own_gpus_through_the_service_proxy(
     serve_answer(api, PROXY, EMPTY)  # the TFJob's GPUs: no series
     serve_answer(api, PROXY, dcgm_answer(), query=IMAGENET_QUERY)
     document = _collect(root, cluster, monkeypatch)
-    imagenet, mnist = (item["record"] for item in document["recorded"])
+    # (keras-lstm-4x1 failed before its launcher started: recorded, with no series either)
+    imagenet, _, mnist = (item["record"] for item in document["recorded"])
     telemetry = imagenet["telemetry"]
     assert telemetry["query"] == IMAGENET_QUERY
     assert (telemetry["start"], telemetry["end"], telemetry["stepSeconds"]) == (
@@ -111,7 +112,7 @@ def test_each_run_reads_its_own_gpus_through_the_service_proxy(
         for seen, auth in zip(api.seen, api.authorizations, strict=True)
         if PROXY in seen
     ]
-    assert len(proxied) == 2  # one range query per run
+    assert len(proxied) == 3  # one range query per run
     assert all(auth == "Bearer test-token-not-a-secret" for _, auth in proxied)
 
 
@@ -177,7 +178,7 @@ def test_a_url_gets_the_secrets_credentials_and_never_shows_them(
         for seen, auth in zip(api.seen, api.authorizations, strict=True)
         if "/arms/prom/" in seen
     ]
-    assert sent == [f"Bearer {token}", f"Bearer {token}"]
+    assert sent == [f"Bearer {token}"] * 3  # one range query per run
     assert token not in json.dumps(document)
     assert not any(token in path.read_text() for path in (root / "results").rglob("*.json"))
 
@@ -332,4 +333,4 @@ def test_an_https_service_is_named_so_in_the_proxy_path(
     serve_answer(api, proxy, EMPTY)
     record = _collect(root, cluster, monkeypatch)["recorded"][0]["record"]
     assert record["telemetry"]["source"].startswith("Prometheus service monitoring/")
-    assert sum(1 for seen in api.seen if seen.startswith(proxy + "/api/v1/query_range?")) == 2
+    assert sum(1 for seen in api.seen if seen.startswith(proxy + "/api/v1/query_range?")) == 3

@@ -166,3 +166,36 @@ def test_the_summary_shows_capacity_allocatable_and_image_facts(
         and "CUDA yes" in line
         for line in lines
     )
+
+
+def test_the_cost_of_the_example_stacks_is_unknown_and_says_why(
+    example_plans: dict[str, Plan],
+) -> None:
+    lines = _raw_summary(example_plans["aiacc"])
+    start = lines.index(
+        "cost (CNY; nodes only, pay-as-you-go: no disks, NAS, traffic or cluster fees; "
+        "docs/cost.md):"
+    )
+    assert lines[start + 1 : start + 4] == [
+        "  pool gpu-v100: 4 node(s) of ecs.gn6e-c12g1.12xlarge: price unknown: the price of "
+        "ecs.gn6e-c12g1.12xlarge in cn-beijing is a placeholder (set before deploying)",
+        "  pool cpu: 2 node(s) of ecs.g7.2xlarge: price unknown: the price of ecs.g7.2xlarge in "
+        "cn-beijing is a placeholder (set before deploying)",
+        "  stack aiacc: 16 GPUs, per hour unknown (2 pool(s) without a price)",
+    ]
+    assert lines[start + 4].strip() == "cost per experiment (CNY)"
+    # The ACK price list's placeholders are listed where the stack sets its own prices.
+    assert (
+        "  stacks/Pulumi.aiacc.yaml: trainstack:cost.prices: <pay-as-you-go price of "
+        "ecs.gn6e-c12g1.12xlarge in cn-beijing, CNY per hour> (for the cost figures only: "
+        "`pulumi up` does not need it)"
+    ) in lines
+    # On premises: no price list, said so; nothing to set before deploying.
+    onprem = " ".join(_summary(example_plans["onprem"]))  # long lines wrap at 200 columns
+    assert (
+        "pool dgx-v100: 2 node(s) of no instance type: price unknown: pool dgx-v100 has no "
+        "instance type: an existing cluster's nodes (on premises, or rented elsewhere) have "
+        "no price list: give the pool's price per node-hour in trainstack:cost.prices (pool: "
+        "NAME), as your organisation counts it"
+    ) in onprem
+    assert "trainstack:cost.prices:" not in onprem

@@ -13,6 +13,7 @@ from trainstack.config.experiments import StackExperiments
 from trainstack.config.health import HealthSettings
 from trainstack.config.node_pool import NodePool
 from trainstack.config.operators import Operators
+from trainstack.config.prices import CostSettings
 from trainstack.config.queueing import Queueing
 from trainstack.config.team_rules import team_rules
 from trainstack.config.teams import Amounts, Team, nominal, reach
@@ -54,6 +55,11 @@ class StackConfig(StrictModel):
     queueing: Queueing = Field(
         default_factory=lambda: Queueing.model_validate({}),
         description="Job queueing with Kueue (off unless enabled).",
+    )
+    cost: CostSettings = Field(
+        default_factory=lambda: CostSettings.model_validate({}),
+        description="What the stack's nodes cost: its currency, prices that add to or "
+        "override the cluster kind's price list, and a budget (docs/cost.md).",
     )
     health: HealthSettings = Field(
         default_factory=lambda: HealthSettings.model_validate({}),
@@ -126,6 +132,26 @@ class StackConfig(StrictModel):
                     "a new NAS file system",
                     "`mountTargetDomain` of an existing NAS, or an `nfs` source, on "
                     f"{cluster.label}",
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _priced_pools_exist(self) -> StackConfig:
+        cost = self.cost
+        if (cost.prices or cost.budget) and not (
+            cost.currency or self.cluster.kind.prices.currency
+        ):
+            raise constraint(
+                "cost.currency",
+                None,
+                f"the currency of the stack's prices, e.g. CNY or USD ({self.cluster.label} "
+                "has no price list to take it from)",
+            )
+        names = [pool.name for pool in self.node_pools]
+        for index, price in enumerate(self.cost.prices):
+            if price.pool is not None and price.pool not in names:
+                raise constraint(
+                    f"cost.prices[{index}].pool", price.pool, f"a pool of the stack: {names}"
                 )
         return self
 

@@ -84,3 +84,16 @@ Kubernetes caps label values at 63 characters; a longer one is refused, not trun
 MAX_FACTS_FILE_BYTES = 16 << 20
 """A facts file (``facts/STACK.json``) read by ``plan``, ``diff --fairness`` and ``results``:
 16 MiB (a cluster of 20,000 nodes writes about 1 MiB)."""
+
+MAX_DURATION_SECONDS = 30 * 24 * 3600
+"""An experiment's expected duration (``expectedDuration``): 30 days, longer than any
+training run the platform is for; a run recorded longer is counted at its own length."""
+
+MAX_MONEY = 10**12
+"""A price per node-hour or a budget, in the stack's currency (``trainstack:cost``): far
+above any instance's price or any campaign in any currency, so that every figure derived
+from them (times GPUs, seconds and runs, all bounded) stays exact in the cost figures'
+60-digit decimal arithmetic (``trainstack/cost/money.py``)."""
+
+MONEY_DECIMALS = 6
+"""Decimals a price or budget may have (price lists give 2 to 4)."""

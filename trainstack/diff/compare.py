@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from trainstack.core.yaml.io import canonical_yaml
+from trainstack.cost.change import cost_change
 from trainstack.diff.data_loss import data_risk
 from trainstack.diff.model import (
     ConfigChange,
@@ -63,6 +64,9 @@ def compare(
         data_risks=tuple(risk for risk in risks if risk is not None),
         not_applied=tuple(found for found in unapplied if found is not None),
         warnings=warning_changes(_review(before), _review(after), before_label, after_label),
+        cost=cost_change(
+            before.cost, after.cost, before_label, after_label, (before.exists, after.exists)
+        ),
     )
 
 

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from trainstack.cost.change import CostChange
+from trainstack.cost.record import CostFile
 from trainstack.diff.paths import LeafChange, Location
 
 Status = Literal["added", "removed", "changed", "unchanged"]
@@ -180,6 +182,8 @@ class Snapshot:
     """What each dataset resolves to (``datasets.json``): name -> fact -> {value, key}."""
     review: Review | None = None
     """Warnings and unselected experiments (``review.json``); ``None``: not recorded."""
+    cost: CostFile | None = None
+    """The stack's cost figures (``cost.json``); ``None``: not recorded, or a data stack."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,9 @@ class StackDiff:
     of their own: a change, 1)."""
     warnings: WarningChanges | None = None
     """The stack's plan-time warnings on both sides (new ones first when shown)."""
+    cost: CostChange | None = None
+    """What the stack costs on both sides (shown after the changes); ``None``: neither side
+    recorded a cost (data stacks)."""
 
     def count(self, status: Status) -> int:
         """How many objects have ``status``."""

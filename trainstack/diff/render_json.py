@@ -1,10 +1,13 @@
 """``--format json``: the diff for scripts, one versioned document (docs/scripting.md).
 
-``{"format": "trainstack-diff/1", "changes", "dataAtRisk", "notApplied", "stacks": [...]}``:
+``{"format": "trainstack-diff/1", "changes", "dataAtRisk", "notApplied", "overBudget",
+"stacks": [...], "campaigns": [...]}``:
 per comparison its labels, counts, data at risk, the changes of inputs read at creation
 only (not applied), every object that differs (its status, its experiment, the unified
 diff lines, the masked values that changed), the secure config keys that changed, the
-warnings on both sides and the notes; with ``--fairness``, the
+warnings on both sides, the cost on both sides (every figure of each plan's ``cost.json``
+and the differences: :mod:`trainstack.cost.render_diff`) and the notes; then each
+experiment's campaign over every stack compared; with ``--fairness``, the
 fairness report under ``"fairness"``. Keys are fixed and always present (empty lists, or
 ``null`` where nothing was recorded); the format's number changes when a key changes
 meaning or goes away, never when one is added. Every string is ASCII-escaped: no control
@@ -17,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trainstack.console.json_output import json_text
+from trainstack.cost.render_diff import campaigns_json, cost_json
 from trainstack.diff.fairness import CATEGORIES, FairnessReport
 from trainstack.diff.model import (
     STATUSES,
@@ -39,7 +43,9 @@ def diff_json(diffs: Sequence[StackDiff], fairness: FairnessReport | None = None
         "changes": any(item.has_changes for item in diffs),
         "dataAtRisk": any(item.data_risks for item in diffs),
         "notApplied": any(item.not_applied for item in diffs),
+        "overBudget": any(item.cost is not None and item.cost.over_budget for item in diffs),
         "stacks": [_stack(item) for item in diffs],
+        "campaigns": campaigns_json([item.cost for item in diffs if item.cost is not None]),
     }
     if fairness is not None:
         document["fairness"] = _fairness(fairness)
@@ -60,6 +66,7 @@ def _stack(item: StackDiff) -> dict[str, Any]:
         "objects": [_object(diff) for diff in item.shown],
         "config": [{"key": change.key, "status": change.status} for change in item.config_changes],
         "warnings": None if item.warnings is None else _warnings(item.warnings),
+        "cost": cost_json(item.cost),
         "notes": list(item.notes),
     }
 

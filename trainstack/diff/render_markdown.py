@@ -4,13 +4,16 @@ In reading order: the data at risk (a ``[!CAUTION]`` block, never cut), the chan
 inputs read at creation only (a ``[!WARNING]`` block, never cut), a summary table
 (one row per pair of stacks), then per pair of stacks what changed: its warning changes,
 a table of the changed objects, one collapsible ``<details>`` section per object with
-its ``diff``, and last, collapsed, the warnings that did not change and the acknowledged
-ones. The pair is named once, in the section's heading, never in each row.
+its ``diff``, and, collapsed, the warnings that did not change and the acknowledged
+ones; last, what the change costs (:mod:`trainstack.cost.render_diff`: the stacks per
+hour and any budget warning, never cut; the experiments whose cost changed and the
+campaigns). The pair is named once, in the section's heading, never in each row.
 
 The character budget (GitHub's comment limit, or ``--max-chars``) is spent on changes
-first, wherever they are printed: warning changes and the rows of changed objects, then
-the object diffs, then the collapsed lists (:func:`~trainstack.diff.budget.fit_ranked`);
-what does not fit is counted in a note at the end.
+first, wherever they are printed: warning changes, then the rows of changed objects and
+the cost tables, then the object diffs, then the collapsed lists
+(:func:`~trainstack.diff.budget.fit_ranked`); what does not fit is counted in a note at
+the end.
 """
 
 from __future__ import annotations
@@ -23,10 +26,16 @@ from dataclasses import replace
 
 from trainstack.console.markdown import code_span
 from trainstack.console.safe_text import printable
+from trainstack.cost.render_diff import cost_markdown
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, Block, fit_ranked
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
-from trainstack.diff.render_text import listed_warnings, selection_lines, warning_counts
+from trainstack.diff.render_text import (
+    cost_pairs,
+    listed_warnings,
+    selection_lines,
+    warning_counts,
+)
 
 MARKDOWN_LISTED = 25
 """Warnings listed per stack and group in a PR comment; the rest are counted."""
@@ -42,6 +51,7 @@ _COUNTED = {
     "row": "more row(s) of changed objects",
     "warnings": "warning change list(s)",
     "collapsed": "collapsed list(s) of unchanged and acknowledged warnings",
+    "cost": "cost table(s)",
 }
 _CHANGES = {"new", "gone", "newly acknowledged"}
 """The labels of warnings a change brings, removes or acknowledges."""
@@ -52,6 +62,10 @@ def markdown(diffs: Sequence[StackDiff], limit: int = GITHUB_COMMENT_LIMIT) -> s
     blocks = [Block(_data_loss(diffs)), Block(_not_applied(diffs)), Block(_summary(diffs))]
     for stack_diff in diffs:
         blocks += _stack_blocks(stack_diff)
+    # After the data at risk and the changes: the stacks' cost and any budget warning
+    # always, each experiment whose cost changed and the campaigns as room allows.
+    head, experiments, campaigns = cost_markdown(cost_pairs(diffs))
+    blocks += [Block(head), Block(experiments, ROWS, "cost"), Block(campaigns, ROWS, "cost")]
 
     def note(omitted: Counter[str]) -> str:
         parts = [f"{omitted[kind]} {what}" for kind, what in _COUNTED.items() if omitted[kind]]
@@ -212,8 +226,17 @@ def _markdown_item(label: str, warning: ReviewedWarning) -> str:
 
 
 def _section(item: ObjectDiff) -> str:
-    fence = _fence(item.diff_lines)
     summary = f"{item.status} <code>{_html(item.key.label)}</code>"
+    if item.status == "removed":
+        # Every line of a removed object is a "-" line the reviewer cannot act on (a job
+        # is ~900 of them, its preflight script inline in each role): its definition
+        # stays in the base, and `trainstack diff` shows it in full locally.
+        lines = sum(1 for line in item.diff_lines[2:] if line.startswith("-"))  # no header
+        return (
+            f"<details><summary>{summary}</summary>\n\nIts {lines} line(s) are on the base "
+            "side; run `trainstack diff` locally to see them.\n\n</details>\n\n"
+        )
+    fence = _fence(item.diff_lines)
     body = "".join(f"{line}\n" for line in item.diff_lines)
     notes = "".join(f"\nmasked: {code_span(note)}\n" for note in object_notes(item))
     return (

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from trainstack.console.safe_text import terminal_line
+from trainstack.cost.render_diff import Compared, cost_text
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import DataRisk, NotApplied, ReviewedWarning, StackDiff, WarningChanges
 
@@ -47,7 +48,16 @@ def text_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:
         if index:
             lines.append(("", ""))
         lines.extend(_stack_lines(stack_diff))
+    cost = cost_text(cost_pairs(diffs))
+    if cost:
+        lines.append(("", ""))
+        lines += [(line, "bold yellow" if "OVER BUDGET" in line else "") for line in cost]
     return lines
+
+
+def cost_pairs(diffs: Sequence[StackDiff]) -> list[Compared]:
+    """(before label, after label, cost) of each comparison that recorded a cost."""
+    return [(d.before_label, d.after_label, d.cost) for d in diffs if d.cost is not None]
 
 
 def data_loss_lines(diffs: Sequence[StackDiff]) -> list[StyledLine]:

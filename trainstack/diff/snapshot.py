@@ -15,6 +15,7 @@ from typing import Any
 
 from trainstack.core.credentials import holds_credential
 from trainstack.core.errors import DiffError
+from trainstack.cost.record import COST_JSON, CostFile
 from trainstack.diff.model import Experiment, Snapshot
 from trainstack.diff.object_keys import (
     STACK_TYPE,
@@ -88,6 +89,7 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
         config_digests=dict(sorted(digests.config.items())),
         datasets=datasets,
         review=review_from_file(read(directory / REVIEW_JSON, ReviewFile, None)),
+        cost=read(directory / COST_JSON, CostFile, None),
     )
 
 

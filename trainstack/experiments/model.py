@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import Field, StringConstraints, model_validator
 
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.durations import Duration
 from trainstack.core.limits import MAX_MATRIX_POINTS
 from trainstack.core.names import RELEASE_NAME_MAX, DnsLabel
 from trainstack.core.warning_ids import Acknowledgement
@@ -171,6 +172,13 @@ class ExperimentFile(StrictModel):
     )
     job: dict[str, Any] = Field(
         description="The training job: values of charts/training-job (see its README)."
+    )
+    expected_duration: Duration | None = Field(
+        default=None,
+        description="How long one run takes, from start to end, e.g. `1h30m` (each point of "
+        "a matrix): the plan's GPU-hours and cost per run. Once runs of the experiment as it "
+        "is now are recorded with their timing (`trainstack results collect`), the median of "
+        "theirs counts instead, and the plan says which (docs/cost.md).",
     )
     image_facts: ImageFacts | None = Field(
         default=None,

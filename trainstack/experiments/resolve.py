@@ -71,6 +71,8 @@ class Experiment:
     """The warnings its file acknowledges (``acknowledge``)."""
     image_facts: ImageFacts | None = None
     """What its file says its image holds (``imageFacts``)."""
+    expected_duration: str | None = None
+    """How long its file says one run takes (``expectedDuration``, e.g. ``1h30m``)."""
     work: Work | None = None
     """The work of one step (``work``): what its throughput is predicted from."""
 
@@ -171,6 +173,7 @@ def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Expe
         pool=None if pool is None else pool.name,
         acknowledgements=tuple(spec.acknowledge),
         image_facts=spec.image_facts,
+        expected_duration=spec.expected_duration,
         work=spec.work,
     )
 

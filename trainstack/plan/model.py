@@ -10,6 +10,7 @@ from trainstack.checks.acknowledge import Acknowledged
 from trainstack.checks.enforcement import Enforcement
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.loader import AnyStack
+from trainstack.cost.estimate import StackCost
 from trainstack.experiments import Experiment, NotSelected
 
 
@@ -98,6 +99,8 @@ class Plan:
     """Warnings a file acknowledges (not in :attr:`warnings`)."""
     not_selected: tuple[NotSelected, ...] = field(default=())
     """Experiments of the experiments directory that the stack does not select, by file."""
+    cost: StackCost | None = None
+    """What the stack's pools and experiments cost (``cost.json``); ``None``: a data stack."""
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

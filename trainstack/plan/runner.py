@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from trainstack.chart import RenderRequest
-from trainstack.config.loader import load_stack_config
+from trainstack.config.loader import LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import StackFile, decode_config_value, read_stack_file
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project
+from trainstack.cost.estimate import StackCost, stack_cost
 from trainstack.deployment import CHART_PATH, Deployment, hand_over, prepare
 from trainstack.plan.charts import (
     HELM_RELEASE,
@@ -21,6 +22,7 @@ from trainstack.plan.conformance import check_conformance
 from trainstack.plan.engine import ProgramRun, run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
+from trainstack.results.durations import recorded_seconds
 
 REMOTE_CHART_NOTE = (
     "{count} Helm release(s) of remote charts are recorded as chart + version + values: "
@@ -65,10 +67,12 @@ def plan_stack(
     config_digests = _config_digests(stack_file, digest_key)
     objects = expand_local_releases(project.root, resources, digest_key, renders)
     conformance_note = check_conformance(stack.config, resources, objects, crd_dir)
+    cost, cost_note = _cost(project, deployment)
+    extra_notes = filter(None, [deployment.facts_note, cost_note])
     return Plan(
         stack=stack,
         resources=tuple(resources),
-        notes=(*_notes(resources), *filter(None, [deployment.facts_note]), conformance_note),
+        notes=(*_notes(resources), *extra_notes, conformance_note),
         config_digests=config_digests,
         provider_config=_provider_config(config, secret_keys),
         objects=tuple(objects),
@@ -79,7 +83,18 @@ def plan_stack(
         enforcement=deployment.enforcement,
         acknowledged=deployment.acknowledged,
         not_selected=deployment.not_selected,
+        cost=cost,
     )
+
+
+def _cost(project: Project, deployment: Deployment) -> tuple[StackCost | None, str | None]:
+    """A cluster stack's cost, its run lengths from its recorded runs where there are any."""
+    stack = deployment.stack
+    if not isinstance(stack, LoadedStack):
+        return None, None
+    experiments = deployment.experiments
+    recorded, note = recorded_seconds(project.root, stack.name, experiments, project.display)
+    return stack_cost(stack.name, stack.config, experiments, recorded), note
 
 
 def _run(

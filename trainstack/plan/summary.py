@@ -11,6 +11,14 @@ from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
 from trainstack.console.terminal import print_warning
 from trainstack.core.yaml.positions import where_written
+from trainstack.cost.estimate import StackCost
+from trainstack.cost.render_plan import (
+    EXPERIMENT_HEADERS,
+    cost_footer,
+    cost_lines,
+    experiment_rows,
+    price_placeholders,
+)
 from trainstack.deployment import experiment_placeholders, populate_placeholders
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
@@ -58,18 +66,39 @@ def print_summary(
         )
         for pull in pulls:
             console.print(f"  {pull.line()}", markup=False)
+    if plan.cost is not None:
+        _cost_summary(plan.cost, console)
     for note in plan.notes:
         console.print(f"note: {note}")
     placeholders = (
         plan.stack.placeholders()
         + populate_placeholders(plan.datasets)
         + experiment_placeholders(plan.experiments)
+        + (price_placeholders(plan.cost) if plan.cost is not None else [])
     )
     if placeholders:
         console.print(f"set before deploying ({len(placeholders)}):", markup=False)
         for key, value in placeholders:
             console.print(f"  {where_written(key, plan.stack.source)}: {value}", markup=False)
     console.print(f"plan written to {written_to}")
+
+
+def _cost_summary(cost: StackCost, console: Console) -> None:
+    """The pools and the stack per hour, the experiments per run and per campaign."""
+    for line in cost_lines(cost):
+        console.print(line, markup=False)
+    rows = experiment_rows(cost)
+    if rows:
+        table = Table(title=f"cost per experiment ({cost.currency or 'no currency set'})")
+        for index, column in enumerate(EXPERIMENT_HEADERS):
+            table.add_column(
+                column, overflow="fold", justify="left" if index in (0, 2) else "right"
+            )
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+    for line in cost_footer(cost):
+        console.print(line, markup=False)
 
 
 def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:

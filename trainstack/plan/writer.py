@@ -18,6 +18,7 @@ from trainstack.checks.effective_resources import effective_resources
 from trainstack.config.loader import LoadedStack
 from trainstack.core.file_names import child, unique_file_names
 from trainstack.core.yaml.io import canonical_yaml, dump_yaml, sorted_keys
+from trainstack.cost.record import COST_JSON, cost_file
 from trainstack.experiments import Experiment
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
@@ -42,6 +43,7 @@ from trainstack.plan.output_dir import checkpoint, replacing
 from trainstack.plan.review import review_file
 
 __all__ = [
+    "COST_JSON",
     "DATASETS_JSON",
     "EXPERIMENTS_JSON",
     "NOTES_FILE",
@@ -114,6 +116,8 @@ def _write_into(plan: Plan, directory: Path) -> None:
     if plan.provider_config:
         _write(directory, PROVIDER_CONFIG_JSON, encode(plan.provider_config))
     _write(directory, REVIEW_JSON, encode(review_file(plan)))
+    if plan.cost is not None:
+        _write(directory, COST_JSON, encode(cost_file(plan.cost)))
     if plan.notes:
         _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import types
+from decimal import Decimal
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import annotated_types
@@ -18,7 +19,13 @@ from pydantic.types import StringConstraints
 
 from trainstack.core.base_model import PATTERN_WORDS
 
-_SCALARS = {bool: "boolean", int: "integer", float: "number", str: "text"}
+_SCALARS = {
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    Decimal: "decimal number",
+    str: "text",
+}
 _BOUNDS = (
     (annotated_types.Ge, "ge", ">="),
     (annotated_types.Gt, "gt", ">"),

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -29,15 +29,13 @@ from trainstack.results.cli_compare import (
     StackA,
     StackB,
     compared_rows,
+    matrix_scaling,
     plot_metric,
     stack_runs,
 )
 from trainstack.results.mlperf import DEFAULT_MIN_RUNS
 from trainstack.results.select import PREFERRED_METRICS
 from trainstack.results.store import Written
-
-if TYPE_CHECKING:
-    from trainstack.results.scaling import Scaling
 
 results_app = App(
     help="Results of training runs: record them as files, compare stacks, show scaling.",
@@ -172,6 +170,7 @@ def compare(
     """Per experiment and metric: n and mean ± sd on each side; the change of A against B
     with its 95% CI, Welch's p-value, and the runs per side it takes to resolve ±2%
     (failed and flagged runs left out and listed); or, --rule mlperf, MLPerf's scores."""
+    from trainstack.results.costs import compared_costs
     from trainstack.results.render_compare import compare_json, compare_markdown, compare_text
 
     project = Project.find()
@@ -202,8 +201,11 @@ def compare(
         render = mlperf_text if output is Format.text else mlperf_markdown
         sys.stdout.write(render(rows, a, b, notes_of(rows)))
         return
+    costs = compared_costs(project, rows, a, b)
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}
-    text = compare_json(rows) if output is Format.json else renders[output](rows, a, b)
+    text = (
+        compare_json(rows, costs) if output is Format.json else renders[output](rows, a, b, costs)
+    )
     sys.stdout.write(text)
 
 
@@ -224,13 +226,15 @@ def report(
 ) -> None:
     """Write DIR/index.html: the verdict first (change, 95% CI, p, runs), the tables, the
     plots, every run's environment and provenance, and what the comparison does not cover."""
+    from trainstack.results.costs import compared_costs
     from trainstack.results.report import Compared, write_report
 
     project = Project.find()
     counting = Counting(include_flagged)
     rows = compared_rows(project, a, b, metric or [], experiment or [], resolve, counting)
     runs = {stack: stack_runs(project, stack) for stack in (a, b)}
-    path = write_report(project, Compared(a, b, rows, runs), out)
+    costs = compared_costs(project, rows, a, b)
+    path = write_report(project, Compared(a, b, rows, runs, costs), out)
     print(f"{project.display(path)}: report of {a} vs {b}, {len(rows)} row(s)")
 
 
@@ -282,15 +286,3 @@ def scaling(
         plot_scaling([result, *others], plot)
     renders = {Format.text: scaling_text, Format.markdown: scaling_markdown}
     sys.stdout.write(scaling_json(result) if output is Format.json else renders[output](result))
-
-
-def matrix_scaling(
-    project: Project, stack: str, matrix: str, metric: str | None, experiments: Sequence[str]
-) -> Scaling:
-    """One stack's scaling of a matrix from its recorded runs."""
-    from trainstack.experiments import load_stack_experiments
-    from trainstack.results.scaling import scaling as compute
-
-    points = load_stack_experiments(project, stack).matrix_points(matrix)
-    names = [point.point_name for point in points]
-    return compute(stack, matrix, names, stack_runs(project, stack), metric, experiments)

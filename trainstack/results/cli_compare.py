@@ -19,6 +19,7 @@ from trainstack.results.store import StoredRun, read_stack_runs
 
 if TYPE_CHECKING:
     from trainstack.results.compare import Row
+    from trainstack.results.scaling import Scaling
 
 
 def stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
@@ -160,3 +161,15 @@ def plot_metric(rows: Sequence[Row], metrics: Sequence[str]) -> str:
     if not recorded:
         raise ResultsError("--plot: nothing to plot (no experiment compared)")
     return PLOTTED_METRIC if PLOTTED_METRIC in recorded else recorded[0]
+
+
+def matrix_scaling(
+    project: Project, stack: str, matrix: str, metric: str | None, experiments: Sequence[str]
+) -> Scaling:
+    """One stack's scaling of a matrix from its recorded runs."""
+    from trainstack.experiments import load_stack_experiments
+    from trainstack.results.scaling import scaling as compute
+
+    points = load_stack_experiments(project, stack).matrix_points(matrix)
+    names = [point.point_name for point in points]
+    return compute(stack, matrix, names, stack_runs(project, stack), metric, experiments)

@@ -18,7 +18,7 @@ experiment the stack does not select is collected when named.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from trainstack.console.safe_text import printable
@@ -42,6 +42,7 @@ from trainstack.live import (
 )
 from trainstack.live.connect import connect, connect_reader, operator_of
 from trainstack.live.environment import RunEnvironments
+from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of
 from trainstack.results.collect_telemetry import RunExtras
@@ -105,11 +106,19 @@ def _pending(
         return None
     pod = pods[0]
     pod_name, container = str(pod["metadata"]["name"]), training_container(pod)
-    try:
-        log, truncated = _keep_end(cluster.log_lines(job.namespace, pod_name, container))
-    except JobNotFoundError as gone:  # deleted between the listing and the read
-        notes.append(f"{label}: {str(gone).split(' (', 1)[0]}; not collected")
-        return None
+    if job.phase == "Failed" and not _started(pod, container):
+        # Its preflight (or anything before the training container) failed: the API server
+        # refuses the log of a container that never started (400, "waiting to start").
+        log, truncated = b"", False
+        found = preflight_reason(role_pods(cluster, job, None, operator))
+        why = f": {found[0]}: {found[1]}" if found else ""
+        notes.append(f"{label}: Failed before its {container} container started{why}")
+    else:
+        try:
+            log, truncated = _keep_end(cluster.log_lines(job.namespace, pod_name, container))
+        except JobNotFoundError as gone:  # deleted between the listing and the read
+            notes.append(f"{label}: {str(gone).split(' (', 1)[0]}; not collected")
+            return None
     duration = job_duration(job.status)
     where = f"log of {pod_name} ({cluster.where()})"
     try:
@@ -196,3 +205,14 @@ def _keep_end(lines: Iterable[str]) -> tuple[bytes, bool]:
             size -= len(kept.popleft())
             truncated = True
     return b"".join(kept), truncated
+
+
+def _started(pod: Mapping[str, Any], container: str) -> bool:
+    """Whether the pod's ``container`` may have logged: ``False`` only when its status
+    says it never ran (waiting now, nothing before), as after a failed init container."""
+    statuses = (pod.get("status") or {}).get("containerStatuses") or []
+    for status in statuses:
+        if isinstance(status, Mapping) and status.get("name") == container:
+            states = (status.get("state") or {}, status.get("lastState") or {})
+            return any("running" in state or "terminated" in state for state in states)
+    return True  # no status: the log is asked for (a pod gone meanwhile is handled there)

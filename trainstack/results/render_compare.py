@@ -13,6 +13,7 @@ from trainstack.console.tables import markdown_table, number, percent, rounded, 
 from trainstack.experiments.overrides import overrides_words
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
+from trainstack.results.render_costs import Costs, cost_of, costs_markdown, costs_text
 from trainstack.results.render_health import expected_notes
 from trainstack.results.render_mlperf import mlperf_json
 from trainstack.results.render_usage import (
@@ -126,8 +127,8 @@ def unchecked_of(rows: Sequence[Row]) -> list[str]:
     return sorted(found - {""})
 
 
-def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
-    """Aligned plain text."""
+def compare_text(rows: Sequence[Row], a: str, b: str, costs: Costs = ()) -> str:
+    """Aligned plain text; last, what the runs cost (``costs``)."""
     out = [f"{a} vs {b}: {legend(a, b)}\n\n"]
     out.append(
         text_table(
@@ -150,11 +151,12 @@ def compare_text(rows: Sequence[Row], a: str, b: str) -> str:
         out.append(f"\n{USAGE_LEGEND}:\n\n")
         cells = [[printable(cell, None) for cell in row] for row in usage]
         out.append(text_table(USAGE_HEADERS, cells, set(range(2, len(USAGE_HEADERS)))))
+    out.append(costs_text(costs))
     return "".join(out)
 
 
-def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
-    """Tables, notes and a mermaid bar chart per metric: usable as a pull-request comment."""
+def compare_markdown(rows: Sequence[Row], a: str, b: str, costs: Costs = ()) -> str:
+    """Tables, notes, a mermaid bar chart per metric, the cost: a pull-request comment."""
     out = [f"### Results: {code_span(a)} vs {code_span(b)}\n\n", f"{legend(a, b)}.\n\n"]
     table = markdown_table(
         compare_table_headers(a, b), [_cells(row) for row in rows], _RIGHT, _USERS
@@ -178,6 +180,7 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str) -> str:
         chart = mermaid_bars([r for r in rows if r.metric == metric and r.comparable], a, b)
         if chart:
             out.append("\n" + chart)
+    out.append(costs_markdown(costs))
     return "".join(out)
 
 
@@ -269,7 +272,7 @@ def _stats_json(row: Row) -> dict[str, Any]:
     }
 
 
-def compare_json(rows: Sequence[Row]) -> str:
+def compare_json(rows: Sequence[Row], costs: Costs = ()) -> str:
     """A list of objects, one per experiment and metric (keys sorted, final newline)."""
     items = [
         {
@@ -289,6 +292,7 @@ def compare_json(rows: Sequence[Row]) -> str:
                 "differences": list(row.environment.differences),
             },
             **mlperf_json(row),
+            "cost": cost_of(costs, row),
         }
         for row in rows
     ]

@@ -24,6 +24,7 @@ from pathlib import Path
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
 from trainstack.results.compare import Row
+from trainstack.results.costs import RowCost
 from trainstack.results.render_compare import (
     compare_rows_cells,
     compare_table_headers,
@@ -31,6 +32,7 @@ from trainstack.results.render_compare import (
     notes_of,
     unchecked_of,
 )
+from trainstack.results.render_costs import costs_html
 from trainstack.results.render_recorded import telemetry_phrase
 from trainstack.results.report_page import GENERATOR, page, table
 from trainstack.results.report_telemetry import telemetry_section
@@ -130,7 +132,8 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
 def _not_covered(rows: Sequence[Row]) -> list[str]:
     covered = [
         "Only the metrics the logs report, on these two clusters: not accuracy or convergence "
-        "unless recorded, not cost, not other models, batch sizes or cluster sizes.",
+        "unless recorded, not other models, batch sizes or cluster sizes; of the cost, only "
+        "the GPU nodes' share, at today's prices (docs/cost.md).",
         "Each run is taken as independent; runs made at the same time or on the same nodes "
         "may share their conditions.",
         "The interval and p-value assume roughly normal log values and say nothing of "
@@ -147,6 +150,8 @@ class Compared:
     b: str
     rows: Sequence[Row]
     runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
+    costs: Sequence[RowCost] = ()
+    """What the compared runs cost, and the runs still needed (``results.costs``)."""
 
 
 def report_html(project: Project, compared: Compared, out: Path) -> str:
@@ -168,6 +173,7 @@ def report_html(project: Project, compared: Compared, out: Path) -> str:
         + _provenance(out, compared.runs),
         not_covered=[escape(item) for item in _not_covered(rows)],
         telemetry=telemetry_section(rows, compared.runs),
+        cost=costs_html(compared.costs),
     )
 
 

@@ -41,9 +41,11 @@ def page(
     plots: Sequence[str],
     provenance: str,
     not_covered: Sequence[str],
+    cost: str = "",
     telemetry: str = "",
 ) -> str:
-    """The whole page, verdict first."""
+    """The whole page, verdict first (``telemetry`` and ``cost``: their sections' HTML,
+    heading included, after the plots)."""
     items = "".join(f"<li>{item}</li>" for item in verdicts)
     covered = "".join(f"<li>{item}</li>" for item in not_covered)
     return (
@@ -56,7 +58,7 @@ def page(
         f"<ul>{items}</ul></section>\n"
         f'<h2>Every experiment and metric</h2>\n<p class="legend">{legend}</p>\n{table_html}'
         f"<h2>Plots</h2>\n{''.join(plots) or '<p>No experiment has values on both sides.</p>'}\n"
-        f"{telemetry}"
+        f"{telemetry}{cost}"
         f"<h2>Provenance of every run</h2>\n{provenance}"
         f"<h2>What this comparison does not cover</h2>\n<ul>{covered}</ul>\n"
         "</body>\n</html>\n"

@@ -17,6 +17,7 @@ from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.ack_create import CREATE_ONLY, AckCreate, minor_of
+from trainstack.config.clusters.alicloud_prices import PRICES
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
 from trainstack.core.base_model import StrictModel, constraint
@@ -180,6 +181,7 @@ KIND = ClusterKind(
         "alicloud:nas/mountTarget:MountTarget": rules.MOUNT_TARGET_REPLACED_BY,
     },
     create_only_inputs={MANAGED_CLUSTER: CREATE_ONLY},
+    prices=PRICES,
 )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import Field
 
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
+from trainstack.config.prices import PriceList
 from trainstack.core.base_model import constraint
 
 if TYPE_CHECKING:
@@ -43,6 +44,14 @@ KIND = ClusterKind(
     label="an existing cluster",
     capabilities=frozenset(),
     check_pool=check_pool,
+    # Nodes bought or rented outside trainstack (on premises, another cloud) have no price
+    # list: a pool counts only at the price per node-hour the stack gives it.
+    prices=PriceList(
+        currency=None,
+        without="an existing cluster's nodes (on premises, or rented elsewhere) have no price "
+        "list: give the pool's price per node-hour in trainstack:cost.prices (pool: NAME), "
+        "as your organisation counts it",
+    ),
 )
 
 

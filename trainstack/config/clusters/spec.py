@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 from trainstack.config.capacity import NOTHING, NodeAllocatable
+from trainstack.config.prices import NO_PRICES, PriceList
 from trainstack.core.base_model import StrictModel, constraint
 
 if TYPE_CHECKING:
@@ -97,6 +98,9 @@ class ClusterKind:
     """What pods can request on a node of a pool (at key ``nodePools[i]``) when the pool
     declares only its capacity: the kind's cloud's documented reservation, or a
     constraint error naming what to declare (see ``trainstack.config.capacity``)."""
+    prices: PriceList = NO_PRICES
+    """What the kind's nodes cost per hour, by instance type and region (see
+    ``trainstack.config.prices``); a stack adds its own (``trainstack:cost.prices``)."""
 
     def supports(self, capability: Capability) -> bool:
         """Whether the kind's cloud offers ``capability``."""

@@ -1,0 +1,202 @@
+"""What the runs compared cost, and what resolving each row would (``results compare`` and
+``results report``).
+
+Per experiment and side: the runs compared, their GPU-hours (each timed run's GPUs x its
+length, :mod:`trainstack.results.durations`) and cost (GPU-hours x the price of a GPU-hour
+of the experiment's pool on the stack as it is now, :mod:`trainstack.cost.estimate`).
+Per row not yet resolved: the runs still needed per side (the runs-needed of
+:mod:`trainstack.results.change` less the runs there are) and what they would take, each
+run as long as the median of the side's timed runs, else the experiment's declared
+``expectedDuration``. Untimed runs (recorded from saved logs) and unpriced pools leave
+figures unknown, said so, never zero.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from trainstack.core.errors import TrainstackError
+from trainstack.core.project import Project
+from trainstack.cost.estimate import ExperimentCost, stack_cost
+from trainstack.cost.money import CONTEXT, SECONDS_PER_HOUR, exact
+from trainstack.results.change import MAX_RUNS_NEEDED
+from trainstack.results.compare import Row
+from trainstack.results.durations import run_seconds
+from trainstack.results.store import StoredRun, read_stack_runs
+
+Runs = Mapping[str, Sequence[StoredRun]]
+"""One stack's recorded runs, by experiment."""
+
+
+@dataclass(frozen=True)
+class StackPrices:
+    """One stack's experiments as the plan prices them (``problem``: why none are)."""
+
+    stack: str
+    currency: str | None
+    experiments: Mapping[str, ExperimentCost]
+    problem: str = ""
+
+
+def stack_prices(project: Project, stack: str) -> StackPrices:
+    """``stack``'s experiments priced from its stack file as it is now; a stack that does
+    not load is no error here (the comparison stands without its cost), but said."""
+    from trainstack.experiments import load_stack_experiments
+
+    try:
+        loaded = load_stack_experiments(project, stack)
+    except TrainstackError as error:
+        first = str(error).splitlines()[0]
+        return StackPrices(stack, None, {}, f"{stack} not priced: its stack did not load ({first})")
+    cost = stack_cost(stack, loaded.stack.config, loaded.runs, {})
+    return StackPrices(stack, cost.currency, {item.experiment: item for item in cost.experiments})
+
+
+@dataclass(frozen=True)
+class SideCost:
+    """One side's runs of a row: what they took and cost, what another run would."""
+
+    stack: str
+    runs: int
+    timed: int
+    """Runs with a known length (collected from the cluster)."""
+    gpus: int
+    """GPUs of a run (its latest run's)."""
+    gpu_hours: Decimal | None
+    """GPU-hours of the timed runs (``None``: none is timed)."""
+    cost: Decimal | None
+    seconds: Decimal | None
+    """How long another run would take (``None``: unknown)."""
+    length_from: str
+    currency: str | None
+    per_gpu_hour: Decimal | None
+    unpriced: str = ""
+
+
+def side_cost(prices: StackPrices, experiment: str, runs: Sequence[StoredRun]) -> SideCost:
+    """``runs`` of ``experiment`` on ``prices.stack``, priced."""
+    records = [run.record for run in runs]
+    timed = [(record.shape.gpus, run_seconds(record)) for record in records]
+    lengths = [seconds for _, seconds in timed if seconds is not None]
+    gpu_hours = None
+    if lengths:
+        gpu_hours = sum(
+            (exact(gpus, s, per=SECONDS_PER_HOUR) for gpus, s in timed if s is not None),
+            Decimal(0),
+        )
+    priced = prices.experiments.get(experiment)
+    per_gpu_hour = None if priced is None else priced.per_gpu_hour
+    unpriced = prices.problem or (
+        f"{experiment} is not an experiment of {prices.stack} now"
+        if priced is None
+        else priced.unpriced
+    )
+    seconds, length_from = None, "no timed run and no expectedDuration"
+    if lengths:
+        seconds = Decimal(str(statistics.median(lengths)))
+        length_from = f"median of {len(lengths)} timed run(s)"
+    elif priced is not None and priced.length.seconds is not None:
+        seconds, length_from = priced.length.seconds, priced.length.origin
+    latest = max(records, key=lambda record: record.run) if records else None
+    return SideCost(
+        stack=prices.stack,
+        runs=len(records),
+        timed=len(lengths),
+        gpus=0 if latest is None else latest.shape.gpus,
+        gpu_hours=gpu_hours,
+        cost=None if gpu_hours is None or per_gpu_hour is None else exact(gpu_hours, per_gpu_hour),
+        seconds=seconds,
+        length_from=length_from,
+        currency=prices.currency,
+        per_gpu_hour=per_gpu_hour,
+        unpriced="" if per_gpu_hour is not None else unpriced,
+    )
+
+
+@dataclass(frozen=True)
+class RowCost:
+    """One compared row: both sides' runs, and the runs still needed with their cost."""
+
+    experiment: str
+    metric: str
+    a: SideCost
+    b: SideCost
+    resolve: float | None
+    """The change the runs should resolve (``None``: the row has no runs-needed)."""
+    more: tuple[int, int] | None
+    """More runs needed on A and on B (``None``: not known; ``(0, 0)``: resolved)."""
+
+    @property
+    def currency(self) -> str | None:
+        """The one currency of both sides (``None``: unknown, or they differ)."""
+        both = {self.a.currency, self.b.currency}
+        return self.a.currency if len(both) == 1 else None
+
+    @property
+    def more_gpu_hours(self) -> Decimal | None:
+        """GPU-hours of the runs still needed (``None``: a length is unknown)."""
+        if self.more is None:
+            return None
+        total = Decimal(0)
+        for count, side in zip(self.more, (self.a, self.b), strict=True):
+            if count and side.seconds is None:
+                return None
+            if count:
+                hours = exact(count, side.gpus, side.seconds or 0, per=SECONDS_PER_HOUR)
+                total = CONTEXT.add(total, hours)
+        return total
+
+    @property
+    def more_cost(self) -> Decimal | None:
+        """What the runs still needed would cost (``None``: unknown, or currencies differ)."""
+        if self.more is None or self.currency is None:
+            return None
+        total = Decimal(0)
+        for count, side in zip(self.more, (self.a, self.b), strict=True):
+            if not count:
+                continue
+            if side.seconds is None or side.per_gpu_hour is None:
+                return None
+            cost = exact(count, side.gpus, side.seconds, side.per_gpu_hour, per=SECONDS_PER_HOUR)
+            total = CONTEXT.add(total, cost)
+        return total
+
+
+def row_costs(
+    rows: Sequence[Row], prices: tuple[StackPrices, StackPrices], runs: tuple[Runs, Runs]
+) -> list[RowCost]:
+    """Every compared row, its sides' runs (those the row counts) priced."""
+    found = []
+    for row in rows:
+        sides = []
+        for side, priced, stack_runs in zip((row.a, row.b), prices, runs, strict=True):
+            numbers = set(side.runs)
+            kept = [run for run in stack_runs.get(row.experiment, ()) if run.record.run in numbers]
+            sides.append(side_cost(priced, row.experiment, kept))
+        stats = row.stats
+        more = None
+        if stats is not None and stats.runs_needed is not None:
+            if stats.runs_needed <= MAX_RUNS_NEEDED:
+                needed = stats.runs_needed
+                more = (max(0, needed - len(row.a.runs)), max(0, needed - len(row.b.runs)))
+        found.append(
+            RowCost(
+                experiment=row.experiment,
+                metric=row.metric,
+                a=sides[0],
+                b=sides[1],
+                resolve=None if stats is None else stats.resolve,
+                more=more,
+            )
+        )
+    return found
+
+
+def compared_costs(project: Project, rows: Sequence[Row], a: str, b: str) -> list[RowCost]:
+    """The rows of ``results compare A B`` priced at each stack's prices now."""
+    runs = tuple(read_stack_runs(project.root, stack, project.display) for stack in (a, b))
+    prices = (stack_prices(project, a), stack_prices(project, b))
+    return row_costs(rows, prices, (runs[0], runs[1]))
