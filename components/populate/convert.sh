@@ -1,7 +1,7 @@
 # convert RAW OUT: the raw ILSVRC2012 tars in RAW converted to TFRecords in OUT/train and
 # OUT/validation by the steps of tensorflow/models
 # research/inception/inception/data/download_and_preprocess_imagenet.sh (at 48251730,
-# after its download): untar (as download_imagenet.sh does), the validation images
+# after its download step): untar as its download step does, the validation images
 # sorted into synset directories (preprocess_imagenet_validation_data.py), the bounding
 # boxes into one CSV (process_bounding_boxes.py), then build_imagenet_data.py with
 # --train_shards, --validation_shards and --num_threads (flags of build_imagenet_data.py
