@@ -185,3 +185,12 @@ def test_a_presigned_url_and_placeholders_are_accepted() -> None:
     }
     assert _spec(source=source).source.kind == "http"
     assert _spec(source={**OSS, "bucket": "<bucket>", "prefix": "<prefix>"}).digest
+
+
+def test_the_summary_names_source_layout_and_verify() -> None:
+    assert _spec().summary() == [
+        "source: oss oss://imagenet-tfrecords/tfrecords/ (cn-beijing) -> imagenet/imagenet_data",
+        "layout: 1024 x imagenet/imagenet_data/train/train-*",
+        "layout: 1 to any bytes in all, each file non-empty",
+        "verify: full (sha256 of every file in the manifest)",
+    ]
