@@ -195,3 +195,12 @@ def test_the_summary_names_source_layout_and_verify() -> None:
         "layout: 1 to any bytes in all, each file non-empty",
         "verify: full (sha256 of every file in the manifest)",
     ]
+
+
+def test_a_files_list_too_big_for_a_config_map_points_to_manifest_url() -> None:
+    files = [
+        {"url": f"https://h/{'x' * 2000}/{n}", "sha256": "0" * 64, "path": f"f{n}"}
+        for n in range(500)
+    ]
+    with pytest.raises(ValidationError, match="put the list behind manifestUrl"):
+        _spec(source={"kind": "http", "target": "t", "files": files})
