@@ -15,6 +15,7 @@ instead).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import Field, StringConstraints
@@ -41,6 +42,19 @@ FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
 PASSED_PREFIX = "trainstack preflight: passed"
 """How the line of a preflight that passed starts (files/preflight.sh)."""
+MANIFEST_FILE = ".trainstack-manifest.sha256"
+"""The manifest digest the populate Job's verify writes at the root of a file system
+(docs/data.md), which the preflight reads at each dataset's mount path."""
+NO_MANIFEST = "none"
+"""What the dataset line says without a manifest it can trust (none, unreadable, a
+sub-path mount, any other shape)."""
+DATASET_LINE = re.compile(
+    r"trainstack preflight: dataset ([a-z0-9][a-z0-9.-]{0,252}) manifest "
+    rf"(sha256:[0-9a-f]{{64}}|{NO_MANIFEST})"
+)
+"""One line per dataset the pod mounts (files/preflight.sh), matched whole: the claim and
+the manifest digest it read. Not a failure: a failed check's line names a path, not a
+claim."""
 
 
 class Preflight(StrictModel):
