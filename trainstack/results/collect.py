@@ -55,8 +55,10 @@ from trainstack.training_job.frameworks import framework
 from trainstack.training_job.preflight import CONTAINER as PREFLIGHT
 
 PREFLIGHT_LOG_BYTES = 256 * 1024
-"""The most of a preflight's log read (its dataset lines and checks take a few KiB; the
-API server stops there: PodLogOptions.limitBytes)."""
+"""The most of a preflight's log asked for (its dataset lines and checks take a few KiB).
+The API server stops near it ("may return slightly more or slightly less":
+PodLogOptions.LimitBytes, kubernetes/api 3fed8b5a core/v1/types.go); at most 1,000
+lines are looked at (:data:`trainstack.results.datasets.MAX_LINES`)."""
 
 
 def collect_runs(
@@ -220,7 +222,6 @@ def _datasets_read(
         return read_lines(log.decode("utf-8", errors="replace").splitlines()[:MAX_LINES])
     name = str(pod["metadata"]["name"])
     try:
-        # limitBytes: the answer ends there, so the stream is read to its end
         return read_lines(
             cluster.log_lines(namespace, name, PREFLIGHT, limit_bytes=PREFLIGHT_LOG_BYTES)
         )
