@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import run
+from tests.diff.plan_dirs import copy_project
 from tests.live.apiserver import RecordedApi
 from tests.live.conftest import api, cluster, digests, root  # noqa: F401 (fixtures)
 from tests.live.recorded_jobs import MANIFEST, VISION_PODS
@@ -157,3 +158,29 @@ def test_a_record_from_before_datasets_were_recorded_still_loads() -> None:
     assert RunRecord.model_validate_json(older.model_dump_json(by_alias=True)).datasets == {}
     with pytest.raises(ValueError, match="datasets"):
         RunRecord.model_validate({**older.model_dump(by_alias=True), "datasets": {"x": "sha1"}})
+
+
+def test_diff_fairness_of_recorded_runs_with_different_manifests_is_not_comparable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = copy_project(tmp_path / "copy")
+    _add_workload_1(project, tmp_path / "logs", monkeypatch)
+    fairness = ("diff", "aiacc", "baseline", "--fairness")
+    # saved logs: unknown on both sides, a note, no finding
+    ran = run(project, *fairness, monkeypatch=monkeypatch)
+    assert ran.code == 0, ran.stdout + ran.stderr
+    assert (
+        "note: recorded runs of imagenet-tensorflow: data not checked: dataset imagenet-data "
+        "(unknown on aiacc; unknown on baseline)"
+    ) in ran.stdout.splitlines()
+    _set_datasets(project, "aiacc", {"imagenet-data": MANIFEST})
+    _set_datasets(project, "baseline", {"imagenet-data": OTHER})
+    ran = run(project, *fairness, monkeypatch=monkeypatch)
+    lines = ran.stdout.splitlines()
+    assert ran.code == 1, ran.stdout + ran.stderr
+    assert lines[0].startswith("fairness aiacc -> baseline: NOT COMPARABLE: 1 difference")
+    assert (
+        "  other             dataset imagenet-data: recorded runs of imagenet-tensorflow: the "
+        "stacks read different data: dataset imagenet-data manifest sha256:4d1b7c9e0a2f on "
+        "aiacc, sha256:999999999999 on baseline"
+    ) in lines

@@ -60,6 +60,10 @@ class DatasetVerdict:
     status: Status
     reason: str = ""
     """Why the pair is not comparable, or which datasets were not checked."""
+    dataset: str = ""
+    """The dataset whose manifests differ."""
+    detail: str = ""
+    """How they differ, without the experiment (``the stacks read different data: ...``)."""
 
     @property
     def comparable(self) -> bool:
@@ -88,19 +92,17 @@ def dataset_verdict(
         for stack, digests in sides:
             known = sorted(digests - {UNKNOWN, NO_MANIFEST})
             if len(known) > 1:
-                return DatasetVerdict(
-                    "differs",
-                    f"{experiment}: NOT COMPARABLE: the runs on {stack} read different data: "
-                    f"dataset {claim} manifest {' and '.join(_short(d) for d in known)}",
-                )
+                manifests = " and ".join(_short(d) for d in known)
+                detail = f"the runs on {stack} read different data: dataset {claim} manifest"
+                return _differs(experiment, claim, f"{detail} {manifests}")
         (_, a), (_, b) = sides
         a_known, b_known = a - {UNKNOWN, NO_MANIFEST}, b - {UNKNOWN, NO_MANIFEST}
         if a_known and b_known and a_known != b_known:
-            return DatasetVerdict(
-                "differs",
-                f"{experiment}: NOT COMPARABLE: the stacks read different data: dataset "
-                f"{claim} manifest {_short(min(a_known))} on {a_stack}, "
-                f"{_short(min(b_known))} on {b_stack}",
+            return _differs(
+                experiment,
+                claim,
+                f"the stacks read different data: dataset {claim} manifest "
+                f"{_short(min(a_known))} on {a_stack}, {_short(min(b_known))} on {b_stack}",
             )
         if a != a_known or b != b_known:
             unchecked.append(f"{claim} ({_said(a_stack, a)}; {_said(b_stack, b)})")
@@ -109,6 +111,10 @@ def dataset_verdict(
             "unknown", f"{experiment}: data not checked: dataset {', '.join(unchecked)}"
         )
     return DatasetVerdict("same")
+
+
+def _differs(experiment: str, claim: str, detail: str) -> DatasetVerdict:
+    return DatasetVerdict("differs", f"{experiment}: NOT COMPARABLE: {detail}", claim, detail)
 
 
 def _said(stack: str, digests: set[str]) -> str:
