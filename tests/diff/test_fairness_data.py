@@ -4,14 +4,13 @@ that sends the reader to the results, never a finding."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_helpers import run
 from tests.diff.plan_dirs import copy_project
 from tests.stack_helpers import REPO, example_config, with_data_stack
-from trainstack.cli import main
 from trainstack.core.project import Project
 from trainstack.core.yaml.io import dump_yaml
 from trainstack.diff.fairness import FairnessReport, classify
@@ -81,16 +80,13 @@ def test_an_undeclared_manifest_is_unknown_not_evidence(
 
 
 def test_the_command_says_not_comparable_naming_the_dataset(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = copy_project(tmp_path)
     _write(project / "stacks", {"aiacc": ONE, "baseline": TWO})
-    monkeypatch.chdir(project)
-    monkeypatch.setattr(sys, "argv", ["trainstack", "diff", "aiacc", "baseline", "--fairness"])
-    with pytest.raises(SystemExit) as stop:
-        main()
-    lines = capsys.readouterr().out.splitlines()
-    assert stop.value.code == 1
+    ran = run(project, "diff", "aiacc", "baseline", "--fairness", monkeypatch=monkeypatch)
+    lines = ran.stdout.splitlines()
+    assert ran.code == 1, ran.stderr
     assert lines[0].startswith("fairness aiacc -> baseline: NOT COMPARABLE: 1 difference")
     assert any(
         line.startswith("  other             dataset imagenet-data: reads different data: manifest")

@@ -86,6 +86,15 @@ def test_collect_without_the_preflight_log_records_unknown_and_says_why(
     assert note.endswith(": datasets unknown")
 
 
+def _read(
+    project: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, aiacc: str, baseline: str
+) -> None:
+    """Workload 1's runs on both stacks, as if collected reading these manifests."""
+    _add_workload_1(project, logs, monkeypatch)
+    _set_datasets(project, "aiacc", {"imagenet-data": aiacc})
+    _set_datasets(project, "baseline", {"imagenet-data": baseline})
+
+
 def _set_datasets(project: Path, stack: str, datasets: dict[str, str]) -> None:
     """The stack's runs as if collected with these manifests (the log stays as recorded)."""
     for path in sorted((project / "results" / stack / "imagenet-tensorflow").glob("run-*.json")):
@@ -115,9 +124,7 @@ def test_compare_of_different_manifests_is_not_comparable_naming_the_dataset(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _add_workload_1(root, tmp_path / "logs", monkeypatch)
-    _set_datasets(root, "aiacc", {"imagenet-data": MANIFEST})
-    _set_datasets(root, "baseline", {"imagenet-data": OTHER})
+    _read(root, tmp_path / "logs", monkeypatch, MANIFEST, OTHER)
     said = (
         "imagenet-tensorflow: NOT COMPARABLE: the stacks read different data: dataset "
         "imagenet-data manifest sha256:4d1b7c9e0a2f on aiacc, sha256:999999999999 on baseline"
@@ -140,9 +147,7 @@ def test_runs_of_one_side_that_read_two_manifests_are_not_comparable(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _add_workload_1(root, tmp_path / "logs", monkeypatch)
-    _set_datasets(root, "aiacc", {"imagenet-data": MANIFEST})
-    _set_datasets(root, "baseline", {"imagenet-data": MANIFEST})
+    _read(root, tmp_path / "logs", monkeypatch, MANIFEST, MANIFEST)
     first = root / "results/baseline/imagenet-tensorflow/run-001.json"
     first.write_text(first.read_text().replace(MANIFEST, OTHER))
     (row,) = json.loads(_compare(root, monkeypatch, "--format", "json").stdout)
