@@ -159,3 +159,13 @@ def test_a_pod_without_datasets_prints_no_dataset_line(shell: list[str], place: 
     code, lines = run(worker, shell, pod)
     assert code == 0, lines
     assert _dataset_lines(lines) == []
+
+
+def test_a_dataset_line_is_never_taken_for_a_failure() -> None:
+    # a log's tail cut before the last line (FallbackToLogsOnError keeps the last 80
+    # lines): the dataset lines left are no reason for `trainstack status`
+    message = LINE.format(name="imagenet", said=DIGEST) + "\n" + LINE.format(name="x", said="none")
+    status = {
+        "initContainerStatuses": [{"state": {"terminated": {"exitCode": 1, "message": message}}}]
+    }
+    assert preflight_reason([{"metadata": {"name": "p"}, "status": status}]) is None

@@ -6,7 +6,9 @@ The chart adds an init container, ``preflight``, made from the pod's training co
 visible, the workers' sshd and the launcher's ssh are set up as mpi-operator relies on
 (``sshd -t`` and ``sshd -T``, ``ssh -G``), every dataset is mounted
 and readable (the results claim writable), the MPI launcher resolves its workers' host
-names, and the variables the job's scripts need are set. On failure it ends with one line,
+names, and the variables the job's scripts need are set. It prints one line per dataset
+with the manifest digest it read there (:data:`DATASET_LINE`), which ``results collect``
+records. On failure it ends with one line,
 ``trainstack preflight: ...``, its termination message, which ``trainstack status`` shows
 as the job's reason. docs/preflight.md has each check, what it costs and where it cannot
 run (a TrainJob has no init containers: the trainer's command runs after the checks
@@ -65,7 +67,8 @@ class Preflight(StrictModel):
         description="Run the preflight: an init container, made from the training "
         "container, that checks the GPUs, sshd/ssh, mounts, workers' names and requiredEnv "
         "in seconds and fails with one line, `trainstack preflight: ...`, the job's reason "
-        "in `trainstack status`. false: no preflight.",
+        "in `trainstack status`; it also prints each dataset's manifest digest, which "
+        "`results collect` records. false: no preflight.",
     )
     required_env: list[ShellName] = Field(
         default_factory=list,
