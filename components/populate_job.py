@@ -24,6 +24,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.populate_marker import POPULATE_SCRIPT, WAIT_SCRIPT
+from trainstack.config.data_sources import populate_job_name
 from trainstack.config.populate import POPULATE_DIGEST, Populate
 
 MOUNT = "/data"
@@ -104,7 +105,7 @@ class PopulateJob(pulumi.ComponentResource):
         k8s.batch.v1.Job(
             f"{name}-job",
             metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=f"{role}-{args.dataset}"[:63].rstrip("-"),
+                name=populate_job_name(args.dataset, args.runs),
                 namespace=args.namespace,
                 labels=labels,
                 annotations={POPULATE_DIGEST: spec.digest},

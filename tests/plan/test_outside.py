@@ -40,6 +40,9 @@ def test_the_accelerated_stack_lists_each_fetch_with_its_mirror_key(
             NODES,
             "trainstack:operators.trainingOperator.images",
         ),
+        # what training-operator adds to PyTorch workers: no object of the install names
+        # it, the stack's `images` reaches the controller as --pytorch-init-container-image
+        "docker.io/alpine:3.10": (NODES, "trainstack:operators.trainingOperator.images"),
         "registry.k8s.io/kueue/kueue:v0.19.2": (
             NODES,
             "trainstack:queueing.values.controllerManager.manager.image",
@@ -78,6 +81,7 @@ def test_mirrors_in_the_region_leave_the_list(write_stack: StackWriter) -> None:
     operators["mpiOperator"]["manifestUrl"] = (
         "https://team.oss-cn-beijing-internal.aliyuncs.com/mpi-operator.yaml"
     )
+    operators["trainingOperator"]["images"] = {"alpine:3.10": f"{acr}/alpine:3.10"}
     operators["trainer"] = {
         "version": "2.3.0",
         "chartRepo": "oci://team-registry-vpc.cn-beijing.cr.aliyuncs.com/charts",
@@ -89,6 +93,7 @@ def test_mirrors_in_the_region_leave_the_list(write_stack: StackWriter) -> None:
     }
     found = _by_reference(plan_stack(write_stack(config), "test"))
     assert INSTALLER not in found
+    assert "docker.io/alpine:3.10" not in found
     assert not any(reference.startswith(acr) for reference in found)
     assert not any("mpi-operator" in reference for reference in found)
     assert not any("kubeflow-trainer" in reference for reference in found)
