@@ -77,7 +77,7 @@ class PopulateJob(pulumi.ComponentResource):
                 )
                 for ref in spec.secret_env
             ]
-            command = ["/bin/sh", "-c", POPULATE_SCRIPT, "populate", *spec.command]
+            command = ["/bin/sh", "-c", POPULATE_SCRIPT, "populate", *(spec.command or [])]
         else:
             command = ["/bin/sh", "-c", WAIT_SCRIPT]
         amounts = {"cpu": spec.resources.cpu, "memory": spec.resources.memory}

@@ -77,13 +77,13 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
     # the placeholder of an experiment is listed with the stack's
     words = " ".join(result.stdout.split())
     assert (
-        "set before deploying (13): stacks/templates/workload-1-ack.yaml:39: "
+        "set before deploying (16): stacks/templates/workload-1-ack.yaml:39: "
         "cluster.create.network.podVswitchIds[0]: <vSwitch ID for the pods' IPs"
     ) in words
     # the populate Job's image, named in the data stack that declares it
     assert (
-        "stacks/Pulumi.imagenet.yaml:56: trainstack:dataStore.fileSystems[0].populate.image: "
-        "<image with tensorflow/models"
+        "stacks/Pulumi.imagenet.yaml:52: trainstack:dataStore.fileSystems[0].populate.image: "
+        "<image with ossutil"
     ) in words
     assert words.endswith(
         "experiments/keras-lstm-scaling.yaml:33: job.image.name: <image with "

@@ -40,11 +40,16 @@ AIACC_PLACEHOLDERS = [
     ),
 ]
 # The data the stack mounts is filled by a Job this stack runs: its image is to set too.
-POPULATE_IMAGE = (
-    "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate.image",
-    "<image with tensorflow/models research/inception/inception/data in /opt/inception/data, "
-    "TensorFlow 1.x and git>",
-)
+_POPULATE = "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate"
+POPULATE_PLACEHOLDERS = [
+    (f"{_POPULATE}.image", "<image with ossutil 1.7, coreutils and git>"),
+    (f"{_POPULATE}.source.bucket", "<OSS bucket holding the ImageNet TFRecords>"),
+    (
+        f"{_POPULATE}.source.prefix",
+        "<prefix of train/ and validation/ in the bucket, e.g. imagenet/tfrecords>",
+    ),
+    (f"{_POPULATE}.source.region", "<region of the bucket, e.g. cn-beijing>"),
+]
 
 
 # The Keras/LSTM script of workload 4 is the team's own: no published image holds it.
@@ -70,6 +75,9 @@ def test_the_plan_lists_every_placeholder_to_set(example_plans: dict[str, Plan])
     assert example_plans["aiacc"].stack.placeholders() == AIACC_PLACEHOLDERS
     assert [key for key, _ in example_plans["imagenet"].stack.placeholders()] == [
         "trainstack:dataStore.fileSystems[0].populate.image",
+        "trainstack:dataStore.fileSystems[0].populate.source.bucket",
+        "trainstack:dataStore.fileSystems[0].populate.source.prefix",
+        "trainstack:dataStore.fileSystems[0].populate.source.region",
         "trainstack:dataStore.fileSystems[0].vswitchId",
         "trainstack:dataStore.fileSystems[0].zoneId",
         "trainstack:dataStore.vpcId",
@@ -99,9 +107,15 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         )
     lines = str(caught.value).splitlines()
     assert lines[0] == (
-        "stacks/Pulumi.aiacc.yaml still has 13 placeholder(s); set before deploying:"
+        "stacks/Pulumi.aiacc.yaml still has 16 placeholder(s); set before deploying:"
     )
-    placeholders = [*AIACC_PLACEHOLDERS, POPULATE_IMAGE, IMAGENET_IMAGE, KERAS_IMAGE, MNIST_IMAGE]
+    placeholders = [
+        *AIACC_PLACEHOLDERS,
+        *POPULATE_PLACEHOLDERS,
+        IMAGENET_IMAGE,
+        KERAS_IMAGE,
+        MNIST_IMAGE,
+    ]
     # Each where it is written, the line as the files hold it (read from them by hand).
     written_at = [
         f"{TEMPLATE}:39",
@@ -113,7 +127,10 @@ def test_a_real_run_of_the_program_refuses_placeholders_one_line_per_key() -> No
         "stacks/Pulumi.aiacc.yaml:171",
         "stacks/Pulumi.aiacc.yaml:172",
         "stacks/Pulumi.aiacc.yaml:77",
+        "stacks/Pulumi.imagenet.yaml:52",
+        "stacks/Pulumi.imagenet.yaml:55",
         "stacks/Pulumi.imagenet.yaml:56",
+        "stacks/Pulumi.imagenet.yaml:57",
         "experiments/imagenet-tensorflow.yaml:31",
         "experiments/keras-lstm-scaling.yaml:33",
         "experiments/tf-multiworker-mnist.yaml:19",

@@ -13,6 +13,7 @@ import pytest
 from tests.conformance import crd_dir
 from tests.conftest import StackWriter
 from tests.stack_helpers import on_ack_arena
+from trainstack.config.populate_sources import OssSource
 from trainstack.conformance.validate import pod_templates
 from trainstack.plan.crd_dir import crd_dir_from
 from trainstack.plan.model import Plan
@@ -381,12 +382,15 @@ def test_the_populate_job_fills_what_workload_ones_scripts_read(
     }
     assert claims[mount["name"]] == "imagenet-data"
     assert pod["containers"][0]["command"][-1].endswith(launch.group(1))
-    # the populate Job writes the TFRecords where config_arena.sh reads them, and checks
-    # out the working copy holding launch_arena.sh, both under the same mount
+    # the populate Job copies the TFRecords where config_arena.sh reads them (its layout
+    # checks their shards there), and checks out the working copy holding launch_arena.sh,
+    # both under the same mount
     (populate,) = [r for r in plan.resources if r.type == "kubernetes:batch/v1:Job"]
     command = populate.inputs["spec"]["template"]["spec"]["containers"][0]["command"][-1]
     records = PurePosixPath(data_dir.group(1)).relative_to("/data")
     working_copy = PurePosixPath(launch.group(1)).relative_to("/data").parts[0]
-    assert f'out="$TRAINSTACK_DATA_DIR/{records}";' in command
-    assert '--output_directory="$out"' in command
+    (spec,) = [item.populate for item in plan.datasets if item.populate is not None]
+    assert [item.glob for item in spec.layout.files][0] == f"{records}/train-*"
+    assert isinstance(spec.source, OssSource)
+    assert f"{records}".startswith(f"{spec.source.target}/")
     assert f'"$TRAINSTACK_DATA_DIR/{working_copy}";' in command

@@ -15,7 +15,25 @@ from trainstack.config.populate import Populate, populate_digest
 from trainstack.core.errors import ConfigError
 from trainstack.core.yaml.io import dump_yaml, read_yaml
 
-SPEC: dict[str, Any] = {"stack": "aiacc", "image": "registry/convert:1", "command": ["convert"]}
+OSS: dict[str, Any] = {
+    "kind": "oss",
+    "bucket": "imagenet-tfrecords",
+    "prefix": "tfrecords",
+    "region": "cn-beijing",
+    "target": "imagenet/imagenet_data",
+    "credentials": {"secret": "imagenet-oss"},
+}
+LAYOUT: dict[str, Any] = {
+    "files": [{"glob": "imagenet/imagenet_data/train/train-*", "count": 1024}],
+    "minBytes": 1,
+}
+SPEC: dict[str, Any] = {
+    "stack": "aiacc",
+    "image": "registry/populate:1",
+    "source": OSS,
+    "layout": LAYOUT,
+    "command": ["clone"],
+}
 
 
 def _spec(**changes: Any) -> Populate:
@@ -27,8 +45,11 @@ def test_the_digest_follows_what_decides_the_data() -> None:
     assert digest == populate_digest(_spec())
     assert len(digest) == 64
     for decisive in (
-        {"image": "registry/convert:2"},
-        {"command": ["convert", "--shards=128"]},
+        {"image": "registry/populate:2"},
+        {"source": {**OSS, "prefix": "tfrecords-v2"}},
+        {"layout": {**LAYOUT, "minBytes": 2}},
+        {"verify": "quick"},
+        {"command": ["clone", "--depth=1"]},
         {"env": {"SHARDS": "128"}},
         {"secretEnv": [{"name": "USER_NAME", "secret": "account", "key": "user"}]},
     ):
@@ -82,7 +103,7 @@ def test_the_running_stack_must_mount_the_whole_file_system(tmp_path: Path) -> N
 
 
 def test_the_data_stack_must_say_which_stack_runs_it(tmp_path: Path) -> None:
-    _data_stack(tmp_path, {"image": "registry/convert:1", "command": ["convert"]})
+    _data_stack(tmp_path, {key: value for key, value in SPEC.items() if key != "stack"})
     stack = load(example_config("aiacc"), "stacks/Pulumi.aiacc.yaml")
     with pytest.raises(ConfigError, match=r"populate\.stack") as caught:
         resolve_datasets(stack, tmp_path)

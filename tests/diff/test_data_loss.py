@@ -177,7 +177,7 @@ def test_an_upgrade_of_the_created_cluster_is_not_data_loss(tmp_path: Path) -> N
 
 def test_a_changed_populate_spec_is_data_at_risk(tmp_path: Path) -> None:
     imagenet = (REPO / "stacks" / "Pulumi.imagenet.yaml").read_text()
-    changed = imagenet.replace("--labels_file=", "--num_threads=16\n              --labels_file=")
+    changed = imagenet.replace("count: 128", "count: 256")
     assert changed != imagenet
     (tmp_path / "Pulumi.imagenet2.yaml").write_text(changed)
     after = _cluster()

@@ -1,14 +1,18 @@
-"""How a data stack's file system is filled: ``fileSystems[].populate``.
+"""How a data stack's file system is filled and checked: ``fileSystems[].populate``.
 
 A Kubernetes Job on one cluster stack (``stack``: the data stack says which) mounts the
-file system read-write and runs ``command`` in ``image`` once. Once: the Job's script
-(``components/populate_marker.py``) writes a marker holding the digest of the spec
-(:func:`populate_digest`: image, command, environment, secret references) after the
-command succeeds, skips the command when the marker holds the same digest, and refuses
-to run over files it did not write (or wrote for another spec) unless ``overwrite`` is
-true. A changed spec is a new digest: ``trainstack diff`` lists it under data at risk.
-Credentials (ImageNet needs an account) are Kubernetes Secrets referenced by name and
-key, never values in the stack file.
+file system read-write and runs the populate script (``components/populate/``) in
+``image`` once: it fetches ``source`` (:mod:`trainstack.config.populate_sources`), runs
+the optional ``command``, then verifies ``layout`` (names, counts, non-empty files, the
+total size) and writes the manifest (``.trainstack-manifest``: size, sha256 with
+``verify: full``, and path of every file the layout matches, sorted) with its digest
+(``.trainstack-manifest.sha256``), and only then the marker ``.trainstack-populated``
+holding the digest of the spec (:func:`populate_digest`). The same spec never runs twice;
+files it did not write (or wrote for another spec) are refused unless ``overwrite`` is
+true (``existing`` writes only the manifest and the marker, so it never refuses). A
+changed spec is a new digest: ``trainstack diff`` lists it under data at risk.
+Credentials are Kubernetes Secrets referenced by name and key (or the cluster's RRSA),
+never values in the stack file.
 """
 
 from __future__ import annotations
@@ -16,10 +20,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
+from trainstack.config.populate_sources import (
+    ConvertSource,
+    ExistingSource,
+    Glob,
+    HttpSource,
+    OssSource,
+    SecretKey,
+    Source,
+)
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel
 
@@ -28,18 +41,28 @@ Image = Annotated[
     str, StringConstraints(pattern=rf"^([a-z0-9][A-Za-z0-9._/:@-]{{0,254}}|{PLACEHOLDER_PATTERN})$")
 ]
 StackName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$")]
-SecretKey = Annotated[str, StringConstraints(pattern=r"^[-._a-zA-Z0-9]{1,253}$")]
 Amount = Annotated[str, StringConstraints(pattern=r"^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti)?$")]
 POPULATE_DIGEST = "trainstack.io/populate-digest"
 """The annotation of a populate Job (and of the Job waiting for it): the spec's digest."""
 # Names of plain variables that would carry a credential: those come from a Secret.
 _CREDENTIAL_NAME = re.compile(r"(KEY|PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL)", re.IGNORECASE)
 
+__all__ = [
+    "ConvertSource",
+    "ExistingSource",
+    "HttpSource",
+    "Layout",
+    "LayoutFiles",
+    "OssSource",
+    "Populate",
+    "populate_digest",
+]
+
 
 class SecretEnv(StrictModel):
     """An environment variable read from a Kubernetes Secret in the Job's namespace."""
 
-    name: EnvName = Field(description="The variable, e.g. `IMAGENET_ACCESS_KEY`.")
+    name: EnvName = Field(description="The variable, e.g. `MIRROR_TOKEN`.")
     secret: DnsLabel = Field(description="Name of the Secret (created outside trainstack).")
     key: SecretKey = Field(description="Key of the Secret holding the value.")
 
@@ -51,27 +74,77 @@ class PopulateResources(StrictModel):
     memory: Amount = Field(default="16Gi", description="Memory request and limit.")
 
 
+class LayoutFiles(StrictModel):
+    """Files the experiments read: a pattern and how many files it must match."""
+
+    glob: Glob = Field(
+        description="Files relative to the file system's root, e.g. "
+        "`imagenet/imagenet_data/train/train-*` (`*`, `?` within one name)."
+    )
+    count: int = Field(ge=1, le=10_000_000, description="Exactly this many files match.")
+
+
+class Layout(StrictModel):
+    """What verify checks, and what the manifest lists: the files matching ``files``."""
+
+    files: list[LayoutFiles] = Field(
+        min_length=1, max_length=64, description="Patterns and their file counts."
+    )
+    min_bytes: int = Field(ge=1, description="The matched files total at least this many bytes.")
+    max_bytes: int | None = Field(
+        default=None, ge=1, description="... and at most this many (unset: no upper bound)."
+    )
+
+    @model_validator(mode="after")
+    def _range(self) -> Layout:
+        if self.max_bytes is not None and self.max_bytes < self.min_bytes:
+            raise constraint("maxBytes", self.max_bytes, f"at least minBytes ({self.min_bytes})")
+        globs = [item.glob for item in self.files]
+        if len(set(globs)) != len(globs):
+            raise constraint("files", "a glob twice", "each glob once")
+        return self
+
+    def lines(self) -> str:
+        """The layout as the script reads it: ``<count> <glob>`` lines."""
+        return "".join(f"{item.count} {item.glob}\n" for item in self.files)
+
+
 class Populate(StrictModel):
-    """A Job that fills the file system once: image, command, environment, secrets."""
+    """A Job that fills the file system once from a source, verifies it, writes a manifest."""
 
     stack: StackName = Field(
         description="The cluster stack whose cluster runs the Job (it must mount the whole "
         "file system as a dataset); other stacks mounting it wait for it to finish."
     )
-    image: Image = Field(description="Container image with the tools and a POSIX `/bin/sh`.")
-    command: list[Annotated[str, StringConstraints(max_length=4096)]] = Field(
+    image: Image = Field(
+        description="Container image with a POSIX `/bin/sh`, coreutils (`sha256sum`) and "
+        "the source's tools: `ossutil` 1.7 (oss), `curl` (http), git and TensorFlow 1.x "
+        "(convert)."
+    )
+    source: Source = Field(
+        description="Where the data comes from: `kind: oss | http | convert | existing`."
+    )
+    layout: Layout = Field(description="The files experiments read, checked before the marker.")
+    verify: Literal["quick", "full"] = Field(
+        default="full",
+        description="`quick`: names, counts, non-empty, total size; `full`: also the "
+        "sha256 of every file, recorded in the manifest.",
+    )
+    command: list[Annotated[str, StringConstraints(max_length=4096)]] | None = Field(
+        default=None,
         min_length=1,
         max_length=64,
-        description="The command (and its arguments); it writes under `$TRAINSTACK_DATA_DIR` "
-        "(the file system's directory, mounted read-write).",
+        description="Optional extra step after the source (e.g. a working copy of the "
+        "training scripts), run with `$TRAINSTACK_DATA_DIR` set; its files are not "
+        "verified unless the layout names them.",
     )
     env: dict[EnvName, Annotated[str, StringConstraints(max_length=4096)]] = Field(
         default_factory=dict,
-        description="Plain environment variables (no credentials: use secretEnv).",
+        description="Plain environment variables of the command (no credentials).",
     )
     secret_env: list[SecretEnv] = Field(
         default_factory=list,
-        description="Variables read from Kubernetes Secrets by name and key (credentials).",
+        description="Variables of the command read from Kubernetes Secrets by name and key.",
     )
     resources: PopulateResources = Field(
         default_factory=PopulateResources, description="CPU and memory of the Job's container."
@@ -85,8 +158,8 @@ class Populate(StrictModel):
     run_as_user: int = Field(
         default=1000,
         ge=1,
-        description="Non-root user ID the Job runs as (it must be able to write the "
-        "file system's directory).",
+        description="Non-root user (and group) ID the Job runs as; a one-shot init step "
+        "with only CAP_CHOWN gives it the file system's root directory.",
     )
     overwrite: bool = Field(
         default=False,
@@ -107,6 +180,14 @@ class Populate(StrictModel):
                 )
         return env
 
+    @model_validator(mode="after")
+    def _command_inputs(self) -> Populate:
+        if self.command is None and (self.env or self.secret_env):
+            raise constraint(
+                "env" if self.env else "secretEnv", "set without command", "only with command"
+            )
+        return self
+
     @property
     def digest(self) -> str:
         """See :func:`populate_digest`."""
@@ -114,11 +195,14 @@ class Populate(StrictModel):
 
 
 def populate_digest(spec: Populate) -> str:
-    """The sha256 of what decides the data: image, command, environment and the secret
-    references (names, never values). Resources, deadline, user, ``overwrite`` and the
-    stack that runs it do not change what is written, so they do not change it."""
+    """The sha256 of what decides the data and its check: image, source, layout, verify,
+    command, environment and the secret references (names, never values). Resources,
+    deadline, user, ``overwrite`` and the stack that runs it do not change what is
+    written, so they do not change it."""
     decisive = spec.model_dump(
-        mode="json", by_alias=True, include={"image", "command", "env", "secret_env"}
+        mode="json",
+        by_alias=True,
+        include={"image", "source", "layout", "verify", "command", "env", "secret_env"},
     )
     text = json.dumps(decisive, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,326 @@
+"""Where a populate Job takes the data from: ``fileSystems[].populate.source``.
+
+Four kinds, told apart by ``kind``: ``oss`` (a bucket/prefix copied with Alibaba's
+``ossutil``), ``http`` (files, each with its sha256), ``convert`` (raw ILSVRC2012 tars,
+fetched by a nested ``oss`` or ``http`` source, converted to TFRecords by a converter
+pinned to a commit) and ``existing`` (nothing fetched, only verified).
+
+Every name, path, URL and prefix reaches the Job's script as data (environment
+variables and files of a ConfigMap, never text of the script), and each is held to a
+grammar here that refuses what a shell could read as more than one word or as a command
+(spaces, quotes, ``$``, backticks, newlines, ``;``...) and every ``..`` component: the
+error names the key at plan time. A placeholder (``<bucket>``) is accepted where a
+stack must still set the value; the program refuses to deploy while one is left.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Discriminator, Field, StringConstraints, Tag, model_validator
+
+from trainstack.core.base_model import StrictModel, constraint, pattern
+from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel
+
+_SEGMENT = r"[A-Za-z0-9_+=,@-][A-Za-z0-9._+=,@-]{0,254}"
+DATA_PATH_PATTERN = pattern(
+    rf"^{_SEGMENT}(/{_SEGMENT}){{0,31}}$",
+    "a relative path: letters, digits and `._+=,@-` in `/`-separated names, no leading "
+    "`/` or `.`, no `..`, no spaces, quotes, `$`, backticks or newlines",
+)
+DataPath = Annotated[
+    str,
+    StringConstraints(pattern=DATA_PATH_PATTERN, max_length=1024),
+]
+"""A file or directory relative to the file system's root (``imagenet/imagenet_data``)."""
+
+_GLOB_SEGMENT = r"[A-Za-z0-9_+=,@*?-][A-Za-z0-9._+=,@*?-]{0,254}"
+GLOB_PATTERN = pattern(
+    rf"^{_GLOB_SEGMENT}(/{_GLOB_SEGMENT}){{0,31}}$",
+    "a relative path pattern: the characters of a path plus `*` and `?`, no `..`",
+)
+Glob = Annotated[
+    str,
+    StringConstraints(pattern=GLOB_PATTERN, max_length=1024),
+]
+"""Files relative to the root, ``*`` and ``?`` matching within one name (``train/train-*``)."""
+
+Sha256OrPlaceholder = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(
+            rf"^([0-9a-f]{{64}}|{PLACEHOLDER_PATTERN})$",
+            "a sha256 (64 lowercase hexadecimal digits) or a `<placeholder>`",
+        )
+    ),
+]
+
+
+def _no_dot_segments_in_url(url: str) -> str:
+    path = url.partition("://")[2].partition("/")[2].partition("?")[0]
+    if ".." in path.split("/"):
+        raise constraint("", url, "a URL whose path has no `..` component")
+    return url
+
+
+# No `@` in the authority (no `user:password@` in a stack file), and no character a
+# shell would split or expand: presigned S3/OSS URLs (`?X-Amz-Signature=...&...`) fit.
+HTTP_URL_PATTERN = pattern(
+    rf"^(https?://[A-Za-z0-9.-]{{1,253}}(:[0-9]{{1,5}})?(/[A-Za-z0-9._~%/+=,:&?!*-]*)?"
+    rf"|{PLACEHOLDER_PATTERN})$",
+    "an https:// (or http://) URL without credentials, spaces, quotes, `$`, `;`, "
+    "backticks or newlines (percent-encode them), or a `<placeholder>`",
+)
+HttpUrl = Annotated[
+    str,
+    StringConstraints(pattern=HTTP_URL_PATTERN, max_length=4096),
+    AfterValidator(_no_dot_segments_in_url),
+]
+
+
+# OSS's bucket naming rule: 3-63 lowercase letters, digits and `-`, starting and ending
+# with a letter or digit.
+Bucket = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(
+            rf"^([a-z0-9][a-z0-9-]{{1,61}}[a-z0-9]|{PLACEHOLDER_PATTERN})$",
+            "an OSS bucket name (3-63 lowercase letters, digits and `-`) or a `<placeholder>`",
+        )
+    ),
+]
+Prefix = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(
+            rf"^({_SEGMENT}(/{_SEGMENT}){{0,31}}|{PLACEHOLDER_PATTERN})$",
+            "an object prefix: `/`-separated names of letters, digits and `._+=,@-` (no "
+            "leading `/` or `.`, no `..`), or a `<placeholder>`",
+        ),
+        max_length=1024,
+    ),
+]
+Region = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(
+            rf"^([a-z]{{2}}(-[a-z0-9]{{1,20}}){{1,3}}|{PLACEHOLDER_PATTERN})$",
+            "an Alibaba Cloud region ID such as cn-beijing, or a `<placeholder>`",
+        )
+    ),
+]
+Host = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(
+            r"^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$",
+            "a host name such as oss-cn-beijing-internal.aliyuncs.com (no scheme, no path)",
+        )
+    ),
+]
+SecretKey = Annotated[str, StringConstraints(pattern=r"^[-._a-zA-Z0-9]{1,253}$")]
+Commit = Annotated[
+    str,
+    StringConstraints(
+        pattern=pattern(r"^[0-9a-f]{40}$", "a full git commit: 40 lowercase hex digits")
+    ),
+]
+
+
+class OssSecretCredentials(StrictModel):
+    """An AccessKey pair of a RAM user, in a Kubernetes Secret of the Job's namespace."""
+
+    secret: DnsLabel = Field(description="Name of the Secret (created outside trainstack).")
+    access_key_id_key: SecretKey = Field(
+        default="access-key-id", description="Key of the Secret holding the AccessKey ID."
+    )
+    access_key_secret_key: SecretKey = Field(
+        default="access-key-secret",
+        description="Key of the Secret holding the AccessKey secret.",
+    )
+
+
+class OssRrsaCredentials(StrictModel):
+    """RRSA (RAM Roles for Service Accounts) of an ACK cluster: the Job's service account
+    is bound to a RAM role; ACK's webhook injects the OIDC token and role variables."""
+
+    rrsa: Literal[True] = Field(description="`true`: use the cluster's RRSA.")
+    service_account: DnsLabel = Field(
+        description="The service account annotated for RRSA in the Job's namespace "
+        "(`pod-identity.alibabacloud.com/role-name`), created outside trainstack."
+    )
+
+
+def _credentials_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "rrsa" if "rrsa" in value else "secret"
+    return "rrsa" if isinstance(value, OssRrsaCredentials) else "secret"
+
+
+OssCredentials = Annotated[
+    Annotated[OssSecretCredentials, Tag("secret")] | Annotated[OssRrsaCredentials, Tag("rrsa")],
+    Discriminator(_credentials_kind),
+]
+
+
+class OssSource(StrictModel):
+    """Objects under an OSS prefix the user owns, copied with ``ossutil cp -r``."""
+
+    kind: Literal["oss"] = Field(description="`oss`.")
+    bucket: Bucket = Field(description="The bucket holding the objects.")
+    prefix: Prefix | None = Field(
+        default=None,
+        description="Copy the objects under `<prefix>/` (unset: the whole bucket); their "
+        "names below the prefix are kept under target.",
+    )
+    region: Region = Field(description="Region ID of the bucket, e.g. `cn-beijing`.")
+    endpoint: Host | None = Field(
+        default=None,
+        description="Endpoint host; unset: ossutil's default for the region. In the "
+        "bucket's region use its internal endpoint (`oss-<region>-internal.aliyuncs.com`).",
+    )
+    target: DataPath = Field(description="Directory under the file system's root to copy into.")
+    credentials: OssCredentials = Field(
+        description="`{secret, accessKeyIdKey, accessKeySecretKey}` or `{rrsa: true, "
+        "serviceAccount}`."
+    )
+
+    def describe(self) -> str:
+        """One line for the plan."""
+        return f"oss {self.url} ({self.region}) -> {self.target}"
+
+    @property
+    def url(self) -> str:
+        """``oss://bucket/prefix/``: what ``ossutil cp -r`` copies."""
+        return f"oss://{self.bucket}/{self.prefix}/" if self.prefix else f"oss://{self.bucket}/"
+
+
+class HttpFile(StrictModel):
+    """One file: where it is, its sha256, where it goes."""
+
+    url: HttpUrl = Field(description="The file's URL (a presigned S3/OSS URL works).")
+    sha256: Sha256OrPlaceholder = Field(description="sha256 of the file's bytes.")
+    path: DataPath = Field(description="Where it goes, relative to the source's target.")
+
+
+class HttpSource(StrictModel):
+    """Files over HTTP(S), each checked against its sha256: listed here, or in a manifest
+    (``<sha256> <url> <path>`` lines) itself checked against ``manifestSha256``."""
+
+    kind: Literal["http"] = Field(description="`http`.")
+    files: list[HttpFile] | None = Field(
+        default=None, min_length=1, max_length=4096, description="The files (or manifestUrl)."
+    )
+    manifest_url: HttpUrl | None = Field(
+        default=None,
+        description="A list of files, one `<sha256> <url> <path>` line each (or files).",
+    )
+    manifest_sha256: Sha256OrPlaceholder | None = Field(
+        default=None, description="sha256 of the manifest's bytes (with manifestUrl)."
+    )
+    target: DataPath = Field(description="Directory under the file system's root to write into.")
+    connect_timeout_seconds: int = Field(
+        default=30, ge=1, le=600, description="A connection not made in this time fails."
+    )
+    stall_seconds: int = Field(
+        default=120,
+        ge=1,
+        le=3600,
+        description="A download slower than 1 KiB/s for this long fails (curl's "
+        "--speed-time with --speed-limit 1024).",
+    )
+
+    @model_validator(mode="after")
+    def _one_list(self) -> HttpSource:
+        if (self.files is None) == (self.manifest_url is None):
+            raise constraint("files", "both or neither", "exactly one of files and manifestUrl")
+        if (self.manifest_url is None) != (self.manifest_sha256 is None):
+            raise constraint(
+                "manifestSha256",
+                "missing" if self.manifest_sha256 is None else "without manifestUrl",
+                "manifestUrl and manifestSha256 together",
+            )
+        if self.files is not None:
+            paths = [item.path for item in self.files]
+            if len(set(paths)) != len(paths):
+                raise constraint("files", "a path twice", "one file per path")
+        return self
+
+    def describe(self) -> str:
+        """One line for the plan."""
+        what = f"{len(self.files)} files" if self.files else f"files of {self.manifest_url}"
+        return f"http {what} (sha256 checked) -> {self.target}"
+
+
+class Converter(StrictModel):
+    """The converter: a repository at a commit, run in the Job's image (TensorFlow 1.x)."""
+
+    repository: HttpUrl = Field(
+        default="https://github.com/tensorflow/models.git",
+        description="Git repository of the converter (cloned at deploy time: a mirror works).",
+    )
+    commit: Commit = Field(description="The commit checked out (pinned: 40 hex digits).")
+    directory: DataPath = Field(
+        default="research/inception/inception/data",
+        description="Directory of build_imagenet_data.py and its helpers in the repository.",
+    )
+    train_shards: int = Field(default=1024, ge=1, le=65536, description="--train_shards.")
+    validation_shards: int = Field(default=128, ge=1, le=65536, description="--validation_shards.")
+    threads: int = Field(
+        default=8, ge=1, le=256, description="--num_threads (divides both shard counts)."
+    )
+
+    @model_validator(mode="after")
+    def _threads_divide(self) -> Converter:
+        # build_imagenet_data.py asserts both shard counts are multiples of num_threads.
+        for key, shards in (
+            ("trainShards", self.train_shards),
+            ("validationShards", self.validation_shards),
+        ):
+            if shards % self.threads:
+                raise constraint(key, shards, f"a multiple of threads ({self.threads})")
+        return self
+
+
+class ConvertSource(StrictModel):
+    """Raw ILSVRC2012 tars (``ILSVRC2012_img_train.tar``, ``ILSVRC2012_img_val.tar``,
+    ``ILSVRC2012_bbox_train_v2.tar.gz``) fetched by ``from``, converted to TFRecords."""
+
+    kind: Literal["convert"] = Field(description="`convert`.")
+    from_: Annotated[OssSource | HttpSource, Field(discriminator="kind")] = Field(
+        alias="from", description="An oss or http source fetching the raw tars."
+    )
+    converter: Converter = Field(description="The converter, pinned to a commit.")
+    target: DataPath = Field(
+        description="Directory of the TFRecords: `train/` and `validation/` under it."
+    )
+
+    @model_validator(mode="after")
+    def _apart(self) -> ConvertSource:
+        raw, out = self.from_.target, self.target
+        if raw == out or raw.startswith(f"{out}/") or out.startswith(f"{raw}/"):
+            raise constraint("target", out, f"a directory apart from from.target ({raw})")
+        return self
+
+    def describe(self) -> str:
+        """One line for the plan."""
+        return (
+            f"convert {self.from_.describe()} with {self.converter.repository}@"
+            f"{self.converter.commit[:12]} -> {self.target}"
+        )
+
+
+class ExistingSource(StrictModel):
+    """The data is on the file system already: nothing is fetched, only verified."""
+
+    kind: Literal["existing"] = Field(description="`existing`.")
+
+    def describe(self) -> str:
+        """One line for the plan."""
+        return "existing (nothing fetched)"
+
+
+Source = Annotated[
+    OssSource | HttpSource | ConvertSource | ExistingSource, Field(discriminator="kind")
+]
+"""A populate source, by ``kind``."""
