@@ -6,9 +6,11 @@ from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import DEPLOYER, NODES, outside_pulls
+from trainstack.plan.outside_pull import POPULATE_JOB
 from trainstack.plan.runner import plan_stack
 
 INSTALLER = "docker.io/alpine:3.21"
+POPULATE = "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate"
 
 
 def _by_reference(plan: Plan) -> dict[str, tuple[str, str]]:
@@ -50,6 +52,18 @@ def test_the_accelerated_stack_lists_each_fetch_with_its_mirror_key(
         "kubeflow/pytorch-dist-mnist:latest": (
             NODES,
             "experiments/pytorch-ddp-mnist.yaml: job.image.name",
+        ),
+        # the populate Job's source, its bucket and region placeholders: not known to be
+        # in cn-beijing (tests/plan/test_outside_data.py for the other sources)
+        "oss://<OSS bucket holding the ImageNet TFRecords>/<prefix of train/ and validation/ "
+        "in the bucket, e.g. imagenet/tfrecords>/": (
+            POPULATE_JOB,
+            f"{POPULATE}.source (bucket, region, endpoint)",
+        ),
+        # the working copy of workload 1's scripts the populate command clones
+        "https://github.com/Jason-Jongjin-Lim/tensorflow-imagenet.git": (
+            POPULATE_JOB,
+            f"{POPULATE}.command",
         ),
         # trainstack health's DCGM image (its nccl-tests one is unset until built)
         "nvcr.io/nvidia/cloud-native/dcgm:4.2.3-1-ubuntu22.04@<sha256 digest of "
