@@ -25,6 +25,7 @@ CPU_POOL = "alicloud:cs/nodePool:NodePool cpu-pool"
 CLUSTER = "alicloud:cs/managedKubernetes:ManagedKubernetes cluster-cluster"
 FILLS = "Job vision/populate-imagenet-data"
 WAITS = "Job vision/wait-populated-imagenet-data"
+INPUTS = "ConfigMap vision/populate-imagenet-data"  # the populate Job's inputs (aiacc only)
 
 
 def _stacks(
@@ -62,12 +63,12 @@ def test_example_stacks_are_fair() -> None:
     # Both create their cluster from one template: only its name (after the stack) differs;
     # aiacc fills ImageNet, baseline waits for the same fill.
     identity = [(f.subject, f.detail) for f in report.of("cluster identity")]
-    assert identity[2] == (
+    assert identity[3] == (
         CLUSTER,
         'inputs.name: "trainstack-aiacc" -> "trainstack-baseline"',
     )
-    assert [subject for subject, _ in identity[:2]] == [FILLS, WAITS]
-    assert identity[0][1].startswith("fills, or waits for, the same data (populate sha256:")
+    assert [subject for subject, _ in identity[:3]] == [INPUTS, FILLS, WAITS]
+    assert identity[1][1].startswith("fills, or waits for, the same data (populate sha256:")
     # AIACC is switched on per job: its overrides are the accelerated differences.
     accelerated = {finding.subject for finding in report.of("acceleration")}
     assert "MPIJob vision/imagenet-tensorflow" in accelerated
@@ -82,7 +83,7 @@ def test_a_different_node_count_is_unfair_and_named(tmp_path: Path) -> None:
         # The provider takes the size as a string.
         ("other", NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
     ]
-    assert [f.subject for f in report.of("cluster identity")] == [FILLS, WAITS, CLUSTER]
+    assert [f.subject for f in report.of("cluster identity")] == [INPUTS, FILLS, WAITS, CLUSTER]
 
 
 def test_existing_clusters_differ_in_their_ids_as_expected(tmp_path: Path) -> None:
@@ -92,8 +93,14 @@ def test_existing_clusters_differ_in_their_ids_as_expected(tmp_path: Path) -> No
         (NODE_POOL, 'inputs.desiredSize: "4" -> "5"')
     ]
     # The cluster ID on the same object is still expected.
-    assert [f.subject for f in report.of("cluster identity")] == [FILLS, WAITS, CPU_POOL, NODE_POOL]
-    assert report.of("cluster identity")[2].detail.startswith("inputs.clusterId: ")
+    assert [f.subject for f in report.of("cluster identity")] == [
+        INPUTS,
+        FILLS,
+        WAITS,
+        CPU_POOL,
+        NODE_POOL,
+    ]
+    assert report.of("cluster identity")[3].detail.startswith("inputs.clusterId: ")
 
 
 @pytest.mark.parametrize(

@@ -72,9 +72,8 @@ def test_a_failed_pods_last_line_is_the_reason(
     ran = _status(root, cluster, monkeypatch)
     assert ran.stdout.endswith(
         f"\n{STATE} Failed, BackoffLimitExceeded\n"
-        "reason populate-imagenet-data: populate-imagenet-data-7xk2q: trainstack populate: "
-        "verify: imagenet/imagenet_data/train/train-*: 1023 files, 1024 expected (missing: "
-        "train-00017-of-01024)\n"
+        "reason populate-imagenet-data: populate-imagenet-data-7xk2q: populate failed: "
+        "imagenet/imagenet_data/train/train-*: 1023 files match, expected 1024\n"
     )
     # its termination message was enough: no log read
     assert not any("/log" in p for p in api.seen)
@@ -124,3 +123,13 @@ def test_what_the_server_sent_is_escaped_and_a_waiting_job_says_so() -> None:
         "dataset imagenet-data: Job waiting for its populate Job, wait-populated-imagenet-data "
         "(namespace vision) Failed, Dead\\x1b[2J\n"
     )
+
+
+def test_a_failed_chown_step_is_the_reason(
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-shot step that gives the NAS root to the Job's user fails where the NAS
+    squashes root: its own line, not the main container's (it never started)."""
+    record_populate(api, "job-populate-failed.json", "pods-populate-chown.json")
+    (found,) = _datasets(root, cluster, monkeypatch)
+    assert found["reason"] == "populate-imagenet-data-c4h5n: chown: /data: Operation not permitted"

@@ -24,13 +24,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
+from trainstack.config.populate_names import Glob, SecretKey
 from trainstack.config.populate_sources import (
     ConvertSource,
     ExistingSource,
-    Glob,
     HttpSource,
     OssSource,
-    SecretKey,
     Source,
 )
 from trainstack.core.base_model import StrictModel, constraint

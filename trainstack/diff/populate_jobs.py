@@ -14,18 +14,23 @@ from trainstack.diff.model import PlanObject, Snapshot
 
 
 def populate_digest(side: PlanObject) -> str | None:
-    """The populate digest a Job of a dataset's populate (or its wait) carries."""
-    return job_digest(side.document)
+    """The populate digest a Job of a dataset's populate (or its wait) carries, or the
+    ConfigMap of the populate Job's inputs (on the filling cluster only)."""
+    return _digest(side.document, ("Job", "ConfigMap"))
 
 
 def job_digest(document: Any) -> str | None:
     """The digest of a Job document (an object, or a resource's ``{inputs}``)."""
+    return _digest(document, ("Job",))
+
+
+def _digest(document: Any, kinds: tuple[str, ...]) -> str | None:
     if not isinstance(document, dict):
         return None
     document = document.get("inputs", document)
     metadata = document.get("metadata") if isinstance(document, dict) else None
     annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
-    if document.get("kind") != "Job" or not isinstance(annotations, dict):
+    if document.get("kind") not in kinds or not isinstance(annotations, dict):
         return None
     digest = annotations.get(POPULATE_DIGEST)
     return digest if isinstance(digest, str) else None

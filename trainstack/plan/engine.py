@@ -152,10 +152,11 @@ def resource_options(request: Any) -> dict[str, Any]:
     """The resource options of a registration, as the engine would apply them.
 
     ``dependsOn`` lists the explicit dependencies only: the request's dependencies less
-    those that come from inputs (the engine orders by both).
+    those that come from inputs (the engine orders by both). ``customTimeouts`` appears
+    only on resources that set one.
     """
     implicit = {urn for deps in request.propertyDependencies.values() for urn in deps.urns}
-    return {
+    options: dict[str, Any] = {
         "protect": bool(request.protect),
         "retainOnDelete": bool(request.retainOnDelete),
         "deleteBeforeReplace": bool(request.deleteBeforeReplace),
@@ -164,6 +165,16 @@ def resource_options(request: Any) -> dict[str, Any]:
         "replaceOnChanges": sorted(request.replaceOnChanges),
         "ignoreChanges": sorted(request.ignoreChanges),
     }
+    # customTimeouts only where a resource sets them (how long `pulumi up` awaits it).
+    timeouts = request.customTimeouts
+    set_timeouts = {
+        key: getattr(timeouts, key)
+        for key in ("create", "update", "delete")
+        if getattr(timeouts, key, "")
+    }
+    if set_timeouts:
+        options["customTimeouts"] = set_timeouts
+    return options
 
 
 def _provider_urn(reference: str) -> str | None:
