@@ -13,11 +13,11 @@ convert() {
   out="$data/$2"
   scratch="$work/convert"
   current="${TRAINSTACK_CONVERT_REPOSITORY:?}@${TRAINSTACK_CONVERT_COMMIT:?}"
-  for tool in git python tar; do
-    command -v "$tool" >/dev/null 2>&1 || fail "$current" "$tool is not in the image"
-  done
   for tarball in ILSVRC2012_img_train.tar ILSVRC2012_img_val.tar ILSVRC2012_bbox_train_v2.tar.gz; do
     [ -s "$raw/$tarball" ] || fail "$raw/$tarball" "missing or empty (the source must fetch it)"
+  done
+  for tool in git python tar; do
+    command -v "$tool" >/dev/null 2>&1 || fail "$current" "$tool is not in the image"
   done
   rm -rf "$scratch"
   mkdir -p "$scratch/train" "$scratch/validation" "$scratch/bounding_boxes" "$scratch/out"

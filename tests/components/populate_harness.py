@@ -93,6 +93,7 @@ class Server:
 
     url: str
     tree: dict[str, bytes]
+    root: Path
 
     def files(self, mode: str = "ok", **changes: str) -> list[dict[str, str]]:
         """The http source's files, every URL in ``mode``; ``changes`` maps a path to
@@ -116,7 +117,7 @@ def serve(root: Path) -> Iterator[Server]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Server(f"http://127.0.0.1:{server.server_address[1]}", tree)
+        yield Server(f"http://127.0.0.1:{server.server_address[1]}", tree, root)
     finally:
         server.shutdown()
         server.server_close()
@@ -192,10 +193,12 @@ def run(
     path: str = "/usr/bin:/bin",
     extra_env: dict[str, str] | None = None,
     timeout: float = 60,
+    keep_files: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """The rendered script, run as the Job runs it: the ConfigMap's files written, the
-    environment of :func:`script_inputs` (plus the Secret's variables in ``extra_env``)."""
-    inputs = prepare(box, populate)
+    environment of :func:`script_inputs` (plus the Secret's variables in ``extra_env``);
+    ``keep_files``: the ConfigMap's files as the test left them (tampered with)."""
+    inputs = script_inputs(populate, str(box.config)) if keep_files else prepare(box, populate)
     env = {
         "PATH": path,
         "HOME": str(box.root / "home"),

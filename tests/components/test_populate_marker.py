@@ -159,3 +159,21 @@ def test_the_wait_ends_with_the_populates_reason(sh_name: str, tmp_path: Path) -
     ended = _wait(sh_name, tmp_path, "d1")
     assert ended.returncode == 1
     assert ended.stderr == "populate failed: https://x/a: HTTP 404\n"
+
+
+def test_the_wait_ignores_the_failure_of_another_spec(sh_name: str, tmp_path: Path) -> None:
+    # an older spec failed; this one has not run yet: keep waiting (the deadline bounds it)
+    (tmp_path / FAILED).write_text("d0\npopulate failed: https://x/a: HTTP 404\n")
+    with pytest.raises(subprocess.TimeoutExpired):
+        subprocess.run(
+            [*shell(sh_name), "-c", WAIT_SCRIPT],
+            env={
+                "PATH": "/usr/bin:/bin",
+                "TRAINSTACK_DATA_DIR": str(tmp_path),
+                "TRAINSTACK_POPULATE_DIGEST": "d1",
+                "TRAINSTACK_WAIT_SECONDS": "1",
+            },
+            capture_output=True,
+            timeout=3,
+            check=False,
+        )

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from tests.experiment_helpers import load
 from tests.stack_helpers import REPO, example_config
@@ -108,3 +109,79 @@ def test_the_data_stack_must_say_which_stack_runs_it(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"populate\.stack") as caught:
         resolve_datasets(stack, tmp_path)
     assert "this key is required" in str(caught.value)
+
+
+HOSTILE = ["a b", "a'b", 'a"b', "$(touch x)", "`touch x`", "a\nb", "..", "a/../b", "/abs"]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+@pytest.mark.parametrize(
+    ("where", "make"),
+    [
+        ("source.prefix", lambda v: {"source": {**OSS, "prefix": v}}),
+        ("source.bucket", lambda v: {"source": {**OSS, "bucket": v}}),
+        ("source.target", lambda v: {"source": {**OSS, "target": v}}),
+        (
+            "layout.files[0].glob",
+            lambda v: {"layout": {**LAYOUT, "files": [{"glob": v, "count": 1}]}},
+        ),
+        (
+            "source.files[0].path",
+            lambda v: {
+                "source": {
+                    "kind": "http",
+                    "target": "t",
+                    "files": [{"url": "https://h/x", "sha256": "0" * 64, "path": v}],
+                }
+            },
+        ),
+        (
+            "source.files[0].url",
+            lambda v: {
+                "source": {
+                    "kind": "http",
+                    "target": "t",
+                    "files": [{"url": f"https://h/{v}", "sha256": "0" * 64, "path": "p"}],
+                }
+            },
+        ),
+    ],
+)
+def test_hostile_names_paths_and_urls_are_refused_naming_the_key(
+    where: str, make: Any, value: str
+) -> None:
+    if where == "source.files[0].url" and value == "/abs":
+        pytest.skip("`https://h//abs` is a URL path, not a file system one")
+    with pytest.raises(ValidationError) as caught:
+        Populate.model_validate({**SPEC, **make(value)})
+    [error] = caught.value.errors()
+    # the key in the user's spelling (the union's branch name aside)
+    located = ".".join(str(part) for part in error["loc"] if part not in {"oss", "http"})
+    assert located == where.replace("[0]", ".0"), error
+
+
+def test_a_hostile_value_is_one_clear_error_naming_file_key_and_rule() -> None:
+    config = read_yaml(REPO / "stacks" / "Pulumi.imagenet.yaml")["config"]
+    hostile = {**OSS, "prefix": "$(touch /tmp/x)"}
+    config["trainstack:dataStore"]["fileSystems"][0]["populate"] = {**SPEC, "source": hostile}
+    with pytest.raises(ConfigError) as caught:
+        load(config, "stacks/Pulumi.imagenet.yaml")
+    message = " ".join(str(caught.value).split())
+    assert "stacks/Pulumi.imagenet.yaml" in message
+    assert "fileSystems[0].populate.source.prefix" in message
+    assert "$(touch /tmp/x)" in message and "no `..`" in message
+
+
+def test_a_presigned_url_and_placeholders_are_accepted() -> None:
+    presigned = (
+        "https://bucket.s3.us-east-1.amazonaws.com/train-00000-of-01024?X-Amz-Algorithm="
+        "AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F20260101%2Fus-east-1%2Fs3%2Faws4_request"
+        "&X-Amz-Expires=3600&X-Amz-Signature=abc123"
+    )
+    source = {
+        "kind": "http",
+        "target": "imagenet/imagenet_data",
+        "files": [{"url": presigned, "sha256": "<sha256 of the shard>", "path": "train/a"}],
+    }
+    assert _spec(source=source).source.kind == "http"
+    assert _spec(source={**OSS, "bucket": "<bucket>", "prefix": "<prefix>"}).digest

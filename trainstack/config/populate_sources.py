@@ -80,8 +80,9 @@ class OssSource(StrictModel):
     region: Region = Field(description="Region ID of the bucket, e.g. `cn-beijing`.")
     endpoint: Host | None = Field(
         default=None,
-        description="Endpoint host; unset: ossutil's default for the region. In the "
-        "bucket's region use its internal endpoint (`oss-<region>-internal.aliyuncs.com`).",
+        description="Endpoint host; unset: `oss-<region>.aliyuncs.com` (the public one). "
+        "From a cluster in the bucket's region use the internal one "
+        "(`oss-<region>-internal.aliyuncs.com`): no Internet traffic.",
     )
     target: DataPath = Field(description="Directory under the file system's root to copy into.")
     credentials: OssCredentials = Field(
