@@ -16,7 +16,7 @@ EXAMPLE_STACKS ?= imagenet aiacc baseline onprem
 # uv: the project's own .venv, this machine's Python (never a downloaded one), no prompts.
 UV_ENV := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
 
-.PHONY: install plan test lint docs docs-serve lock-check lock bench clean
+.PHONY: install plan test test-fast lint docs docs-serve lock-check lock bench clean
 
 $(UV): uv-requirements.txt
 	$(PYTHON) -m venv $(TOOLS)
@@ -60,8 +60,16 @@ DOCS_PORT ?= 8000
 docs-serve: docs
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/site $(DOCS_PORT)
 
+# pytest-xdist: one worker per CPU, idle workers take queued tests from busy ones
+# (worksteal: a few tests take a minute, most a fraction of a second).
+PYTEST_PARALLEL := -n auto --dist worksteal
+
 test: lint docs
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
+
+# The edit loop: pytest only, without the modules marked slow (docs/development.md).
+test-fast: $(STAMP)
+	$(BIN)/pytest $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

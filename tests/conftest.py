@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,16 @@ def _plan_cache_outside_the_repository(tmp_path_factory: pytest.TempPathFactory)
     """Diffs of the tests (and the processes they start) cache plans in a directory of the
     test session, never in the repository's build/cache."""
     os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("plan-cache"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ctrl_c_reaches_the_commands_started() -> None:
+    """A suite started in the background (`make test &`, nohup, CI runners) ignores SIGINT,
+    and a process inherits an ignored signal: the commands the tests start and stop with
+    Ctrl-C would never see it. Python's own handler is not inherited (exec resets it to the
+    default), so installing it gives them the Ctrl-C of an interactive terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

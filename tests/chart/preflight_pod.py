@@ -25,7 +25,7 @@ SHELLS = {
     "busybox": ["busybox", "sh"],
 }
 # what the script (and the stand-ins) run besides the shell's builtins
-TOOLS = ("date", "grep", "ls", "id", "hostname", "rm", "sleep", "tr", "cat")
+TOOLS = ("date", "grep", "ls", "id", "hostname", "rm", "sleep", "tr", "cat", "head")
 STUB = "#!/bin/sh\n{body}\n"
 OPENSSH = Path(__file__).parent / "openssh"
 HOME = pwd.getpwuid(os.getuid()).pw_dir.rstrip("/")

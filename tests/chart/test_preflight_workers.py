@@ -63,10 +63,12 @@ def test_a_worker_only_reports_a_failed_check_the_launcher_fails_on_it(
     assert role["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.labels['mpi_role_type']"}}
 
     line = f"trainstack preflight: dataset {place / 'missing'} is not mounted (no such directory)"
+    # the dataset's manifest line first (none: not mounted), the failure last
+    said = ["trainstack preflight: dataset imagenet-data manifest none", line]
     in_worker = run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "worker"})
-    assert in_worker == (0, [line])
+    assert in_worker == (0, said)
     in_launcher = run(init, shell, pod, {"TRAINSTACK_PREFLIGHT_POD_ROLE": "launcher"})
-    assert in_launcher == (1, [line])
+    assert in_launcher == (1, said)
 
 
 def test_the_launcher_fails_with_the_first_workers_line_before_the_command(

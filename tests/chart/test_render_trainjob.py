@@ -53,6 +53,7 @@ def test_the_trainer_runs_the_job_on_the_torch_runtime() -> None:
             {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
             {"name": "TRAINSTACK_PREFLIGHT_GPUS", "value": "1"},
             {"name": "TRAINSTACK_PREFLIGHT_READ", "value": "dataset /data"},
+            {"name": "TRAINSTACK_PREFLIGHT_DATASETS", "value": "mnist /data"},
         ],
         "numNodes": 3,
         "resourcesPerNode": {

@@ -38,6 +38,23 @@ def shell(name: str) -> list[str]:
     return command
 
 
+def busybox_applets(directory: Path) -> Path:
+    """A directory of links to busybox's applets (ls, tr, sort, sha256sum, sed...), put
+    first on PATH under busybox sh so the script runs with busybox's tools too, as in a
+    busybox-based image (curl and git stay the system's: busybox has neither)."""
+    busybox = shutil.which("busybox")
+    assert busybox is not None
+    directory.mkdir(exist_ok=True)
+    applets = subprocess.run(
+        [busybox, "--list"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    for applet in applets:
+        link = directory / applet
+        if applet not in {"busybox", "sh", "python"} and not link.exists():
+            link.symlink_to(busybox)
+    return directory
+
+
 def _record(payload: bytes) -> bytes:
     # A TFRecord: length, its (here zero) masked CRC, the data, the data's CRC.
     return struct.pack("<QI", len(payload), 0) + payload + struct.pack("<I", 0)
@@ -199,6 +216,8 @@ def run(
     environment of :func:`script_inputs` (plus the Secret's variables in ``extra_env``);
     ``keep_files``: the ConfigMap's files as the test left them (tampered with)."""
     inputs = script_inputs(populate, str(box.config)) if keep_files else prepare(box, populate)
+    if sh[0] == "busybox":
+        path = f"{busybox_applets(box.root.parent / 'busybox-bin')}:{path}"
     env = {
         "PATH": path,
         "HOME": str(box.root / "home"),

@@ -8,9 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -319,3 +322,70 @@ lines = result.stderr.strip().splitlines()
 print(json.dumps({"status": result.returncode, "last": lines[-1] if lines else "",
                   "names": sorted(os.listdir(mount))}))
 """
+
+
+class _Sts(BaseHTTPRequestHandler):
+    """A stand-in for STS: records the form of AssumeRoleWithOIDC, answers credentials."""
+
+    forms: list[dict[str, list[str]]]
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+        self.forms.append(parse_qs(body))
+        answer = {
+            "RequestId": "r",
+            "Credentials": {
+                "SecurityToken": "sts-token",
+                "AccessKeyId": "STS.id",
+                "AccessKeySecret": "sts-secret",
+                "Expiration": "2026-12-07T03:00:00Z",
+            },
+        }
+        content = json.dumps(answer).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(content)))
+        self.end_headers()
+        self.wfile.write(content)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_rrsa_trades_the_oidc_token_for_sts_credentials(
+    sh_name: str, box: Sandbox, ossutil: Path, tmp_path: Path
+) -> None:
+    forms: list[dict[str, list[str]]] = []
+    sts = ThreadingHTTPServer(("127.0.0.1", 0), type("Sts", (_Sts,), {"forms": forms}))
+    threading.Thread(target=sts.serve_forever, daemon=True).start()
+    token = tmp_path / "oidc-token"
+    token.write_text("eyJhbGciOiJSUzI1NiJ9.oidc")
+    rrsa = {"rrsa": True, "serviceAccount": "imagenet-populate"}
+    try:
+        result, calls = _run_oss(
+            sh_name, box, ossutil, spec(_oss(credentials=rrsa)),
+            TRAINSTACK_STS_ENDPOINT=f"http://127.0.0.1:{sts.server_address[1]}",
+            ALIBABA_CLOUD_ROLE_ARN="acs:ram::123:role/populate",
+            ALIBABA_CLOUD_OIDC_PROVIDER_ARN="acs:ram::123:oidc-provider/ack-rrsa-c1",
+            ALIBABA_CLOUD_OIDC_TOKEN_FILE=str(token),
+        )  # fmt: skip
+    finally:
+        sts.shutdown()
+        sts.server_close()
+    assert result.returncode == 0, result.stderr
+    [form] = forms
+    assert {key: value for key, [value] in form.items()} == {
+        "Action": "AssumeRoleWithOIDC",
+        "Version": "2015-04-01",
+        "Format": "JSON",
+        "RoleSessionName": "trainstack-populate",
+        "DurationSeconds": "3600",
+        "RoleArn": "acs:ram::123:role/populate",
+        "OIDCProviderArn": "acs:ram::123:oidc-provider/ack-rrsa-c1",
+        "OIDCToken": "eyJhbGciOiJSUzI1NiJ9.oidc",
+    }
+    [call] = calls
+    assert call["config"] == (
+        "[Credentials]\nlanguage=EN\nendpoint=oss-cn-beijing.aliyuncs.com\n"
+        "accessKeyID=STS.id\naccessKeySecret=sts-secret\nstsToken=sts-token\n"
+    )
+    assert call["config_mode"] == 0o600

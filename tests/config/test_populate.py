@@ -114,44 +114,45 @@ def test_the_data_stack_must_say_which_stack_runs_it(tmp_path: Path) -> None:
 HOSTILE = ["a b", "a'b", 'a"b', "$(touch x)", "`touch x`", "a\nb", "..", "a/../b", "/abs"]
 
 
-@pytest.mark.parametrize("value", HOSTILE)
+_WHERE: list[tuple[str, Any]] = [
+    ("source.prefix", lambda v: {"source": {**OSS, "prefix": v}}),
+    ("source.bucket", lambda v: {"source": {**OSS, "bucket": v}}),
+    ("source.target", lambda v: {"source": {**OSS, "target": v}}),
+    (
+        "layout.files[0].glob",
+        lambda v: {"layout": {**LAYOUT, "files": [{"glob": v, "count": 1}]}},
+    ),
+    (
+        "source.files[0].path",
+        lambda v: {
+            "source": {
+                "kind": "http",
+                "target": "t",
+                "files": [{"url": "https://h/x", "sha256": "0" * 64, "path": v}],
+            }
+        },
+    ),
+    (
+        "source.files[0].url",
+        lambda v: {
+            "source": {
+                "kind": "http",
+                "target": "t",
+                "files": [{"url": f"https://h/{v}", "sha256": "0" * 64, "path": "p"}],
+            }
+        },
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("where", "make"),
-    [
-        ("source.prefix", lambda v: {"source": {**OSS, "prefix": v}}),
-        ("source.bucket", lambda v: {"source": {**OSS, "bucket": v}}),
-        ("source.target", lambda v: {"source": {**OSS, "target": v}}),
-        (
-            "layout.files[0].glob",
-            lambda v: {"layout": {**LAYOUT, "files": [{"glob": v, "count": 1}]}},
-        ),
-        (
-            "source.files[0].path",
-            lambda v: {
-                "source": {
-                    "kind": "http",
-                    "target": "t",
-                    "files": [{"url": "https://h/x", "sha256": "0" * 64, "path": v}],
-                }
-            },
-        ),
-        (
-            "source.files[0].url",
-            lambda v: {
-                "source": {
-                    "kind": "http",
-                    "target": "t",
-                    "files": [{"url": f"https://h/{v}", "sha256": "0" * 64, "path": "p"}],
-                }
-            },
-        ),
-    ],
+    ("where", "make", "value"),
+    # a leading `/` in a URL's path is the URL's own (`https://h//abs` is a valid URL)
+    [(w, m, v) for w, m in _WHERE for v in HOSTILE if (w, v) != ("source.files[0].url", "/abs")],
 )
 def test_hostile_names_paths_and_urls_are_refused_naming_the_key(
     where: str, make: Any, value: str
 ) -> None:
-    if where == "source.files[0].url" and value == "/abs":
-        pytest.skip("`https://h//abs` is a URL path, not a file system one")
     with pytest.raises(ValidationError) as caught:
         Populate.model_validate({**SPEC, **make(value)})
     [error] = caught.value.errors()
@@ -185,3 +186,21 @@ def test_a_presigned_url_and_placeholders_are_accepted() -> None:
     }
     assert _spec(source=source).source.kind == "http"
     assert _spec(source={**OSS, "bucket": "<bucket>", "prefix": "<prefix>"}).digest
+
+
+def test_the_summary_names_source_layout_and_verify() -> None:
+    assert _spec().summary() == [
+        "source: oss oss://imagenet-tfrecords/tfrecords/ (cn-beijing) -> imagenet/imagenet_data",
+        "layout: 1024 x imagenet/imagenet_data/train/train-*",
+        "layout: 1 to any bytes in all, each file non-empty",
+        "verify: full (sha256 of every file in the manifest)",
+    ]
+
+
+def test_a_files_list_too_big_for_a_config_map_points_to_manifest_url() -> None:
+    files = [
+        {"url": f"https://h/{'x' * 2000}/{n}", "sha256": "0" * 64, "path": f"f{n}"}
+        for n in range(500)
+    ]
+    with pytest.raises(ValidationError, match="put the list behind manifestUrl"):
+        _spec(source={"kind": "http", "target": "t", "files": files})

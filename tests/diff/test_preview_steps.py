@@ -13,6 +13,8 @@ from tests.diff.plan_dirs import copy_project, git, init_repo
 from tests.diff.workflow_steps import fake_gh, run_step, workflow
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 REPORT = "Diff every stack against the target branch, and the fairness report"
 POST = "Post or update the PR comment"
 APPROVE = "Approved by a required reviewer of data-loss-approval"

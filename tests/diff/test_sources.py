@@ -14,6 +14,8 @@ from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.sources import against_base
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 MASKING = Path("trainstack/plan/masking.py")
 BASE_MARKER = "[computed at base]"
 

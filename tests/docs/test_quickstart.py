@@ -25,6 +25,8 @@ from tests.cli_helpers import venv_launcher
 from tests.diff.plan_dirs import copy_project, init_repo
 from tests.stack_helpers import REPO
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 README = REPO / "README.md"
 ELLIPSIS = "..."
 

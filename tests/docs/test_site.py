@@ -14,6 +14,8 @@ import pytest
 from scripts.docs_hooks import SHIM_IN_SITE, SHIM_PACKAGE
 from tests.stack_helpers import REPO
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 CHROMIUM = os.environ.get("TRAINSTACK_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 

@@ -17,6 +17,8 @@ import pytest
 from tests.project_copy import Outcome, copy_project, run_subprocess
 from trainstack.plan.cache import CACHE_DIR_ENV
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 
 def _diff(root: Path, cache: Path) -> Outcome:
     return run_subprocess(["diff", "aiacc", "baseline"], root, {CACHE_DIR_ENV: str(cache)})

@@ -16,6 +16,8 @@ from tests.stack_helpers import REPO
 from trainstack.plan.cache import CACHE_DIR_ENV
 from trainstack.plan.cache_entries import MANIFEST
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 STACK = "onprem"
 ROUNDS = 3
 Plans = dict[str, dict[str, str | bytes]]

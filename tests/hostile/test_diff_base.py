@@ -21,6 +21,8 @@ from tests.stack_helpers import REPO
 from tests.tmpfs import in_small_tmpfs
 from trainstack.plan.cache import CACHE_DIR_ENV
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 STACK = "onprem"
 UNCHANGED = f"trainstack diff {STACK}@main -> {STACK}: 0 added, 0 removed, 0 changed"
 

@@ -17,6 +17,8 @@ from tests.live.apiserver import RecordedApi, serve
 from tests.project_copy import copy_project, run_subprocess
 from trainstack.plan.crd_dir import CRD_DIR_ENV
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 TOKEN = "SECRET-SCHEMA-CONTENT-42"
 MPIJOB = "mpijob-v2beta1.json"
 

@@ -30,6 +30,8 @@ from tests.diff.plan_dirs import copy_project, init_repo
 from tests.project_copy import edit_yaml, run_subprocess, tree
 from tests.stack_helpers import REPO
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 HANG_SECONDS = 30
 TRIES = 3
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]

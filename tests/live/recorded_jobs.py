@@ -2,8 +2,9 @@
 calls for them.
 
 On the cluster: imagenet-tensorflow run 1 succeeded (its launcher pod kept, workers
-cleaned up); keras-lstm-1x4 running; keras-lstm-1x1 succeeded with its pods gone;
-keras-lstm-1x2 succeeded, its launcher listed but deleted before its log is read (404);
+cleaned up; its preflight printed the manifest of imagenet-data); keras-lstm-1x4 running;
+keras-lstm-1x1 succeeded with its pods gone; keras-lstm-1x2 succeeded, its launcher
+listed but deleted before its log is read (404);
 keras-lstm-4x1 failed: a worker's preflight failed, then the launcher's (it could not
 resolve that worker) on each of its two pods, kept (restartPolicy Never) as is the failed
 worker (cleanPodPolicy Running); keras-lstm-2x1 not deployed; tf-multiworker-mnist
@@ -36,6 +37,9 @@ MPI = ("MPIJobList", "kubeflow.org/v2beta1")
 SUBMITTED = "imagenet-tensorflow-k3x9q2-1"
 """A run ``trainstack run`` created (:func:`record_submitted_run`)."""
 POD_LIST = ("PodList", "v1")
+PREFLIGHT_LOG = "log-imagenet-tensorflow-preflight.txt"
+MANIFEST = "sha256:4d1b7c9e0a2f3c5e6b8a9d0c1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f"
+"""The manifest digest imagenet-tensorflow's preflight printed for imagenet-data."""
 
 
 def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
@@ -99,6 +103,8 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
         "launcher",
         LOGS / "tf-cnn-benchmarks-aiacc.log",
     )
+    # its preflight's lines: the manifest of the dataset it read, then the pass
+    api.log(f"{VISION_PODS}/imagenet-tensorflow-launcher/log", "preflight", PREFLIGHT_LOG)
     api.log(
         f"{VISION_PODS}/keras-lstm-1x4-launcher/log", "launcher", "log-keras-lstm-1x4-launcher.txt"
     )
@@ -169,6 +175,7 @@ def record_submitted_run(
     pod["metadata"]["labels"][JOB] = SUBMITTED
     for selector in (f"{JOB}={SUBMITTED}", f"{JOB}={SUBMITTED},{ROLE}=launcher"):
         recorded.list_of(VISION_PODS, selector, "PodList", "v1", [pod])
+    recorded.log(f"{VISION_PODS}/{SUBMITTED}-launcher/log", "preflight", PREFLIGHT_LOG)
     log = tmp_path / "run.log"
     log.write_bytes((LOGS / "tf-cnn-benchmarks-aiacc.log").read_bytes() + b"another run\n")
     recorded.routes.append(

@@ -29,6 +29,8 @@ from trainstack.plan.cache import (
 )
 from trainstack.plan.cache_digests import environment_digest, plan_digest, side_digest
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 KEY = bytes(range(32))
 
 

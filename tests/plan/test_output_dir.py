@@ -29,6 +29,8 @@ from trainstack.plan.output_dir import PAUSE_ENV
 from trainstack.plan.ownership import MARKER
 from trainstack.plan.writer import write_plan
 
+pytestmark = pytest.mark.slow  # left out of `make test-fast`
+
 STACK = "onprem"
 
 

@@ -34,6 +34,9 @@ from trainstack.core.project import Project
 
 FACTS = ("fileSystem", "path", "zoneId", "storageType", "protocolType", "mountOptions")
 """What two clusters must agree on to read the same data, in report order."""
+DECLARED_FACTS = ("manifest",)
+"""What a stack may declare of the data (``manifestSha256``): compared when both stacks
+declare it; declared on one side or neither, unknown (checked on the runs' results)."""
 
 
 @dataclass(frozen=True)
@@ -102,10 +105,22 @@ def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDatas
                 resolved.append(_referenced(dataset, key, reference))
             continue
         resolved.append(_local(stack, dataset, key))
+    resolved = [_with_manifest(stack, item) for item in resolved]
     resolved = _with_populate(stack, resolved, problems)
     if problems:
         raise ConfigError(stack.source, problems)
     return tuple(resolved)
+
+
+def _with_manifest(stack: LoadedStack, item: ResolvedDataset) -> ResolvedDataset:
+    """The manifest digest the stack declares for the dataset, as a fact of its own."""
+    index, dataset = next(
+        (i, d) for i, d in enumerate(stack.config.datasets) if d.name == item.name
+    )
+    if dataset.manifest_sha256 is None:
+        return item
+    fact = Fact(dataset.manifest_sha256, f"trainstack:datasets[{index}].manifestSha256")
+    return dataclasses.replace(item, facts={**item.facts, "manifest": fact})
 
 
 def _with_populate(

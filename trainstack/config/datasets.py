@@ -130,6 +130,15 @@ class Dataset(StrictModel):
         description="Directory inside the export to expose instead of its root (relative).",
     )
     source: DatasetSource = Field(description="Where the data lives.")
+    manifest_sha256: Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")] | None = (
+        Field(
+            default=None,
+            description="The manifest digest this stack expects the data to have (the "
+            "`.trainstack-manifest.sha256` the populate Job's verify writes, docs/data.md), "
+            "e.g. from a run's results. `diff --fairness` compares it when both stacks declare "
+            "it; unset: which bytes were read is checked on the results (`results compare`).",
+        )
+    )
     protection: Protection = Field(
         default_factory=Protection,
         description="Protection of the dataset's PVs (and of a NAS file system it creates).",

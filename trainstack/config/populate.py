@@ -9,8 +9,8 @@ total size) and writes the manifest (``.trainstack-manifest``: size, sha256 with
 (``.trainstack-manifest.sha256``), and only then the marker ``.trainstack-populated``
 holding the digest of the spec (:func:`populate_digest`). The same spec never runs twice;
 files it did not write (or wrote for another spec) are refused unless ``overwrite`` is
-true (``existing`` writes only the manifest and the marker, so it never refuses). A
-changed spec is a new digest: ``trainstack diff`` lists it under data at risk.
+true (``existing`` writes only the manifest and the marker: it does not refuse the
+files it finds). A changed spec is a new digest: ``trainstack diff`` lists it under data at risk.
 Credentials are Kubernetes Secrets referenced by name and key (or the cluster's RRSA),
 never values in the stack file.
 """
@@ -191,6 +191,18 @@ class Populate(StrictModel):
     def digest(self) -> str:
         """See :func:`populate_digest`."""
         return populate_digest(self)
+
+    def summary(self) -> list[str]:
+        """What the plan shows of it: the source, the expected layout, the verify mode."""
+        layout = self.layout
+        total = f"{layout.min_bytes} to {layout.max_bytes or 'any'} bytes in all"
+        return [
+            f"source: {self.source.describe()}",
+            *(f"layout: {item.count} x {item.glob}" for item in layout.files),
+            f"layout: {total}, each file non-empty",
+            f"verify: {self.verify}"
+            + (" (sha256 of every file in the manifest)" if self.verify == "full" else ""),
+        ]
 
 
 def populate_digest(spec: Populate) -> str:

@@ -30,6 +30,8 @@ from trainstack.config.populate_names import (
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import DnsLabel
 
+_MAX_LIST_BYTES = 900 * 1024
+
 
 class OssSecretCredentials(StrictModel):
     """An AccessKey pair of a RAM user, in a Kubernetes Secret of the Job's namespace."""
@@ -149,6 +151,14 @@ class HttpSource(StrictModel):
             paths = [item.path for item in self.files]
             if len(set(paths)) != len(paths):
                 raise constraint("files", "a path twice", "one file per path")
+            # The list travels in a ConfigMap, whose data Kubernetes caps at 1 MiB.
+            size = sum(len(f"{i.sha256} {i.url} {i.path}\n") for i in self.files)
+            if size > _MAX_LIST_BYTES:
+                raise constraint(
+                    "files",
+                    f"{size} bytes of URLs, sha256s and paths",
+                    f"at most {_MAX_LIST_BYTES}: put the list behind manifestUrl",
+                )
         return self
 
     def describe(self) -> str:

@@ -32,6 +32,7 @@ from trainstack.results.health import (
 
 if TYPE_CHECKING:
     from trainstack.diff.environment import EnvironmentReport
+    from trainstack.diff.fairness import Finding
     from trainstack.diff.sources import Compared
     from trainstack.health.verdict import HealthReport
 
@@ -127,11 +128,13 @@ def diff(
     """Show what differs between two stacks, or between a git revision and the working tree."""
     # Imported here: planning pulls in Pulumi and Helm, which other commands need not load.
     from trainstack.diff.environment import environment_report, not_compared
+    from trainstack.diff.fairness_results import results_findings
     from trainstack.diff.sources import against_base, two_plans, two_stacks
     from trainstack.health.gate import health_report
 
     names = list(stacks or [])
     health: HealthReport | None = None
+    recorded: tuple[list[Finding], list[str]] = ([], [])
     environment = not_compared("--plans compares plan directories, whose clusters are unknown")
     if sum(mode is not None for mode in (base, plans)) > 1:
         raise DiffError("give either --base GIT_REF or --plans DIR_A DIR_B, not both")
@@ -161,8 +164,9 @@ def diff(
                 health_tolerance / 100,
                 health_max_age,
             )
+            recorded = results_findings(project.root, names[0], names[1], project.display)
     status = (
-        _report_fairness(compared[0], output_format, max_chars, environment, health)
+        _report_fairness(compared[0], output_format, max_chars, environment, health, recorded)
         if fairness
         else (_report_diff(compared, output_format, max_chars))
     )
@@ -196,6 +200,7 @@ def _report_fairness(
     max_chars: int,
     environment: EnvironmentReport,
     health: HealthReport | None,
+    recorded: tuple[list[Finding], list[str]],
 ) -> int:
     import dataclasses
 
@@ -204,7 +209,15 @@ def _report_fairness(
     from trainstack.diff.render_text import write_lines
 
     report = classify(compared.diff, compared.before, compared.after)
-    report = dataclasses.replace(report, environment=environment, health=health)
+    # what the runs recorded on both stacks read (trainstack.diff.fairness_results)
+    findings, notes = recorded
+    report = dataclasses.replace(
+        report,
+        findings=(*report.findings, *findings),
+        notes=(*report.notes, *notes),
+        environment=environment,
+        health=health,
+    )
     if output_format is OutputFormat.json:
         from trainstack.diff.render_json import diff_json
 

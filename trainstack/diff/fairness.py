@@ -25,11 +25,9 @@ what the comparison is about. Each difference is classified:
 Experiments are also compared by what their pods get once their team's LimitRange fills
 in what they leave unset (``effectiveResources`` of ``experiments.json``): a CPU or memory
 limit on one side only changes throughput. Datasets are also compared by what they
-*resolve to* (``datasets.json`` of each plan):
-file system (or NFS server), path, zone, storage type, protocol and mount options. Two
-stacks whose PVs look alike but point at two file systems (each cluster its own NAS,
-or one in another zone) read different data: each differing fact is an ``other``
-finding naming the key, in each stack file, that it comes from.
+*resolve to* (:mod:`trainstack.diff.fairness_data`): two stacks whose PVs look alike but
+point at two file systems read different data, and two that declare different manifest
+digests do too.
 """
 
 from __future__ import annotations
@@ -41,6 +39,7 @@ from typing import Any, Literal
 from trainstack.config.clusters.registry import identity_keys
 from trainstack.core.describe import describe_value
 from trainstack.diff.environment import EnvironmentReport
+from trainstack.diff.fairness_data import dataset_findings
 from trainstack.diff.model import ConfigChange, ObjectDiff, PlanObject, Snapshot, StackDiff
 from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_changes
 from trainstack.diff.populate_jobs import populate_digest, populate_digests
@@ -104,13 +103,14 @@ def classify(stack_diff: StackDiff, before: Snapshot, after: Snapshot) -> Fairne
         else:
             findings += _object_findings(item, before, after, stack_diff)
     findings += [_config_finding(change) for change in stack_diff.config_changes]
-    findings += _dataset_findings(before, after, stack_diff)
+    data, notes = dataset_findings(before, after, stack_diff.before_label, stack_diff.after_label)
+    findings += [Finding("other", subject, detail) for subject, detail in data]
     findings += _resource_findings(before, after)
     return FairnessReport(
         before_label=stack_diff.before_label,
         after_label=stack_diff.after_label,
         findings=tuple(findings),
-        notes=stack_diff.notes,
+        notes=(*stack_diff.notes, *notes),
     )
 
 
@@ -137,32 +137,6 @@ def _object_findings(
     return found
 
 
-def _dataset_findings(before: Snapshot, after: Snapshot, stack_diff: StackDiff) -> list[Finding]:
-    """Datasets that resolve to different data on the two sides, fact by fact."""
-    old_label, new_label = stack_diff.before_label, stack_diff.after_label
-    found = []
-    for name in sorted(set(before.datasets) | set(after.datasets)):
-        subject = f"dataset {name}"
-        old, new = before.datasets.get(name), after.datasets.get(name)
-        if old is None or new is None:
-            where = old_label if new is None else new_label
-            found.append(Finding("other", subject, f"only in {where}"))
-            continue
-        for fact in sorted(set(old) | set(new), key=_fact_order):
-            was, now = _fact(old.get(fact)), _fact(new.get(fact))
-            if was[0] != now[0]:
-                found.append(
-                    Finding(
-                        "other",
-                        subject,
-                        f"reads different data: {fact} {describe_value(was[0])} "
-                        f"({old_label}: {was[1]}) -> {describe_value(now[0])} "
-                        f"({new_label}: {now[1]})",
-                    )
-                )
-    return found
-
-
 def _resource_findings(before: Snapshot, after: Snapshot) -> list[Finding]:
     """Experiments on both sides whose pods get different requests or limits once their
     team's LimitRange is applied (``effectiveResources`` of ``experiments.json``): the
@@ -174,20 +148,6 @@ def _resource_findings(before: Snapshot, after: Snapshot) -> list[Finding]:
             changes = _describe(leaf_changes(old, new))
             found.append(Finding("other", f"experiment {ref}", f"its pods get {changes}"))
     return found
-
-
-_FACT_ORDER = ("fileSystem", "path", "zoneId", "storageType", "protocolType", "mountOptions")
-
-
-def _fact_order(fact: str) -> tuple[int, str]:
-    return (_FACT_ORDER.index(fact) if fact in _FACT_ORDER else len(_FACT_ORDER), fact)
-
-
-def _fact(entry: Any) -> tuple[Any, str]:
-    """(value, key) of one fact of ``datasets.json``; a missing fact is ``(absent)``."""
-    if not isinstance(entry, dict):
-        return MISSING, "not set"
-    return entry.get("value"), str(entry.get("key", "?"))
 
 
 def _is_credential(sides: Sequence[PlanObject]) -> bool:

@@ -90,9 +90,10 @@ class Cluster:
         follow: bool = False,
         tail: int | None = None,
         hangup: Hangup | None = None,
+        limit_bytes: int | None = None,
     ) -> Iterator[str]:
         """The log of one container, line by line (each with its newline); a followed one
-        ``hangup`` can end."""
+        ``hangup`` can end; ``limit_bytes``: the API server sends at most that many."""
         what = f"reading the log of pod {pod} (container {container}) in namespace {namespace}"
         gone = JobNotFoundError(
             f"pod {pod} is gone ({self.where()}): its log went with it; the operator's "
@@ -103,6 +104,8 @@ class Cluster:
             params["follow"] = "true"
         if tail is not None:
             params["tailLines"] = str(tail)
+        if limit_bytes is not None:
+            params["limitBytes"] = str(limit_bytes)
         path = f"{_pod_path(namespace, pod)}/log"
         return self.reader.lines(path, params, what, gone, follow, hangup)
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from trainstack.live.pod_labels import CHART_POD_LABELS
-from trainstack.training_job.preflight import FAILURE_PREFIX, PASSED_PREFIX
+from trainstack.training_job.preflight import DATASET_LINE, FAILURE_PREFIX, PASSED_PREFIX
 
 MAX_CHARS = 600
 """A reason longer than this is cut (the line lists every failed check)."""
@@ -57,8 +57,11 @@ def _failed_line(status: Mapping[str, Any]) -> tuple[str, str] | None:
                     continue
                 for line in reversed(str(terminated.get("message") or "").splitlines()):
                     clean = _CONTROL.sub("", line).strip()
-                    # a worker that only reports its failure exits 0 (MPIJob v1alpha1)
-                    if clean.startswith(FAILURE_PREFIX) and not clean.startswith(PASSED_PREFIX):
+                    # a worker that only reports its failure exits 0 (MPIJob v1alpha1); a
+                    # dataset's manifest line (printed before the last) is no failure
+                    if DATASET_LINE.fullmatch(clean) or clean.startswith(PASSED_PREFIX):
+                        continue
+                    if clean.startswith(FAILURE_PREFIX):
                         cut = clean if len(clean) <= MAX_CHARS else clean[: MAX_CHARS - 3] + "..."
                         return str(terminated.get("finishedAt") or ""), cut
     return None

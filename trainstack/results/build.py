@@ -14,6 +14,7 @@ from trainstack.core.errors import LogError, Problem, ResultsError
 from trainstack.experiments import Experiment
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics import FORMATS, Measurement, extract
+from trainstack.results.datasets import datasets_of
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
 from trainstack.results.store import PendingRun
 from trainstack.results.within import within_run
@@ -124,10 +125,12 @@ def pending_run(
     environment: RunEnvironment | None = None,
     extras: Mapping[str, object] | None = None,
     overrides: dict[str, Any] | None = None,
+    datasets: Mapping[str, str] | None = None,
 ) -> PendingRun:
     """The record of one run (run number and log file name are set when written); without
     an ``environment`` (a saved log), where it ran is ``unknown``; ``extras``: more keys of
-    the record (``telemetry``, ``goodput``: ``results collect``)."""
+    the record (``telemetry``, ``goodput``: ``results collect``); ``datasets``: the manifest
+    digests its preflight printed (``None``, a saved log: every dataset ``unknown``)."""
     record = RunRecord.model_validate(
         {
             "format": FORMAT,
@@ -150,6 +153,7 @@ def pending_run(
             "metrics": metrics,
             "overrides": overrides or {},
             "environment": environment or "unknown",
+            "datasets": datasets_of(experiment, datasets),
             **(extras or {}),
         }
     )

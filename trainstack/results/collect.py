@@ -2,7 +2,8 @@
 
 For each experiment, every job labelled with it is read: its run and base-values digest
 (annotations), status, the log of the role that reports results and where its pods ran
-(:mod:`trainstack.live.environment`), then its GPUs' telemetry and goodput
+(:mod:`trainstack.live.environment`), the manifest digest of each dataset its preflight
+read (:mod:`trainstack.results.datasets`), then its GPUs' telemetry and goodput
 (:mod:`trainstack.results.collect_telemetry`). Succeeded and failed jobs are recorded (a
 failed one with whatever metrics its log has: scoring rules count it); running jobs and
 jobs whose pods are gone are reported and skipped; every log is parsed before anything is
@@ -23,6 +24,7 @@ from typing import Any
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import (
+    ClusterError,
     InvalidInputError,
     JobNotFoundError,
     LogError,
@@ -46,9 +48,17 @@ from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of
 from trainstack.results.collect_telemetry import RunExtras
+from trainstack.results.datasets import MAX_LINES, read_lines
 from trainstack.results.record import JobInfo
 from trainstack.results.store import PendingRun, Written, write_runs
 from trainstack.training_job.frameworks import framework
+from trainstack.training_job.preflight import CONTAINER as PREFLIGHT
+
+PREFLIGHT_LOG_BYTES = 256 * 1024
+"""The most of a preflight's log asked for (its dataset lines and checks take a few KiB).
+The API server stops near it ("may return slightly more or slightly less":
+PodLogOptions.LimitBytes, kubernetes/api 3fed8b5a core/v1/types.go); at most 1,000
+lines are looked at (:data:`trainstack.results.datasets.MAX_LINES`)."""
 
 
 def collect_runs(
@@ -119,6 +129,7 @@ def _pending(
         except JobNotFoundError as gone:  # deleted between the listing and the read
             notes.append(f"{label}: {str(gone).split(' (', 1)[0]}; not collected")
             return None
+    read = _datasets_read(cluster, job.namespace, pod, log, f"{label}: {pod_name}", notes)
     duration = job_duration(job.status)
     where = f"log of {pod_name} ({cluster.where()})"
     try:
@@ -160,6 +171,7 @@ def _pending(
         environment=environment,
         extras=more,
         overrides=overrides,
+        datasets=read,
     )
 
 
@@ -189,6 +201,33 @@ def _ran(
             f"{label}: ran with {overrides_words(overrides)}, which the experiment as declared "
             f"now refuses ({printable(str(error).splitlines()[0], 200)}); not collected"
         )
+        return None
+
+
+def _datasets_read(
+    cluster: Cluster,
+    namespace: str,
+    pod: Mapping[str, Any],
+    log: bytes,
+    label: str,
+    notes: list[str],
+) -> dict[str, str] | None:
+    """The manifest digest of each dataset the pod's preflight printed (docs/preflight.md):
+    from its init container's log, or, where the preflight runs in the training container
+    (a TrainJob's trainer), from the log already read; ``None`` (and a note) when that log
+    cannot be read."""
+    spec = pod.get("spec") or {}
+    inits = [c.get("name") for c in spec.get("initContainers") or [] if isinstance(c, Mapping)]
+    if PREFLIGHT not in inits:
+        return read_lines(log.decode("utf-8", errors="replace").splitlines()[:MAX_LINES])
+    name = str(pod["metadata"]["name"])
+    try:
+        return read_lines(
+            cluster.log_lines(namespace, name, PREFLIGHT, limit_bytes=PREFLIGHT_LOG_BYTES)
+        )
+    except (JobNotFoundError, ClusterError) as error:
+        said = printable(str(error).splitlines()[0] if str(error) else "", 200)
+        notes.append(f"{label}: its {PREFLIGHT} log is not read ({said}): datasets unknown")
         return None
 
 

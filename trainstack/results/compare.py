@@ -10,7 +10,9 @@ covers the same scope on both (a job's total never against one rank's figure); a
 every run's kept log still has the digest its record holds. The change, its interval,
 test and the runs it takes: :mod:`trainstack.results.change`. Failed and flagged runs are
 left out and listed (:mod:`trainstack.results.usage`); ``rule="mlperf"`` scores each side
-by MLPerf's rule instead, every run counted (:mod:`trainstack.results.mlperf`).
+by MLPerf's rule instead, every run counted (:mod:`trainstack.results.mlperf`). Two sides
+whose runs read different manifests of a dataset are not comparable
+(:mod:`trainstack.results.datasets`).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trainstack.experiments.overrides import overrides_words, recorded_json
+from trainstack.experiments.overrides import overrides_words
 from trainstack.health.expected import Expected
 from trainstack.health.verdict import HealthReport
 from trainstack.results.change import DEFAULT_RESOLVE, Change, change_of
+from trainstack.results.current import current_stored
+from trainstack.results.datasets import DatasetVerdict, dataset_verdict
 from trainstack.results.environment import EnvironmentVerdict, environment_verdict
 from trainstack.results.mlperf import DEFAULT_MIN_RUNS, MlperfComparison, compare_scores
 from trainstack.results.record import MetricValue, RunRecord
@@ -84,27 +88,8 @@ class Row:
     """The two stacks' health compared, in one phrase (``health not measured: ...``)."""
     mlperf: MlperfComparison | None = None
     """Both sides scored by MLPerf's rule (``rule="mlperf"``; then no ``stats``)."""
-
-
-def current_runs(runs: Sequence[StoredRun]) -> tuple[list[RunRecord], int]:
-    """The runs with the latest run's digest, and how many earlier runs were left out."""
-    kept, excluded = _current(runs)
-    return [run.record for run in kept], excluded
-
-
-def _current(runs: Sequence[StoredRun]) -> tuple[list[StoredRun], int]:
-    if not runs:
-        return [], 0
-    latest = _what_ran(max(runs, key=lambda run: run.record.run).record)
-    kept = [run for run in runs if _what_ran(run.record) == latest]
-    return kept, len(runs) - len(kept)
-
-
-def _what_ran(record: RunRecord) -> tuple[str, str]:
-    """The job a run ran: its base-values digest, and its ``--set`` values (two runs of
-    other ``--set`` values are never counted together, even where they did not change the
-    digest)."""
-    return record.base_values_digest, recorded_json(record.overrides)
+    datasets: DatasetVerdict = field(default_factory=lambda: DatasetVerdict("unknown"))
+    """The manifests of the data the two sides' runs read, compared."""
 
 
 def _shown_metrics(records: Sequence[RunRecord], asked: Sequence[str]) -> list[str]:
@@ -147,8 +132,8 @@ def compare(
     check_known("--metric", metrics, {m for record in every for m in record.metrics}, where)
     rows = []
     for experiment in [name for name in names if not experiments or name in experiments]:
-        a_kept, a_excluded = _current(a_runs.get(experiment, ()))
-        b_kept, b_excluded = _current(b_runs.get(experiment, ()))
+        a_kept, a_excluded = current_stored(a_runs.get(experiment, ()))
+        b_kept, b_excluded = current_stored(b_runs.get(experiment, ()))
         a_all, b_all = [r.record for r in a_kept], [r.record for r in b_kept]
         scores_all = rule == "mlperf"  # MLPerf's rule scores every run, failed as the slowest
         a_counted, a_left = counted(a_kept, include_flagged or scores_all)
@@ -157,6 +142,7 @@ def compare(
             a_left = b_left = ()
         a_records, b_records = [r.record for r in a_counted], [r.record for r in b_counted]
         environment = environment_verdict(experiment, a_stack, a_records, b_stack, b_records)
+        data = dataset_verdict(experiment, a_stack, a_records, b_stack, b_records)
         logs = _log_problems(experiment, (*a_kept, *b_kept), check_log)
         usages = (usage_of(a_records), usage_of(b_records))
         for metric in _shown_metrics((*a_records, *b_records), metrics):
@@ -166,8 +152,9 @@ def compare(
             b = _side(b_stack, b_records, b_excluded, metric, b_left, usages[1], b_all, b_range)
             first = _first_value(metric, a_records, b_records)
             reason = _not_comparable(experiment, metric, a, b) or logs
-            if not reason and not environment.comparable:
-                reason = environment.reason
+            for verdict in (data, environment):  # different bytes read first
+                if not reason and not verdict.comparable:
+                    reason = verdict.reason
             if not reason and health is not None and not health.comparable:
                 reason = f"{experiment}: {health.reason()}"
             stats = scored = None
@@ -192,6 +179,7 @@ def compare(
                     stats=stats,
                     health=health.summary() if health is not None else "",
                     mlperf=scored,
+                    datasets=data,
                 )
             )
     return rows

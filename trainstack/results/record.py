@@ -27,6 +27,10 @@ DRIFT_THRESHOLD = 0.05
 FORMAT = "trainstack-results/1"
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+ClaimName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$")]
+DatasetManifest = Digest | Literal["none", "unknown"]
+"""What a run read of one dataset: the manifest digest its preflight printed, ``none``
+(the preflight found no manifest it could trust) or ``unknown`` (nothing was read)."""
 
 
 PositiveFinite = Annotated[float, Field(gt=0, allow_inf_nan=False)]
@@ -150,6 +154,15 @@ class RunRecord(StrictModel):
         default=None,
         description="Where its wall time went, its steady throughput and MFU (collected "
         "runs only).",
+    )
+    datasets: dict[ClaimName, DatasetManifest] = Field(
+        default_factory=dict,
+        description="Which data it read, per dataset it mounted (its claim name): the "
+        "manifest digest its preflight printed (`sha256:...`, written by the populate "
+        "Job's verify), `none` (no manifest, a malformed one, or a sub-path mount) or "
+        "`unknown` (not read: a saved log, `results add`, or no preflight line); `{}`: no "
+        "dataset, or recorded by an earlier trainstack. Two sides that read different "
+        "manifests are not comparable.",
     )
 
     @property

@@ -23,7 +23,7 @@ from trainstack.results.render_usage import (
     usage_cells,
     usage_json,
 )
-from trainstack.results.verdict import interval_text, p_text, verdict
+from trainstack.results.verdict import interval_text, p_text, unchecked_of, verdict
 
 MERMAID_MAX_EXPERIMENTS = 10
 """Bar charts in the markdown only up to this many experiments per metric (readability)."""
@@ -121,12 +121,6 @@ def notes_of(rows: Sequence[Row]) -> list[str]:
     return list(dict.fromkeys(notes + left_out_notes(rows)))
 
 
-def unchecked_of(rows: Sequence[Row]) -> list[str]:
-    """Why the environments of some pairs were not compared (runs from saved logs)."""
-    found = {row.environment.reason for row in rows if row.environment.status == "unknown"}
-    return sorted(found - {""})
-
-
 def compare_text(rows: Sequence[Row], a: str, b: str, costs: Costs = ()) -> str:
     """Aligned plain text; last, what the runs cost (``costs``)."""
     out = [f"{a} vs {b}: {legend(a, b)}\n\n"]
@@ -143,7 +137,7 @@ def compare_text(rows: Sequence[Row], a: str, b: str, costs: Costs = ()) -> str:
         out += [f"  - {printable(note, None)}\n" for note in notes]
     unchecked = unchecked_of(rows)
     if unchecked:
-        out.append("\nenvironments not compared:\n")
+        out.append("\nenvironments or data not compared:\n")
         out += [f"  - {note}\n" for note in unchecked]
     out += [f"\n{summary}\n" for summary in sorted({row.health for row in rows} - {""})]
     usage = usage_cells(rows)
@@ -168,7 +162,7 @@ def compare_markdown(rows: Sequence[Row], a: str, b: str, costs: Costs = ()) -> 
         out += [f"- {code_span(note)}\n" for note in notes]
     unchecked = unchecked_of(rows)
     if unchecked:
-        out.append("\n**Environments not compared**\n\n")
+        out.append("\n**Environments or data not compared**\n\n")
         out += [f"- {code_span(note)}\n" for note in unchecked]
     out += [f"\n**Health**: {code_span(s)}\n" for s in sorted({row.health for row in rows} - {""})]
     usage = usage_cells(rows)
@@ -291,6 +285,7 @@ def compare_json(rows: Sequence[Row], costs: Costs = ()) -> str:
                 "status": row.environment.status,
                 "differences": list(row.environment.differences),
             },
+            "datasets": {"status": row.datasets.status},
             **mlperf_json(row),
             "cost": cost_of(costs, row),
         }

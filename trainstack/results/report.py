@@ -30,14 +30,13 @@ from trainstack.results.render_compare import (
     compare_table_headers,
     legend,
     notes_of,
-    unchecked_of,
 )
 from trainstack.results.render_costs import costs_html
 from trainstack.results.render_recorded import telemetry_phrase
 from trainstack.results.report_page import GENERATOR, page, table
 from trainstack.results.report_telemetry import telemetry_section
 from trainstack.results.store import StoredRun
-from trainstack.results.verdict import sentence
+from trainstack.results.verdict import sentence, unchecked_of
 
 REPORT_FILE = "index.html"
 _GIT_TIMEOUT = 5.0

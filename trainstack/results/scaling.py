@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from trainstack.core.errors import ResultsError
-from trainstack.results.compare import current_runs
+from trainstack.results.current import current_runs
 from trainstack.results.record import RunRecord, Shape
 from trainstack.results.select import check_known, main_metric
 from trainstack.results.stats import summarize

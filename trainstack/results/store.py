@@ -226,11 +226,12 @@ def _write_locked(root: Path, pending: Sequence[PendingRun], display: Display) -
 
 
 def record_document(record: RunRecord) -> dict[str, Any]:
-    """The record as its file holds it: ``overrides`` only when there are some (a run
-    without any is written as before they were recorded)."""
+    """The record as its file holds it: ``overrides`` and ``datasets`` only when there are
+    some (a run without any is written as before they were recorded)."""
     document: dict[str, Any] = record.model_dump(mode="json", by_alias=True)
-    if not document.get("overrides"):
-        document.pop("overrides", None)
+    for key in ("overrides", "datasets"):
+        if not document.get(key):
+            document.pop(key, None)
     return document
 
 

@@ -4,6 +4,7 @@ p-value, whether the runs resolve the change, the verdict."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from trainstack.console.tables import percent
 from trainstack.results.change import MAX_RUNS_NEEDED, Change
@@ -56,6 +57,13 @@ def verdict(row: Row) -> str:
         return said
     resolve = f"±{stats.resolve * 100:g}%"
     return f"{said}; {resolve} not resolved: {needs_text(stats)}"
+
+
+def unchecked_of(rows: Sequence[Row]) -> list[str]:
+    """Why the environments or data of some pairs were not compared (runs from saved logs,
+    datasets without a manifest on a side)."""
+    verdicts = [v for row in rows for v in (row.environment, row.datasets)]
+    return sorted({v.reason for v in verdicts if v.status == "unknown"} - {""})
 
 
 def sentence(row: Row) -> str:

@@ -6,7 +6,9 @@ The chart adds an init container, ``preflight``, made from the pod's training co
 visible, the workers' sshd and the launcher's ssh are set up as mpi-operator relies on
 (``sshd -t`` and ``sshd -T``, ``ssh -G``), every dataset is mounted
 and readable (the results claim writable), the MPI launcher resolves its workers' host
-names, and the variables the job's scripts need are set. On failure it ends with one line,
+names, and the variables the job's scripts need are set. It prints one line per dataset
+with the manifest digest it read there (:data:`DATASET_LINE`), which ``results collect``
+records. On failure it ends with one line,
 ``trainstack preflight: ...``, its termination message, which ``trainstack status`` shows
 as the job's reason. docs/preflight.md has each check, what it costs and where it cannot
 run (a TrainJob has no init containers: the trainer's command runs after the checks
@@ -15,6 +17,7 @@ instead).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import Field, StringConstraints
@@ -41,6 +44,19 @@ FAILURE_PREFIX = "trainstack preflight:"
 """How the line that names a failed check starts."""
 PASSED_PREFIX = "trainstack preflight: passed"
 """How the line of a preflight that passed starts (files/preflight.sh)."""
+MANIFEST_FILE = ".trainstack-manifest.sha256"
+"""The manifest digest the populate Job's verify writes at the root of a file system
+(docs/data.md), which the preflight reads at each dataset's mount path."""
+NO_MANIFEST = "none"
+"""What the dataset line says without a manifest it can trust (none, unreadable, a
+sub-path mount, any other shape)."""
+DATASET_LINE = re.compile(
+    r"trainstack preflight: dataset ([a-z0-9][a-z0-9.-]{0,252}) manifest "
+    rf"(sha256:[0-9a-f]{{64}}|{NO_MANIFEST})"
+)
+"""One line per dataset the pod mounts (files/preflight.sh), matched whole: the claim and
+the manifest digest it read. Not a failure: a failed check's line names a path, not a
+claim."""
 
 
 class Preflight(StrictModel):
@@ -51,7 +67,8 @@ class Preflight(StrictModel):
         description="Run the preflight: an init container, made from the training "
         "container, that checks the GPUs, sshd/ssh, mounts, workers' names and requiredEnv "
         "in seconds and fails with one line, `trainstack preflight: ...`, the job's reason "
-        "in `trainstack status`. false: no preflight.",
+        "in `trainstack status`; it also prints each dataset's manifest digest, which "
+        "`results collect` records. false: no preflight.",
     )
     required_env: list[ShellName] = Field(
         default_factory=list,

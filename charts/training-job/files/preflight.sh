@@ -17,6 +17,8 @@
 #   TRAINSTACK_PREFLIGHT_READ     "<what> <path>" lines: directories that must be readable
 #   TRAINSTACK_PREFLIGHT_WRITE    "<what> <path>" lines: directories that must be writable
 #   TRAINSTACK_PREFLIGHT_ENV      variables the job's scripts need, set and not empty
+#   TRAINSTACK_PREFLIGHT_DATASETS  "<claim> <path>" lines: the datasets whose manifest
+#                                 digest to print; "<claim>" alone (a sub-path): none
 # Every number is checked to be digits (at most 9) before any arithmetic sees it: bash
 # evaluates an array subscript's command substitution inside $(( )).
 tsp_problems=""
@@ -377,6 +379,49 @@ $2
 EOF
 }
 
+# --- what data the pod reads (docs/preflight.md) -------------------------------------------
+# One stdout line per dataset, which `results collect` records: the manifest digest the
+# populate Job's verify wrote at the root of the file system, or none. The file is data
+# on a shared file system: a regular file, its first bytes only, one exact shape
+# (sha256: and 64 lowercase hex digits, a newline at most); anything else is none.
+tsp_hex64=""
+tsp_i=0
+while [ "$tsp_i" -lt 64 ]; do
+  tsp_hex64="$tsp_hex64[0123456789abcdef]"
+  tsp_i=$((tsp_i + 1))
+done
+
+# tsp_digest: the manifest digest at the mount path $1, or none
+tsp_manifest() {
+  tsp_digest=none
+  file="$1/.trainstack-manifest.sha256"
+  [ -f "$file" ] && [ -r "$file" ] || return 0
+  # 73 bytes: one more than the line, so a longer file shows; NUL made visible (shells
+  # drop it from $(...)); the "." keeps a trailing newline, of which one is allowed
+  said=$(head -c 73 "$file" 2>/dev/null | tr '\000' '?'; echo .)
+  said=${said%.}
+  said=${said%"
+"}
+  case "$said" in sha256:$tsp_hex64) tsp_digest=$said ;; esac
+}
+
+tsp_datasets() {
+  [ -n "$TRAINSTACK_PREFLIGHT_DATASETS" ] || return 0
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    name=${line%% *}
+    case "$name" in '' | *[!abcdefghijklmnopqrstuvwxyz0123456789.-]*)
+      printf 'preflight: TRAINSTACK_PREFLIGHT_DATASETS names a claim that is not a DNS name: not read\n' >&2
+      continue ;;
+    esac
+    tsp_digest=none
+    case "$line" in *" "*) tsp_manifest "${line#* }" ;; esac
+    printf 'trainstack preflight: dataset %s manifest %s\n' "$name" "$tsp_digest"
+  done <<EOF
+$TRAINSTACK_PREFLIGHT_DATASETS
+EOF
+}
+
 tsp_env() {
   set -f
   for name in $TRAINSTACK_PREFLIGHT_ENV; do
@@ -402,6 +447,7 @@ tsp_gpus
 [ -z "$TRAINSTACK_PREFLIGHT_SSH" ] || tsp_ssh
 tsp_mounts read "$TRAINSTACK_PREFLIGHT_READ"
 tsp_mounts write "$TRAINSTACK_PREFLIGHT_WRITE"
+tsp_datasets
 tsp_env
 tsp_hosts
 if [ -n "$tsp_problems" ]; then

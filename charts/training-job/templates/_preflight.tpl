@@ -72,7 +72,8 @@ files/preflight.sh reads (JSON list of {name, value}; a check with nothing to ch
 out): GPUs, sshd and ssh (their options, port and keys), the workers' host names (and
 how long to wait for them), the
 mounts to read (datasets, read-only host paths) and to write (results, writable host
-paths), and preflight.requiredEnv.
+paths), preflight.requiredEnv, and the datasets whose manifest digest the preflight prints
+("<claimName> <mountPath>", or the claim alone when it mounts a subPath: then none).
 Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsData" true "checks" $checks) | fromJsonArray }}
 */}}
 {{- define "training-job.preflight.env" -}}
@@ -80,9 +81,13 @@ Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsDa
 {{- $checks := .checks -}}
 {{- $read := list -}}
 {{- $write := list -}}
+{{- $datasets := list -}}
 {{- range include "training-job.volumes.entries" (dict "root" $root "mountsData" .mountsData) | fromJsonArray -}}
 {{- if hasPrefix "datasets[" .key -}}
 {{- $read = append $read (printf "dataset %s" .mount.mountPath) -}}
+{{- /* the manifest is at the file system's root: a sub-path mount does not show it */ -}}
+{{- $claim := .volume.persistentVolumeClaim.claimName -}}
+{{- $datasets = append $datasets (ternary $claim (printf "%s %s" $claim .mount.mountPath) (not (empty .mount.subPath))) -}}
 {{- else if eq .key "results.mountPath" -}}
 {{- $write = append $write (printf "results %s" .mount.mountPath) -}}
 {{- else if and (hasPrefix "hostPaths[" .key) .mount.readOnly -}}
@@ -104,6 +109,7 @@ Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsDa
   (list "RESOLVE_SECONDS" (ternary "600" "" (gt (len $hosts) 0)))
   (list "READ" (join "\n" $read))
   (list "WRITE" (join "\n" $write))
+  (list "DATASETS" (join "\n" $datasets))
   (list "ENV" (join " " ($root.Values.preflight.requiredEnv | default list))) -}}
 {{- $env := list -}}
 {{- range $values -}}
