@@ -97,9 +97,10 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
         "populated by stack aiacc's Job; this stack's Job wait-populated-imagenet-data waits "
         "for it source: oss oss://<OSS bucket holding the ImageNet TFRecords>/<prefix of "
         "train/ and validation/ in the bucket, e.g. imagenet/tfrecords>/ (<region of the "
-        "bucket, e.g. cn-beijing>) -> imagenet/imagenet_data layout: 1024 imagenet/"
-        "imagenet_data/train/train-*, 128 imagenet/imagenet_data/validation/validation-*; "
-        "total 100 GB (100000000000 bytes) to 200 GB (200000000000 bytes) verify: quick"
+        "bucket, e.g. cn-beijing>) -> imagenet/imagenet_data layout: 1024 x imagenet/"
+        "imagenet_data/train/train-* layout: 128 x imagenet/imagenet_data/validation/"
+        "validation-* layout: 100000000000 to 200000000000 bytes in all, each file non-empty "
+        "verify: quick"
     ) in words
     # the init container training-operator adds to PyTorch workers, with its mirror key
     assert (

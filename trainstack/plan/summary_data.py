@@ -8,13 +8,6 @@ from trainstack.config.data_sources import ResolvedDataset, populate_job_name
 from trainstack.config.loader import LoadedDataStack
 from trainstack.config.populate import Populate
 
-_VERIFY = {
-    "quick": "names, counts, non-empty files, total size; the manifest lists each size",
-    "full": "names, counts, non-empty files, total size, and the sha256 of every file "
-    "into the manifest",
-}
-_UNITS = ((10**12, "TB"), (10**9, "GB"), (10**6, "MB"), (10**3, "kB"))
-
 
 def file_system_lines(stack: LoadedDataStack) -> list[str]:
     """Each file system of a data stack, and how it is filled when it has ``populate``."""
@@ -52,28 +45,12 @@ def dataset_lines(resolved: ResolvedDataset) -> list[str]:
 
 
 def populate_lines(spec: Populate, indent: str = "    ") -> list[str]:
-    """The source, the layout and the verify mode of ``spec``, one line each."""
-    layout = spec.layout
-    files = ", ".join(f"{item.count} {item.glob}" for item in layout.files)
-    total = f"at least {_size(layout.min_bytes)}"
-    if layout.max_bytes is not None:
-        total = f"{_size(layout.min_bytes)} to {_size(layout.max_bytes)}"
-    lines = [
-        f"{indent}source: {spec.source.describe()}",
-        f"{indent}layout: {files}; total {total}",
-        f"{indent}verify: {spec.verify} ({_VERIFY[spec.verify]})",
-    ]
+    """The source, the layout and the verify mode of ``spec`` (:meth:`Populate.summary`),
+    and its optional command."""
+    lines = [f"{indent}{line}" for line in spec.summary()]
     if spec.command is not None:
         lines.append(
             f"{indent}then: its command ({len(spec.command)} argument(s)); what it writes is "
             "verified only where the layout names it"
         )
     return lines
-
-
-def _size(count: int) -> str:
-    """``100 GB (100000000000 bytes)``: decimal units, as the layout's bounds are written."""
-    for unit, name in _UNITS:
-        if count >= unit:
-            return f"{count / unit:g} {name} ({count} bytes)"
-    return f"{count} bytes"
