@@ -22,7 +22,14 @@ from trainstack.config.clusters.registry import Cluster
 from trainstack.config.operators import EnabledOperator, OperatorSettings
 from trainstack.core.images import with_images
 from trainstack.core.values import merged
-from trainstack.operators import AckAddonInstall, ChartInstall, KustomizeInstall, ManifestInstall
+from trainstack.operators import (
+    AckAddonInstall,
+    ChartInstall,
+    Controller,
+    KustomizeInstall,
+    ManifestInstall,
+    OperatorRelease,
+)
 from trainstack.operators.fetch import fetch_manifest
 
 
@@ -37,6 +44,8 @@ class InstallContext:
     offline: bool
     """The offline plan: nothing is downloaded; fetched content stays unknown."""
 
+
+DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 
 Installer = Callable[[str, EnabledOperator, InstallContext, pulumi.Resource], pulumi.Output[Any]]
 """Creates the operator's resource; returns an output known once the operator is installed."""
@@ -68,7 +77,7 @@ def install_manifest(
         opts=pulumi.ResourceOptions(
             parent=parent,
             provider=context.kubernetes,
-            transforms=mirror_transforms(operator.settings),
+            transforms=mirror_transforms(operator.settings, operator.release),
         ),
     )
     return group.resources
@@ -86,7 +95,7 @@ def install_kustomize(
         opts=pulumi.ResourceOptions(
             parent=parent,
             provider=context.kubernetes,
-            transforms=mirror_transforms(operator.settings),
+            transforms=mirror_transforms(operator.settings, operator.release),
         ),
     )
     return directory.resources
@@ -129,17 +138,47 @@ def install_ack_addon(
     return addon.id
 
 
-def mirror_transforms(settings: OperatorSettings) -> list[pulumi.ResourceTransform]:
+def mirror_transforms(
+    settings: OperatorSettings, release: OperatorRelease | None = None
+) -> list[pulumi.ResourceTransform]:
     """The stack's image mirrors (``images``) applied to every object the install creates
-    (the children of a ConfigGroup or a kustomize Directory); none without mirrors."""
+    (the children of a ConfigGroup or a kustomize Directory), and to the flags of the
+    release's controller that set images no object names; none without mirrors."""
     if not settings.images:
         return []
+    flags = [] if release is None else release.controller_flags(settings.mirrored)
+    controller = None if release is None else release.controller
 
     def mirror(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
         props = with_images(dict(args.props), settings.mirrored)
+        if flags and controller is not None and args.type_ == DEPLOYMENT:
+            props = with_controller_args(props, controller, flags)
         return pulumi.ResourceTransformResult(props=props, opts=args.opts)
 
     return [mirror]
+
+
+def with_controller_args(
+    props: dict[str, Any], controller: Controller, flags: list[str]
+) -> dict[str, Any]:
+    """``props`` (a Deployment) with ``flags`` after the args of the controller's container,
+    when it is the controller's Deployment; else unchanged."""
+    metadata = props.get("metadata") or {}
+    if (metadata.get("name"), metadata.get("namespace")) != (
+        controller.deployment,
+        controller.namespace,
+    ):
+        return props
+    template = (props.get("spec") or {}).get("template") or {}
+    pod = template.get("spec") or {}
+    containers = [
+        {**c, "args": [*(c.get("args") or []), *flags]}
+        if isinstance(c, dict) and c.get("name") == controller.container
+        else c
+        for c in pod.get("containers") or []
+    ]
+    spec = {**props["spec"], "template": {**template, "spec": {**pod, "containers": containers}}}
+    return {**props, "spec": spec}
 
 
 INSTALLERS: dict[str, Installer] = {

@@ -49,6 +49,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.populate_marker import CONFIG_MOUNT, POPULATE_SCRIPT, WAIT_SCRIPT, script_inputs
+from trainstack.config.data_sources import populate_job_name
 from trainstack.config.populate import POPULATE_DIGEST, Populate
 from trainstack.config.populate_sources import (
     ConvertSource,
@@ -131,7 +132,7 @@ class PopulateJob(pulumi.ComponentResource):
         spec = args.spec
         deadline = spec.deadline_hours * 3600
         role = "populate" if args.runs else "wait-populated"
-        job_name = f"{role}-{args.dataset}"[:63].rstrip("-")
+        job_name = populate_job_name(args.dataset, args.runs)
         labels = {
             "app.kubernetes.io/managed-by": "trainstack",
             "trainstack.io/dataset": args.dataset,

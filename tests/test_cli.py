@@ -80,10 +80,34 @@ def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
         "set before deploying (16): stacks/templates/workload-1-ack.yaml:39: "
         "cluster.create.network.podVswitchIds[0]: <vSwitch ID for the pods' IPs"
     ) in words
-    # the populate Job's image, named in the data stack that declares it
+    # the populate Job's image and the OSS source's placeholders, named in the data stack
+    # that declares them
     assert (
         "stacks/Pulumi.imagenet.yaml:52: trainstack:dataStore.fileSystems[0].populate.image: "
-        "<image with ossutil"
+        "<image with ossutil 1.7, coreutils and git> "
+        "stacks/Pulumi.imagenet.yaml:55: trainstack:dataStore.fileSystems[0].populate.source."
+        "bucket: <OSS bucket holding the ImageNet TFRecords> "
+        "stacks/Pulumi.imagenet.yaml:56: trainstack:dataStore.fileSystems[0].populate.source."
+        "prefix: <prefix of train/ and validation/ in the bucket, e.g. imagenet/tfrecords> "
+        "stacks/Pulumi.imagenet.yaml:57: trainstack:dataStore.fileSystems[0].populate.source."
+        "region: <region of the bucket, e.g. cn-beijing>"
+    ) in words
+    # the dataset's source, layout and verify mode; baseline waits for aiacc's Job
+    assert (
+        "populated by stack aiacc's Job; this stack's Job wait-populated-imagenet-data waits "
+        "for it source: oss oss://<OSS bucket holding the ImageNet TFRecords>/<prefix of "
+        "train/ and validation/ in the bucket, e.g. imagenet/tfrecords>/ (<region of the "
+        "bucket, e.g. cn-beijing>) -> imagenet/imagenet_data layout: 1024 x imagenet/"
+        "imagenet_data/train/train-* layout: 128 x imagenet/imagenet_data/validation/"
+        "validation-* layout: 100000000000 to 200000000000 bytes in all, each file non-empty "
+        "verify: quick"
+    ) in words
+    # the init container training-operator adds to PyTorch workers, with its mirror key
+    assert (
+        "docker.io/alpine:3.10: Kubeflow training-operator v1 1.9.4 init container "
+        "init-pytorch of PyTorchJob workers (added by the controller; its flag "
+        "--pytorch-init-container-image); by the cluster's nodes; mirror: "
+        "trainstack:operators.trainingOperator.images"
     ) in words
     assert words.endswith(
         "experiments/keras-lstm-scaling.yaml:33: job.image.name: <image with "

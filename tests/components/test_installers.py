@@ -143,3 +143,65 @@ def test_image_mirrors_rewrite_the_objects_an_install_creates() -> None:
         )
         == []
     )
+
+
+def _deployment(name: str, namespace: str, container: str) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "template": {
+                "spec": {
+                    "containers": [
+                        {
+                            "name": container,
+                            "image": "ghcr.io/kubeflow/training-v1/training-operator:v1-93c5489",
+                            "command": ["/manager"],
+                            "args": ["--enable-scheme=tfjob"],
+                        }
+                    ]
+                }
+            }
+        },
+    }
+
+
+def test_a_mirror_of_an_image_the_controller_adds_is_passed_as_its_flag() -> None:
+    """training-operator writes alpine:3.10 into PyTorch workers from a flag's default: no
+    object of the install names it, so rewriting containers cannot mirror it."""
+    mirror = "registry-vpc.cn-beijing.aliyuncs.com/team/alpine:3.10"
+    (operator,) = Operators.model_validate(
+        {"trainingOperator": {"version": "1.9.4", "images": {"alpine:3.10": mirror}}}
+    ).enabled()
+    (transform,) = mirror_transforms(operator.settings, operator.release)
+
+    def transformed(kind: str, props: dict[str, Any]) -> dict[str, Any]:
+        args = pulumi.ResourceTransformArgs(True, kind, "x", props, pulumi.ResourceOptions())
+        result = transform(args)
+        assert result is not None
+        return dict(result.props)
+
+    deployment = "kubernetes:apps/v1:Deployment"
+    controller = transformed(
+        deployment, _deployment("training-operator", "kubeflow", "training-operator")
+    )
+    (container,) = controller["spec"]["template"]["spec"]["containers"]
+    assert container["args"] == [
+        "--enable-scheme=tfjob",
+        f"--pytorch-init-container-image={mirror}",
+    ]
+    # another Deployment, or the controller's in another namespace, keeps its args
+    for name, namespace in (("webhook", "kubeflow"), ("training-operator", "other")):
+        other = transformed(deployment, _deployment(name, namespace, "training-operator"))
+        assert other["spec"]["template"]["spec"]["containers"][0]["args"] == [
+            "--enable-scheme=tfjob"
+        ]
+    # without a mirror of it, the flag keeps its default
+    (plain,) = Operators.model_validate(
+        {
+            "trainingOperator": {
+                "version": "1.9.4",
+                "images": {"ghcr.io/kubeflow/training-v1/training-operator:v1-93c5489": mirror},
+            }
+        }
+    ).enabled()
+    assert plain.release.controller_flags(plain.settings.mirrored) == []

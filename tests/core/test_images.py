@@ -12,7 +12,9 @@ from trainstack.core.images import normalized, registry_host, with_images
     [
         ("alpine:3.21", "docker.io", "docker.io/library/alpine:3.21"),
         ("mpioperator/mpi-operator:0.8.2", "docker.io", "docker.io/mpioperator/mpi-operator:0.8.2"),
-        ("docker.io/alpine:3.21", "docker.io", "docker.io/alpine:3.21"),
+        # one image, however it is spelt (Docker's splitDockerDomain)
+        ("docker.io/alpine:3.21", "docker.io", "docker.io/library/alpine:3.21"),
+        ("index.docker.io/alpine:3.21", "docker.io", "docker.io/library/alpine:3.21"),
         (
             "registry.k8s.io/kueue/kueue:v0.19.2",
             "registry.k8s.io",

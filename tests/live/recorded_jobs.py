@@ -11,7 +11,8 @@ worker (cleanPodPolicy Running); keras-lstm-2x1 not deployed; tf-multiworker-mni
 (training-operator's labels) succeeded; no PyTorchJob. The nodes and operators are those
 of ``recorded_cluster``: imagenet-tensorflow's launcher ran on a CPU node,
 tf-multiworker-mnist's chief and a worker on two GPU nodes, its other worker on a node
-that has left the cluster.
+that has left the cluster. The populate Job of the dataset imagenet-data succeeded
+(:func:`record_populate` records others).
 """
 
 from __future__ import annotations
@@ -121,6 +122,26 @@ def record_jobs(api: RecordedApi, shape: Shape | None = None) -> None:
     )
     # What `results collect` reads of the nodes and operators (and `inspect` of the rest).
     record_cluster(api, shape)
+    record_populate(api, "job-populate-succeeded.json")
+
+
+POPULATE_JOB = "/apis/batch/v1/namespaces/vision/jobs/populate-imagenet-data"
+POPULATE_PODS = "batch.kubernetes.io/job-name=populate-imagenet-data"
+
+
+def record_populate(
+    api: RecordedApi, job: str, pods: str | None = None, log: str | None = None
+) -> None:
+    """The populate Job of the dataset imagenet-data (the aiacc stack runs it), its pods
+    (none: deleted with the Job) and its pod's log, answered before any earlier recording."""
+    routes = api.routes
+    api.routes = []
+    api.object(POPULATE_JOB, api.items(job)[0])
+    api.list(VISION_PODS, POPULATE_PODS, *POD_LIST, *([pods] if pods else []))
+    if log is not None and pods is not None:
+        pod = api.items(pods)[-1]["metadata"]["name"]
+        api.log(f"{VISION_PODS}/{pod}/log", "populate", log)
+    api.routes += routes
 
 
 def record_submitted_run(

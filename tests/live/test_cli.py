@@ -40,7 +40,12 @@ def test_status_lists_every_run(
     # a worker whose image has no sshd: its preflight failed, and says so, control
     # characters of the pod's message left out
     assert rows["keras-lstm-1x4"][:5] == ["1", "keras-lstm-1x4", "MPIJob", "Running", "1/2"]
-    assert lines[-2] == (
+    # the experiments' reasons, then the dataset's populate Job (tests/live/test_status_data.py)
+    assert lines[-2:] == [
+        "",
+        "dataset imagenet-data: populate Job populate-imagenet-data (namespace vision) Succeeded",
+    ]
+    assert lines[-4] == (
         "reason keras-lstm-1x4: keras-lstm-1x4-worker-0: trainstack preflight: the workers' "
         "sshd /usr/sbin/sshd is not in the image (the MPI transport is ssh: "
         "docs/mpi-transport.md)"
@@ -48,7 +53,7 @@ def test_status_lists_every_run(
     # a failed job: its launcher could not resolve a worker, because that worker's own
     # preflight had failed first; the worker's reason is the job's, not the launcher's
     assert rows["keras-lstm-4x1"][:5] == ["1", "keras-lstm-4x1", "MPIJob", "Failed", "0/5"]
-    assert lines[-1] == (
+    assert lines[-3] == (
         "reason keras-lstm-4x1: keras-lstm-4x1-worker-2: trainstack preflight: 0 of the 1 GPUs "
         "asked for are visible (nvidia-smi -L)"
     )

@@ -6,9 +6,11 @@ from tests.conftest import StackWriter
 from tests.stack_helpers import example_config
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import DEPLOYER, NODES, outside_pulls
+from trainstack.plan.outside_pull import POPULATE_JOB
 from trainstack.plan.runner import plan_stack
 
 INSTALLER = "docker.io/alpine:3.21"
+POPULATE = "stacks/Pulumi.imagenet.yaml: trainstack:dataStore.fileSystems[0].populate"
 
 
 def _by_reference(plan: Plan) -> dict[str, tuple[str, str]]:
@@ -40,6 +42,9 @@ def test_the_accelerated_stack_lists_each_fetch_with_its_mirror_key(
             NODES,
             "trainstack:operators.trainingOperator.images",
         ),
+        # what training-operator adds to PyTorch workers: no object of the install names
+        # it, the stack's `images` reaches the controller as --pytorch-init-container-image
+        "docker.io/alpine:3.10": (NODES, "trainstack:operators.trainingOperator.images"),
         "registry.k8s.io/kueue/kueue:v0.19.2": (
             NODES,
             "trainstack:queueing.values.controllerManager.manager.image",
@@ -47,6 +52,18 @@ def test_the_accelerated_stack_lists_each_fetch_with_its_mirror_key(
         "kubeflow/pytorch-dist-mnist:latest": (
             NODES,
             "experiments/pytorch-ddp-mnist.yaml: job.image.name",
+        ),
+        # the populate Job's source, its bucket and region placeholders: not known to be
+        # in cn-beijing (tests/plan/test_outside_data.py for the other sources)
+        "oss://<OSS bucket holding the ImageNet TFRecords>/<prefix of train/ and validation/ "
+        "in the bucket, e.g. imagenet/tfrecords>/": (
+            POPULATE_JOB,
+            f"{POPULATE}.source (bucket, region, endpoint)",
+        ),
+        # the working copy of workload 1's scripts the populate command clones
+        "https://github.com/Jason-Jongjin-Lim/tensorflow-imagenet.git": (
+            POPULATE_JOB,
+            f"{POPULATE}.command",
         ),
         # trainstack health's DCGM image (its nccl-tests one is unset until built)
         "nvcr.io/nvidia/cloud-native/dcgm:4.2.3-1-ubuntu22.04@<sha256 digest of "
@@ -78,6 +95,7 @@ def test_mirrors_in_the_region_leave_the_list(write_stack: StackWriter) -> None:
     operators["mpiOperator"]["manifestUrl"] = (
         "https://team.oss-cn-beijing-internal.aliyuncs.com/mpi-operator.yaml"
     )
+    operators["trainingOperator"]["images"] = {"alpine:3.10": f"{acr}/alpine:3.10"}
     operators["trainer"] = {
         "version": "2.3.0",
         "chartRepo": "oci://team-registry-vpc.cn-beijing.cr.aliyuncs.com/charts",
@@ -89,6 +107,7 @@ def test_mirrors_in_the_region_leave_the_list(write_stack: StackWriter) -> None:
     }
     found = _by_reference(plan_stack(write_stack(config), "test"))
     assert INSTALLER not in found
+    assert "docker.io/alpine:3.10" not in found
     assert not any(reference.startswith(acr) for reference in found)
     assert not any("mpi-operator" in reference for reference in found)
     assert not any("kubeflow-trainer" in reference for reference in found)

@@ -89,13 +89,15 @@ def test_plans_do_not_leak_between_stacks(project: Project) -> None:
     second = plan_stack(project, "baseline")
     assert not any(":aiacc::" in r.urn for r in second.resources)
     # The same resources but the accelerated cluster's AI Acceleration component (the
-    # component and its add-on): otherwise AIACC changes the jobs' values only.
+    # component and its add-on): otherwise AIACC changes the jobs' values only; and the
+    # inputs ConfigMap of the populate Job aiacc runs (baseline's Job only waits).
     added = {r.type for r in first.resources} - {r.type for r in second.resources}
     assert added == {
         "trainstack:acceleration:Acceleration",
         "alicloud:cs/kubernetesAddon:KubernetesAddon",
+        "kubernetes:core/v1:ConfigMap",
     }
-    assert len(first.resources) == len(second.resources) + 2
+    assert len(first.resources) == len(second.resources) + 3
     assert REPO == project.root
 
 

@@ -141,7 +141,7 @@ def test_what_deploy_fetches_from_outside_has_a_heading_of_its_own(
 ) -> None:
     lines = _summary(example_plans["aiacc"])
     start = lines.index(
-        "pulled from outside region cn-beijing at deploy time (8); each key points it at a mirror:"
+        "pulled from outside region cn-beijing at deploy time (11); each key points it at a mirror:"
     )
     # (long lines wrap at the console's width: each entry starts on a line of its own)
     assert lines[start + 1].startswith(

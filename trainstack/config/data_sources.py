@@ -84,6 +84,13 @@ class ResolvedDataset:
         }
 
 
+def populate_job_name(dataset: str, runs: bool) -> str:
+    """The Job that populates ``dataset`` (``runs``: on the stack the data stack names) or
+    waits for it (on the others): a DNS label, at most 63 characters."""
+    role = "populate" if runs else "wait-populated"
+    return f"{role}-{dataset}"[:63].rstrip("-")
+
+
 def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDataset, ...]:
     """Every dataset of ``stack`` with its facts; data stacks are read from ``stack_dir``."""
     problems: list[Problem] = []

@@ -16,12 +16,17 @@ DOCKER_HUB = "docker.io"
 
 
 def split_registry(reference: str) -> tuple[str, str]:
-    """``(registry host, path[:tag][@digest])`` of an image reference, Docker's way."""
+    """``(registry host, path[:tag][@digest])`` of an image reference, Docker's way: on
+    Docker Hub (named or not, or as ``index.docker.io``) a single-component name is under
+    ``library/`` (``splitDockerDomain``: ``docker.io/alpine`` is ``alpine``)."""
     first, slash, rest = reference.partition("/")
     if slash and ("." in first or ":" in first or first == "localhost"):
-        return first, rest
-    path = reference if slash else f"library/{reference}"
-    return DOCKER_HUB, path
+        host, path = (DOCKER_HUB if first == "index.docker.io" else first), rest
+    else:
+        host, path = DOCKER_HUB, reference
+    if host == DOCKER_HUB and "/" not in path:
+        path = f"library/{path}"
+    return host, path
 
 
 def normalized(reference: str) -> str:

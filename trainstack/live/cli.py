@@ -33,16 +33,22 @@ def status(
         typer.Option("--format", metavar="FORMAT", help="text, or json (docs/scripting.md)."),
     ] = StatusFormat.text,
 ) -> None:
-    """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing."""
+    """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing; and
+    each dataset's populate Job: its state and why."""
+    from trainstack.config.data_sources import resolve_datasets
     from trainstack.experiments import load_stack_experiments
     from trainstack.live.connect import connect
+    from trainstack.live.data_jobs import data_job_rows
     from trainstack.live.status import status_rows, status_text
     from trainstack.live.status_json import status_json
 
     resolved = load_stack_experiments(Project.find(), stack)
+    datasets = resolve_datasets(resolved.stack, resolved.project.stack_config_dir)
     cluster = connect(resolved.stack, ClusterOptions(kubeconfig, context, timeout, deadline))
     render = status_json if output_format is StatusFormat.json else status_text
-    sys.stdout.write(render(status_rows(resolved, cluster), stack, cluster.where()))
+    rows = status_rows(resolved, cluster)
+    data = data_job_rows(resolved.stack, datasets, cluster)
+    sys.stdout.write(render(rows, stack, cluster.where(), data))
 
 
 def logs(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lightkube.operators import exists
@@ -12,6 +13,7 @@ from trainstack.console.tables import text_table
 from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
+from trainstack.live.data_jobs import DataJobRow, data_job_text
 from trainstack.live.jobs import LiveJob, job_reader, pod_ready, role_pods
 from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
@@ -103,10 +105,12 @@ HEADERS = [
 ]
 
 
-def status_text(rows: list[StatusRow], stack: str, where: str) -> str:
+def status_text(
+    rows: list[StatusRow], stack: str, where: str, data: Sequence[DataJobRow] = ()
+) -> str:
     """The rows as an aligned table under one line naming the stack and cluster, then the
     reason of each job whose preflight failed (what the API server sent shown with its
-    control characters escaped)."""
+    control characters escaped), then the populate Job of each dataset that has one."""
     cells = [
         [
             printable(cell, 80)
@@ -120,4 +124,5 @@ def status_text(rows: list[StatusRow], stack: str, where: str) -> str:
         f"stack {stack}, {where}\n\n"
         + text_table(HEADERS, cells, {1, 5, 8})
         + ("\n" + "".join(reasons) if reasons else "")
+        + ("\n" + data_job_text(data) if data else "")
     )

@@ -7,6 +7,7 @@ offline is recorded as such (``verified=False`` with the reason), and the plan s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -147,6 +148,10 @@ class Pull:
     """Where the fact comes from (file at a tag, release notes)."""
     verified: bool = True
     """False: inferred, not read from the release (the plan says so)."""
+    flag: str | None = None
+    """The controller's flag that sets it, for an image no object of the install names (the
+    controller writes it into the pods it creates, e.g. ``--pytorch-init-container-image``):
+    a mirror of it in the stack's ``images`` reaches the controller as ``FLAG=MIRROR``."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +192,16 @@ class OperatorRelease:
     """What its deployment fetches besides the install itself (images, hook packages)."""
     controller: Controller | None = None
     """Its controller's Deployment; ``None``: unknown (an ACK add-on's own workloads)."""
+
+    def controller_flags(self, mirrored: Callable[[str], str]) -> list[str]:
+        """``FLAG=MIRROR`` for each pull set by a controller flag that ``mirrored`` (the
+        stack's ``images``) points elsewhere, in catalog order."""
+        flags = []
+        for pull in self.pulls:
+            mirror = mirrored(pull.reference)
+            if pull.flag is not None and mirror != pull.reference:
+                flags.append(f"{pull.flag}={mirror}")
+        return flags
 
     def served(self, crd: str) -> ServedApi | None:
         """The API this release serves for ``crd``, if any."""

@@ -47,6 +47,13 @@ Facts and sources (kubeflow/trainer, the renamed repository, at tags v1.8.1 =
   0f8735faade3651dfe44e45c6fbc30fa9152641d), ``ghcr.io/kubeflow/training-v1/
   training-operator:v1-93c5489`` at v1.9.4 (commit 4445c12aa62e4345b0c2c6ac9b215a70eca46ed7).
   trainstack's overlays leave the image alone.
+- PyTorch workers' init container: the controller adds ``init-pytorch`` (a loop of
+  ``nslookup`` of the master) to every worker of a PyTorchJob that has a Master
+  (pkg/controller.v1/pytorch/initcontainer.go lines 35-46 and 105-135 at v1.8.1 and
+  v1.9.4), in the image of its flag ``--pytorch-init-container-image`` whose default is
+  ``alpine:3.10`` (cmd/training-operator.v1/main.go line 98 at v1.8.1, lines 104-105 at
+  v1.9.4; pkg/config/config.go line 28 at both). No object of the install names that
+  image, so a mirror of it in the stack's ``images`` is passed as that flag.
 - Pod labels (pkg/controller.v1/common GenLabels and pod creation):
   ``training.kubeflow.org/job-name=<job>``,
   ``training.kubeflow.org/replica-type=<replica type, lower case>``.
@@ -136,6 +143,15 @@ def _release(
                 reference=image,
                 mirror="images",
                 source=f"manifests/overlays/standalone/kustomization.yaml at v{version}",
+            ),
+            Pull(
+                what="init container init-pytorch of PyTorchJob workers (added by the "
+                "controller; its flag --pytorch-init-container-image)",
+                reference="docker.io/alpine:3.10",
+                mirror="images",
+                source=f"pkg/config/config.go line 28 and pkg/controller.v1/pytorch/"
+                f"initcontainer.go lines 35-46, 105-135 at v{version}",
+                flag="--pytorch-init-container-image",
             ),
         ),
         controller=Controller("kubeflow", "training-operator", "training-operator", image),

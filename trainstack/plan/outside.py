@@ -12,7 +12,6 @@ at a mirror, sorted so that the list is the same for the same input.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,25 +31,10 @@ from trainstack.operators import (
 )
 from trainstack.operators import family as operator_family
 from trainstack.plan.model import Plan
+from trainstack.plan.outside_data import data_pulls
+from trainstack.plan.outside_pull import DEPLOYER, NODES, OutsidePull
 
-DEPLOYER = "pulumi up (the deploying machine)"
-NODES = "the cluster's nodes"
-
-
-@dataclass(frozen=True, order=True)
-class OutsidePull:
-    """One fetch from outside the cluster's region: by whom, what, and the mirror key."""
-
-    by: str
-    reference: str
-    what: str
-    mirror: str
-    unverified: bool = False
-
-    def line(self) -> str:
-        """``REF: WHAT; by WHO; mirror: KEY``."""
-        note = " (not verified offline)" if self.unverified else ""
-        return f"{self.reference}: {self.what}{note}; by {self.by}; mirror: {self.mirror}"
+__all__ = ["DEPLOYER", "NODES", "OutsidePull", "outside_pulls"]
 
 
 def outside_pulls(plan: Plan) -> list[OutsidePull]:
@@ -63,8 +47,11 @@ def outside_pulls(plan: Plan) -> list[OutsidePull]:
     found += list(_queueing(config.queueing))
     found += list(_experiments(plan))
     found += list(_health(config))
+    found += list(data_pulls(plan.datasets))
     cluster = config.cluster
-    return sorted({pull for pull in found if not cluster.in_region(_host(pull.reference))})
+    return sorted(
+        {pull for pull in found if not cluster.in_region(pull.host or _host(pull.reference))}
+    )
 
 
 def _host(reference: str) -> str:

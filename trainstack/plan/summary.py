@@ -24,6 +24,7 @@ from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
+from trainstack.plan.summary_data import dataset_lines, file_system_lines
 from trainstack.plan.summary_jobs import preflight_lines, resource_lines
 from trainstack.plan.summary_transport import transport_lines
 
@@ -44,14 +45,8 @@ def print_summary(
     console.print(table)
     stack = plan.stack
     if isinstance(stack, LoadedDataStack):
-        for file_system in stack.config.data_store.file_systems:
-            console.print(
-                f"file system {file_system.name}: {file_system.file_system_type} NAS, "
-                f"{file_system.storage_type}, {file_system.protocol_type}, zone "
-                f"{file_system.zone_id}, mount target in {file_system.vswitch_id}, "
-                f"protected: {'yes' if file_system.protection.enabled else 'no'}",
-                markup=False,
-            )
+        for line in file_system_lines(stack):
+            console.print(line, markup=False)
     else:
         _cluster_summary(plan, stack, console)
         for warning in plan.warnings:
@@ -117,6 +112,8 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
             f"{facts['path'].value}" + (f" ({where})" if where else ""),
             markup=False,
         )
+        for line in dataset_lines(resolved):
+            console.print(line, markup=False)
     for name, enforced in plan.enforcement.items():
         console.print(
             f"team {name}: share {enforced.share.gpu} GPUs enforced by {enforced.by}; "
