@@ -74,7 +74,8 @@ def test_the_dataset_is_mounted_on_workers_and_on_the_launcher_by_default() -> N
     for role in ("Launcher", "Worker"):
         assert mounts(job, role)["/data"]["name"] == "dataset-0"
         claim = volumes(job, role)["dataset-0"]["persistentVolumeClaim"]
-        assert claim == {"claimName": "imagenet-data"}
+        assert claim == {"claimName": "imagenet-data", "readOnly": True}  # the default
+        assert mounts(job, role)["/data"]["readOnly"] is True
 
 
 def test_mounts_on_launcher_false_leaves_the_launcher_without_data() -> None:

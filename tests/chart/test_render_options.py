@@ -105,7 +105,7 @@ def test_datasets_with_sub_path_and_read_only_and_a_results_claim() -> None:
         "pytorch",
         datasets=[
             {"claimName": "imagenet", "mountPath": "/data", "readOnly": True},
-            {"claimName": "coco", "mountPath": "/coco", "subPath": "2017/train"},
+            {"claimName": "coco", "mountPath": "/coco", "subPath": "2017/train", "readOnly": False},
         ],
         results={"claimName": "results", "mountPath": "/out", "subPath": "run-1"},
     )

@@ -210,7 +210,7 @@ CASES: dict[str, Case] = {
         _tf(
             "kubeflow/tf-multi-worker-strategy:latest",
             worker={"replicas": 2, "gpus": 1},
-            datasets=[{"claimName": "strategy-volume", "mountPath": "/train"}],
+            datasets=[{"claimName": "strategy-volume", "mountPath": "/train", "readOnly": False}],
         ),
     ),
     "training-operator tfjob estimator": Case(
@@ -233,7 +233,7 @@ CASES: dict[str, Case] = {
                 "--batch_size=150",
             ],
             worker={"replicas": 1},
-            datasets=[{"claimName": "tfevent-volume", "mountPath": "/train"}],
+            datasets=[{"claimName": "tfevent-volume", "mountPath": "/train", "readOnly": False}],
         ),
         namespace="kubeflow",
     ),
@@ -384,7 +384,7 @@ CASES: dict[str, Case] = {
                 "ps": {"replicas": 1, "image": "tensorflow/tensorflow:1.9.0-devel", "port": 22223},
                 "evaluator": {"replicas": 1, "gpus": 1},
             },
-            "datasets": [{"claimName": "tfdata", "mountPath": "/data/mnist"}],
+            "datasets": [{"claimName": "tfdata", "mountPath": "/data/mnist", "readOnly": False}],
             "codeSync": {
                 "mode": "git",
                 "git": {"repository": "https://github.com/cheyang/models.git"},
@@ -417,7 +417,9 @@ CASES: dict[str, Case] = {
             ),
             # Arena's --workers=2 (its env `workers`): the master and 1 Worker
             "worker": {"replicas": 2, "gpus": 1},
-            "datasets": [{"claimName": "pytorchdata", "mountPath": "/mnist_data"}],
+            "datasets": [
+                {"claimName": "pytorchdata", "mountPath": "/mnist_data", "readOnly": False}
+            ],
             "codeSync": {
                 "mode": "git",
                 "git": {"repository": "https://code.aliyun.com/370272561/mnist-pytorch.git"},

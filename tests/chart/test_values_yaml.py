@@ -80,7 +80,11 @@ def test_the_tolerations_example_is_yaml_in_comments() -> None:
 
 def test_list_items_document_their_keys() -> None:
     assert "## @extra datasets[].claimName Name of the PersistentVolumeClaim." in VALUES_TEXT
-    assert "| `datasets[].readOnly` | Mount read-only. | `false` |" in README_TEXT
+    assert (
+        "| `datasets[].readOnly` | Mount read-only: a shared dataset is read, and a job that "
+        "wrote to it would change what the other stack's runs read. false: the job may write "
+        "there. | `true` |"
+    ) in README_TEXT
 
 
 def test_the_readme_has_a_row_per_value_with_its_default() -> None:

@@ -16,8 +16,10 @@ LOST = (
     ": what it writes is lost with the pods; mount a claim there (job.results {claimName, "
     "mountPath}, a dataset of the stack) or write under a mounted path"
 )
-DATA = "job.datasets[0] imagenet-data at /data"
-"""What workload 1's job mounts writable: ImageNet's claim at /data."""
+DATA = "the job mounts no writable volume"
+"""Workload 1's job mounts ImageNet's claim at /data read-only (a dataset's default)."""
+WRITABLE_DATA = [{"claimName": "imagenet-data", "mountPath": "/data", "readOnly": False}]
+"""ImageNet's claim at /data, made writable by the experiment."""
 
 
 def _unbacked(findings: tuple[Finding, ...]) -> list[tuple[str, str]]:
@@ -51,6 +53,13 @@ def _message(option: str, path: str, mounted: str = DATA) -> str:
             "/tmp/train",
         ),
         ({"args": ["--epochs", "5", "--Output-Dir=/out"]}, "job.args[2]", "--Output-Dir", "/out"),
+        # the dataset at /data is read-only unless the experiment says readOnly: false
+        (
+            {"command": "python train.py --model-dir /data/models/run1"},
+            "job.command",
+            "--model-dir",
+            "/data/models/run1",
+        ),
         # /data2 is not under /data; the option is quoted as written
         (
             {"args": ["--checkpoint_dir", "/data2/ckpt"]},
@@ -72,8 +81,8 @@ def test_an_output_directory_no_volume_backs_is_warned_about(
 @pytest.mark.parametrize(
     "changes",
     [
-        {"command": "python train.py --model-dir /data/models/run1"},
-        {"command": "python train.py --model-dir=/data"},
+        {"command": "python train.py --model-dir /data/models/run1", "datasets": WRITABLE_DATA},
+        {"command": "python train.py --model-dir=/data", "datasets": WRITABLE_DATA},
         {
             "args": ["--output_dir", "/results/run1"],
             "results": {"claimName": "imagenet-data", "mountPath": "/results"},

@@ -19,7 +19,11 @@ class Dataset(StrictModel):
         pattern=r"^[^/]",
         description="Directory inside the claim to mount instead of its root (relative).",
     )
-    read_only: bool = Field(default=False, description="Mount read-only.")
+    read_only: bool = Field(
+        default=True,
+        description="Mount read-only: a shared dataset is read, and a job that wrote to it "
+        "would change what the other stack's runs read. false: the job may write there.",
+    )
 
 
 class Results(StrictModel):
