@@ -44,10 +44,15 @@ class Template:
     def locate(self, key: str, value: str) -> tuple[str, str]:
         """``(key, value)`` of a stack's key, as ``<template>: <key>`` when the template
         sets it (``trainstack:cluster.create.version``)."""
-        bare = key.removeprefix(_PREFIX)
-        if any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys):
-            return f"{self.display}: {bare}", value
+        if self.sets(key):
+            return f"{self.display}: {key.removeprefix(_PREFIX)}", value
         return key, value
+
+    def sets(self, key: str) -> bool:
+        """Whether ``key`` (``nodePools[0].desiredSize``, with or without the
+        ``trainstack:`` prefix) is written in the template."""
+        bare = key.removeprefix(_PREFIX)
+        return any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys)
 
     def claim(self, problems: list[Problem]) -> tuple[list[Problem], list[Problem]]:
         """(problems of the template's keys, as the template spells them; the others)."""

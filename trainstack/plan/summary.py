@@ -103,7 +103,7 @@ def _cost_summary(cost: StackCost, console: Console) -> None:
 
 def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
     config = stack.config
-    for line in pool_lines(config):
+    for line in pool_lines(config, stack.source):
         console.print(line, markup=False)
     for resolved in plan.datasets:
         dataset = next(d for d in config.datasets if d.name == resolved.name)

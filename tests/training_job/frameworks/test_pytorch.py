@@ -35,12 +35,12 @@ def test_the_masters_inherited_gpus_are_named_with_their_default(deploy: Deploye
         "experiments/00-ddp.yaml: experiment ddp: job.pytorch.master.gpus (not set in the "
         "file: job.worker.gpus (8) by default; set job.pytorch.master.gpus to give the master "
         "another count): 8 GPUs per master pod, but a node of pool gpu-v100 has 4 "
-        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled; "
+        f"({SOURCE}: trainstack:nodePools[0].gpusPerNode): the pod can never be scheduled; "
         "set job.pytorch.master.gpus to at most 4 (more pods with fewer GPUs each), or run the "
         "experiment on a pool of larger nodes (trainstack:experiments.nodePools)",
         "experiments/00-ddp.yaml: experiment ddp: job.worker.gpus: 8 GPUs per worker pod, but "
         "a node of pool gpu-v100 has 4 "
-        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled; "
+        f"({SOURCE}: trainstack:nodePools[0].gpusPerNode): the pod can never be scheduled; "
         "set job.worker.gpus to at most 4 (more pods with fewer GPUs each), or run the "
         "experiment on a pool of larger nodes (trainstack:experiments.nodePools)",
     )
