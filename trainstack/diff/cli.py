@@ -11,15 +11,17 @@ with data at risk.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from trainstack.console import terminal
-from trainstack.core.errors import DiffError
+from trainstack.core.errors import DiffError, TrainstackError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.plan import complete_stack
@@ -51,6 +53,26 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
+def _failure_commented(command: Callable[..., None]) -> Callable[..., None]:
+    """The command, whose failure (a plan that fails, a bad revision) still makes the PR
+    comment with ``--format markdown``: it says so and why, in the previous comment's
+    place (:mod:`trainstack.diff.render_failed`); the error is raised on (exit 2)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except TrainstackError as error:
+            if kwargs.get("output_format") is OutputFormat.markdown:
+                from trainstack.diff.render_failed import failed_markdown
+
+                sys.stdout.write(failed_markdown(error))
+            raise
+
+    return run
+
+
+@_failure_commented
 def diff(
     stacks: Annotated[
         list[str] | None,

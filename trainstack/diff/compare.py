@@ -8,6 +8,7 @@ from typing import Any
 
 from trainstack.core.yaml.io import canonical_yaml
 from trainstack.cost.change import cost_change
+from trainstack.diff.capacity import capacity_change
 from trainstack.diff.data_loss import data_risk
 from trainstack.diff.model import (
     ConfigChange,
@@ -67,6 +68,7 @@ def compare(
         cost=cost_change(
             before.cost, after.cost, before_label, after_label, (before.exists, after.exists)
         ),
+        capacity=capacity_change(before.capacity, after.capacity),
     )
 
 
