@@ -238,7 +238,8 @@ def pull_request(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
     (experiments / "added.yaml").write_text(_experiment("added", "/models/added"))
     results = "  results: {claimName: training-results, mountPath: /models}\n"
     (experiments / "fixed.yaml").write_text(_experiment("fixed", "/models/fixed") + results)
-    acknowledge = f"acknowledge: [{{warning: unbackedWrite, reason: '{ACKED_REASON}'}}]\n"
+    key = "key: 'job.command[2]'"
+    acknowledge = f"acknowledge: [{{warning: unbackedWrite, {key}, reason: '{ACKED_REASON}'}}]\n"
     (experiments / "acked.yaml").write_text(_experiment("acked", "/models/acked", acknowledge))
     _select(root, "added", drop="pytorch-ddp-mnist")
     return {

@@ -282,9 +282,11 @@ class StackConfig(StrictModel):
         (``nodePools[0].desiredSize``): the cluster template's when it sets the key,
         else ``source`` (the stack file's) with its ``trainstack:`` prefix."""
         bare = key.removeprefix(f"{CONFIG_NAMESPACE}:")
-        if self._template is not None and self._template.sets(bare):
+        if self._template is None:
+            return source, f"{CONFIG_NAMESPACE}:{bare}"
+        if self._template.sets(bare):
             return self._template.display, bare
-        return source, f"{CONFIG_NAMESPACE}:{bare}"
+        return source, self._template.stack_key(f"{CONFIG_NAMESPACE}:{bare}")
 
     def mention(self, key: str, source: str) -> str:
         """``FILE: KEY`` of one of the stack's keys where it is written, as messages name

@@ -7,9 +7,10 @@ from collections import Counter, defaultdict
 from rich.console import Console
 from rich.table import Table
 
+from trainstack.checks.acknowledge import how_to_acknowledge
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
-from trainstack.console.terminal import print_warning
+from trainstack.console.terminal import print_warning, stderr_console
 from trainstack.core.yaml.positions import where_written
 from trainstack.cost.estimate import StackCost
 from trainstack.cost.render_plan import (
@@ -56,6 +57,9 @@ def print_summary(
         _cluster_summary(plan, stack, console)
         for warning in plan.warnings:
             print_warning(warning.located(), err)
+            hint = how_to_acknowledge(warning, stack.config, stack.source)
+            if hint:
+                (err or stderr_console()).print(f"  {hint}", markup=False, soft_wrap=True)
     pulls = outside_pulls(plan)
     if pulls and isinstance(stack, LoadedStack):
         where = stack.config.cluster.region_label
