@@ -134,6 +134,14 @@ def diff(
             help="Lines of context around changes (as git diff -U).",
         ),
     ] = 3,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Show derived content whole: each pod's preflight script and the "
+            "base-values digest (summarised by default, docs/reviewing-changes.md).",
+        ),
+    ] = False,
     health_tolerance: HealthTolerance = TOLERANCE_PERCENT,
     health_max_age: HealthMaxAge = MAX_AGE_HOURS,
     use_cache: Annotated[
@@ -160,11 +168,11 @@ def diff(
     if plans is not None:
         if names:
             raise DiffError(f"--plans compares two plan directories; drop the stacks {names}")
-        compared = [two_plans(plans[0], plans[1], context_lines)]
+        compared = [two_plans(plans[0], plans[1], context_lines, full)]
     elif base is not None:
         if fairness:
             raise DiffError("--fairness compares two stacks (A B), not a stack with --base")
-        compared = against_base(Project.find(), base, names, context_lines, use_cache)
+        compared = against_base(Project.find(), base, names, context_lines, use_cache, full)
     else:
         if len(names) != 2:
             raise DiffError(
@@ -172,7 +180,7 @@ def diff(
                 f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
             )
         project = Project.find()
-        compared = [two_stacks(project, names[0], names[1], context_lines, use_cache)]
+        compared = [two_stacks(project, names[0], names[1], context_lines, use_cache, full)]
         if fairness:
             environment = environment_report(project.root, names[0], names[1], project.display)
             health = health_report(
