@@ -89,19 +89,43 @@ def _no_gpu_pool(placed: _Placed) -> list[Finding]:
 
 
 def _gpus_per_node(placed: _Placed) -> list[Finding]:
-    """A pod with more GPUs than a node of its pool has."""
-    return [
-        placed.error(
-            _gpus_key(role),
-            f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
-            f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can never "
-            f"be scheduled; set {role.key}.gpus to at most {pool.gpus_per_node} (more pods "
-            "with fewer GPUs each), or run the experiment on a pool of larger nodes "
-            "(trainstack:experiments.nodePools)",
-        )
+    """A pod with more GPUs than a node of its pool has. A role whose count is another's
+    by default (a PyTorch master's is ``job.worker.gpus``) is named in that role's error,
+    at the key the file writes, not in an error of its own at a derived key."""
+    over = [
+        (role, pool)
         for role, pool in placed.roles
         if pool is not None and role.gpus > pool.gpus_per_node
     ]
+    written = {(role.gpus, pool.name) for role, pool in over if not role.gpus_default}
+    findings = []
+    for role, pool in over:
+        if role.gpus_default and (role.gpus, pool.name) in written:
+            continue
+        inherited = [
+            other.role
+            for other, on in over
+            if other.gpus_default
+            and not role.gpus_default
+            and (other.gpus, on.name) == (role.gpus, pool.name)
+        ]
+        pods = " and ".join([role.role, *inherited])
+        also = (
+            f" ({', '.join(inherited)}: not set in the file, {role.key}.gpus by default)"
+            if inherited
+            else ""
+        )
+        findings.append(
+            placed.error(
+                _gpus_key(role),
+                f"{role.gpus} GPUs per {pods} pod{also}, but a node of pool {pool.name} has "
+                f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can "
+                f"never be scheduled; set {role.key}.gpus to at most {pool.gpus_per_node} "
+                "(more pods with fewer GPUs each), or run the experiment on a pool of larger "
+                "nodes (trainstack:experiments.nodePools)",
+            )
+        )
+    return findings
 
 
 def _requests_per_node(placed: _Placed) -> list[Finding]:
