@@ -93,7 +93,8 @@ class _Shown:
         """The unified diff, derived content summarised (the digests kept for the note)."""
         if not self.full:
             old, new = summarised(before), summarised(after)
-            if old.digests != new.digests:
+            # An added or removed object has its digest on one side only: no change to say.
+            if before is not None and after is not None and old.digests != new.digests:
                 self.before |= old.digests
                 self.after |= new.digests
                 self.objects += 1
