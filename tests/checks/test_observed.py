@@ -208,7 +208,7 @@ def test_the_plan_warns_and_notes_what_it_compared_with(
 ) -> None:
     inspected(root, Shape(gpu_nodes=3), monkeypatch)
     out = tmp_path / "plan"
-    ran = run(root, "plan", "aiacc", "-o", str(out), monkeypatch=monkeypatch)
+    ran = run(root, "plan", "aiacc", "-o", str(out), "--verbose", monkeypatch=monkeypatch)
     assert ran.code == 0, ran.stderr
     template = (root / TEMPLATE).read_text().splitlines()
     line = next(i for i, text in enumerate(template) if "desiredSize:" in text) + 1

@@ -159,8 +159,11 @@ def test_colour_only_on_a_terminal_and_never_under_no_color(
 def test_piped_plan_carries_whole_names_and_whole_warnings(
     warned_project: Path, tmp_path: Path
 ) -> None:
-    """``COLUMNS=40 trainstack plan aiacc | cat``: a narrow COLUMNS wraps nothing in a pipe."""
-    ran = run_process(warned_project, "plan", "aiacc", "-o", str(tmp_path), env={"COLUMNS": "40"})
+    """``COLUMNS=40 trainstack plan aiacc --verbose | cat``: a narrow COLUMNS wraps nothing
+    in a pipe (the verbose summary: the grouped one wraps at 100 columns itself)."""
+    ran = run_process(
+        warned_project, "plan", "aiacc", "-o", str(tmp_path), "--verbose", env={"COLUMNS": "40"}
+    )
     assert ran.code == 0, ran.stderr
     # Warnings on stderr, each on one line, with the file's line number.
     assert ran.stderr.splitlines() == [SCRATCH_WARNING, SCRATCH_HINT]
