@@ -69,7 +69,7 @@ def test_outside_a_project(tmp_path: Path) -> None:
 
 
 def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
-    result = _run(["plan", "baseline", "--output-dir", str(tmp_path)], REPO)
+    result = _run(["plan", "baseline", "--output-dir", str(tmp_path), "--verbose"], REPO)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "baseline" / "resources.json").is_file()
     assert "16 GPUs" in result.stdout

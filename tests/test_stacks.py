@@ -8,6 +8,8 @@ from tests.stack_helpers import ACK_STACKS, REPO, example_config
 from trainstack.core.yaml.io import read_yaml
 from trainstack.plan.model import Plan
 
+TEMPLATE = "stacks/templates/workload-1-ack.yaml"
+
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(value, dict):
@@ -90,8 +92,9 @@ def test_example_stacks_plan_warning_clean_with_their_choices_acknowledged(
         **{
             stack: [
                 # by file: experiments/ first
-                ("borrowing", "imagenet-tensorflow", f"{source}: trainstack:acknowledge[0]"),
-                ("queuedTogether", "(all of team vision)", f"{source}: trainstack:acknowledge[1]"),
+                # one text for both: the cluster template they share
+                ("borrowing", "imagenet-tensorflow", f"{TEMPLATE}: acknowledge[0]"),
+                ("queuedTogether", "(all of team vision)", f"{TEMPLATE}: acknowledge[1]"),
             ]
             for stack, source in (
                 ("aiacc", "stacks/Pulumi.aiacc.yaml"),

@@ -15,7 +15,7 @@ from trainstack.core.errors import PlanCheckError
 
 FILE = "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow"
 SOURCE = "stacks/Pulumi.test.yaml"
-POOL = f"trainstack:nodePools[0] in {SOURCE}"
+POOL = f"{SOURCE}: trainstack:nodePools[0]"
 
 
 def test_workload_one_fits(deploy: Deployer) -> None:
@@ -28,7 +28,7 @@ def test_more_gpus_per_pod_than_a_node_has(deploy: Deployer) -> None:
         deploy(job(worker={"replicas": 2, "gpus": 8}))
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 8 GPUs per worker pod, but a node of pool gpu-v100 has 4 "
-        f"(trainstack:nodePools[0].gpusPerNode in {SOURCE}): the pod can never be scheduled; "
+        f"({SOURCE}: trainstack:nodePools[0].gpusPerNode): the pod can never be scheduled; "
         "set job.worker.gpus to at most 4 (more pods with fewer GPUs each), or run the "
         "experiment on a pool of larger nodes (trainstack:experiments.nodePools)",
     )
@@ -40,7 +40,7 @@ def test_more_gpus_than_the_pool_has(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.worker.replicas: the job needs 20 GPUs (5 worker x 4), but pool "
         f"gpu-v100 has at most 16 (4 nodes x 4; {POOL}): ask for at most 16 GPUs (fewer "
-        f"replicas or GPUs per pod), or raise trainstack:nodePools[0].desiredSize in {SOURCE}",
+        f"replicas or GPUs per pod), or raise {SOURCE}: trainstack:nodePools[0].desiredSize",
     )
 
 
@@ -50,7 +50,7 @@ def test_gpus_that_fit_in_total_but_not_per_node(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 15 GPUs fit the 16 of pool gpu-v100 in total, but pods of "
         f"3, 3, 3, 3, 3 GPUs cannot be placed on 4 nodes of 4 GPUs ({POOL}): give each pod a "
-        f"GPU count that divides 4, or raise trainstack:nodePools[0].desiredSize in {SOURCE}",
+        f"GPU count that divides 4, or raise {SOURCE}: trainstack:nodePools[0].desiredSize",
     )
 
 
@@ -84,7 +84,7 @@ def test_a_pod_requesting_a_nodes_whole_instance_cpu_is_refused(deploy: Deployer
     assert caught.value.failures == (
         f"{FILE}: job.worker.resources.requests.cpu: worker pods request 48 cpu, but pods "
         "can request 47.81 on a node of pool gpu-v100 (its allocatable: capacity 48 - 0.19 "
-        f"reserved by {ACK_POLICY}; trainstack:nodePools[0].cpuPerNode in {SOURCE}): the pod "
+        f"reserved by {ACK_POLICY}; {SOURCE}: trainstack:nodePools[0].cpuPerNode): the pod "
         "can never be scheduled; request at most 47.81 cpu per pod",
     )
 
@@ -97,12 +97,12 @@ def test_cpu_and_memory_larger_than_a_node(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.worker.resources.requests.cpu: worker pods request 47.82 cpu, but pods "
         "can request 47.81 on a node of pool gpu-v100 (its allocatable: capacity 48 - 0.19 "
-        f"reserved by {ACK_POLICY}; trainstack:nodePools[0].cpuPerNode in {SOURCE}): the pod "
+        f"reserved by {ACK_POLICY}; {SOURCE}: trainstack:nodePools[0].cpuPerNode): the pod "
         "can never be scheduled; request at most 47.81 cpu per pod",
         f"{FILE}: job.worker.resources.requests.memory: worker pods request 364.75Gi memory, "
         "but pods can request 364.708Gi on a node of pool gpu-v100 (its allocatable: "
         f"capacity 368Gi - 3.292Gi reserved by {ACK_POLICY}; "
-        f"trainstack:nodePools[0].memoryPerNode in {SOURCE}): the pod can never be "
+        f"{SOURCE}: trainstack:nodePools[0].memoryPerNode): the pod can never be "
         "scheduled; request at most 364.708Gi memory per pod",
     )
 
@@ -124,7 +124,7 @@ def test_a_declared_allocatable_is_what_counts(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.worker.resources.requests.cpu: worker pods request 47 cpu, but pods "
         "can request 46 on a node of pool gpu-v100 (its allocatable: declared; "
-        f"trainstack:nodePools[0].allocatable.cpu in {SOURCE}): the pod can never be "
+        f"{SOURCE}: trainstack:nodePools[0].allocatable.cpu): the pod can never be "
         "scheduled; request at most 46 cpu per pod",
     )
 
@@ -137,7 +137,7 @@ def test_pods_that_each_fit_but_not_together_are_refused(deploy: Deployer) -> No
     assert caught.value.failures == (
         f"{FILE}: job.worker.resources.requests.cpu: the job's pods request 240 cpu on pool "
         "gpu-v100 together, but its 4 nodes let pods request 191.24 (47.81 each, capacity 48 "
-        f"- 0.19 reserved by {ACK_POLICY}; trainstack:nodePools[0].cpuPerNode in {SOURCE}): "
+        f"- 0.19 reserved by {ACK_POLICY}; {SOURCE}: trainstack:nodePools[0].cpuPerNode): "
         "some pods never schedule; request less per pod or add nodes to the pool",
     )
 
@@ -155,7 +155,7 @@ def test_required_spread_needs_a_node_per_worker(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.scheduling.workerSpread: required puts each of the 5 workers on its "
         f"own node, but pool gpu-v100 has at most 4 nodes ({POOL}): use at most 4 workers, "
-        f"raise trainstack:nodePools[0].desiredSize in {SOURCE}, or set "
+        f"raise {SOURCE}: trainstack:nodePools[0].desiredSize, or set "
         "job.scheduling.workerSpread: preferred",
     )
 
@@ -172,8 +172,8 @@ def test_thousands_of_pods_are_counted_not_listed(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.worker.gpus: 3003 GPUs fit the 4000 of pool gpu-v100 in total, but pods "
         f"of 1001 x 3 GPUs cannot be placed on 1000 nodes of 4 GPUs ({POOL}): give each pod a "
-        "GPU count that divides 4, or raise trainstack:nodePools[0].autoscaling.maxSize in "
-        f"{SOURCE}",
+        f"GPU count that divides 4, or raise {SOURCE}: "
+        "trainstack:nodePools[0].autoscaling.maxSize",
     )
 
 
@@ -185,7 +185,7 @@ def test_the_launcher_is_checked_against_the_cpu_pool(deploy: Deployer) -> None:
     assert caught.value.failures == (
         f"{FILE}: job.mpi.launcher.resources.requests.cpu: launcher pods request 8 cpu, but "
         "pods can request 7.91 on a node of pool cpu (its allocatable: capacity 8 - 0.09 "
-        f"reserved by {ACK_POLICY}; trainstack:nodePools[1].cpuPerNode in {SOURCE}): the pod "
+        f"reserved by {ACK_POLICY}; {SOURCE}: trainstack:nodePools[1].cpuPerNode): the pod "
         "can never be scheduled; request at most 7.91 cpu per pod",
     )
 
@@ -202,9 +202,9 @@ def test_each_gpu_pool_is_checked_on_its_own(deploy: Deployer) -> None:
         deploy(dict(job(worker={"replicas": 2, "gpus": 8}), nodePool="gpu-a100"), config=config)
     assert caught.value.failures == (
         f"{FILE}: job.worker.replicas: the job needs 16 GPUs (2 worker x 8), but pool "
-        f"gpu-a100 has at most 8 (1 nodes x 8; trainstack:nodePools[2] in {SOURCE}): ask for "
+        f"gpu-a100 has at most 8 (1 nodes x 8; {SOURCE}: trainstack:nodePools[2]): ask for "
         "at most 8 GPUs (fewer replicas or GPUs per pod), or raise "
-        f"trainstack:nodePools[2].desiredSize in {SOURCE}",
+        f"{SOURCE}: trainstack:nodePools[2].desiredSize",
     )
 
 
@@ -219,6 +219,11 @@ def test_the_real_plan_refuses_workload_one_asking_for_whole_nodes(tmp_path: Pat
     edit_yaml(experiment, whole_node)
     outcome = run_in_process(["plan", "aiacc", "--output-dir", str(project / "out")], project)
     line = next(i for i, text in enumerate(experiment.read_text().splitlines()) if "cpu:" in text)
+    # The pool is written in the stacks' cluster template: named there, at its line.
+    template = project / "stacks" / "templates" / "workload-1-ack.yaml"
+    cpu_line = next(
+        i for i, text in enumerate(template.read_text().splitlines()) if "cpuPerNode:" in text
+    )
     assert outcome.status == 2 and "Traceback" not in outcome.stderr
     # (the other errors are the team's: its default limit and quota)
     assert (
@@ -226,6 +231,7 @@ def test_the_real_plan_refuses_workload_one_asking_for_whole_nodes(tmp_path: Pat
         "experiment imagenet-tensorflow: job.worker.resources.requests.cpu: worker pods "
         "request 48 cpu, but pods can request 47.81 on a node of pool gpu-v100 (its "
         f"allocatable: capacity 48 - 0.19 reserved by {ACK_POLICY}; "
-        "trainstack:nodePools[0].cpuPerNode in stacks/Pulumi.aiacc.yaml): the pod can "
+        f"stacks/templates/workload-1-ack.yaml:{cpu_line + 1}: nodePools[0].cpuPerNode): "
+        "the pod can "
         "never be scheduled; request at most 47.81 cpu per pod"
     ) in outcome.error_lines

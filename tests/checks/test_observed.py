@@ -21,6 +21,7 @@ from trainstack.experiments import load_stack_experiments
 from trainstack.facts.store import read_facts
 
 FACTS = "facts/aiacc.json"
+TEMPLATE = "stacks/templates/workload-1-ack.yaml"
 # The recorded nodes' allocatable (tests/live/data/cluster/node-*.json) against the stack's
 # cpuPerNode/memoryPerNode: what every real ACK node shows (the kubelet reserves some).
 ACK_POLICY = (
@@ -31,11 +32,11 @@ ACK_POLICY = (
 # The recorded nodes report less than the stacks derive from the policy: each pool's
 # allocatable CPU or memory differs, derived value and derivation shown.
 ALLOCATABLE = [
-    "(pool cpu): trainstack:nodePools[1].memoryPerNode: allocatable memory per node: derived "
+    "(pool cpu): nodePools[1].memoryPerNode: allocatable memory per node: derived "
     f"28.708Gi (capacity 32Gi - 3.292Gi {ACK_POLICY}), observed 27.669Gi ({FACTS})",
-    "(pool gpu-v100): trainstack:nodePools[0].cpuPerNode: allocatable CPU per node: derived "
+    "(pool gpu-v100): nodePools[0].cpuPerNode: allocatable CPU per node: derived "
     f"47.81 (capacity 48 - 0.19 {ACK_POLICY}), observed 47.6 ({FACTS})",
-    "(pool gpu-v100): trainstack:nodePools[0].memoryPerNode: allocatable memory per node: "
+    "(pool gpu-v100): nodePools[0].memoryPerNode: allocatable memory per node: "
     f"derived 364.708Gi (capacity 368Gi - 3.292Gi {ACK_POLICY}), observed 360.522Gi ({FACTS})",
 ]
 
@@ -66,6 +67,8 @@ def differences(root: Path, shape: Shape, monkeypatch: pytest.MonkeyPatch) -> li
     stack = resolved.stack
     found = observed_findings(resolved.runs, stack.config, stack.source, facts, FACTS)
     assert all(f.check == "observedDiffers" and f.severity == "warning" for f in found)
+    # The pools are written in the stack's cluster template: their warnings name it.
+    assert {f.source for f in found if f.experiment.startswith("(pool ")} <= {TEMPLATE}
     lines = [f"{f.experiment}: {f.key}: {f.message}" for f in found]
     return [line for line in lines if line not in ALLOCATABLE]
 
@@ -88,15 +91,15 @@ def test_the_recorded_cluster_differs_only_in_allocatable(
     [
         (
             Shape(gpu_nodes=3),
-            "(pool gpu-v100): trainstack:nodePools[0].desiredSize: nodes: declared 4, observed 3",
+            "(pool gpu-v100): nodePools[0].desiredSize: nodes: declared 4, observed 3",
         ),
         (
             Shape(cpu_nodes=0),
-            "(pool cpu): trainstack:nodePools[1].desiredSize: nodes: declared 2, observed 0",
+            "(pool cpu): nodePools[1].desiredSize: nodes: declared 2, observed 0",
         ),
         (
             Shape(gpu_labels={"node.kubernetes.io/instance-type": "ecs.gn6v-c8g1.16xlarge"}),
-            "(pool gpu-v100): trainstack:nodePools[0].instanceTypes: instance type: declared "
+            "(pool gpu-v100): nodePools[0].instanceTypes: instance type: declared "
             "ecs.gn6e-c12g1.12xlarge, observed ecs.gn6v-c8g1.16xlarge",
         ),
         (
@@ -106,7 +109,7 @@ def test_the_recorded_cluster_differs_only_in_allocatable(
                     "aliyun.accelerator/nvidia_name": "Tesla-P100-PCIE-16GB",
                 }
             ),
-            "(pool gpu-v100): trainstack:nodePools[0].gpuModel: GPU model: declared V100, "
+            "(pool gpu-v100): nodePools[0].gpuModel: GPU model: declared V100, "
             "observed Tesla-P100-PCIE-16GB",
         ),
         (
@@ -127,12 +130,12 @@ def test_the_recorded_cluster_differs_only_in_allocatable(
                     )
                 }
             ),
-            "(pool gpu-v100): trainstack:nodePools[0].gpuModel: GPU model: declared V100, "
+            "(pool gpu-v100): nodePools[0].gpuModel: GPU model: declared V100, "
             "observed unknown (no GPU labels)",
         ),
         (
             Shape(gpu_labels={"node.kubernetes.io/instance-type": "ecs.x\x1b[2J"}),
-            "(pool gpu-v100): trainstack:nodePools[0].instanceTypes: instance type: declared "
+            "(pool gpu-v100): nodePools[0].instanceTypes: instance type: declared "
             "ecs.gn6e-c12g1.12xlarge, observed ecs.x\\x1b[2J",
         ),
         (
@@ -205,13 +208,15 @@ def test_the_plan_warns_and_notes_what_it_compared_with(
 ) -> None:
     inspected(root, Shape(gpu_nodes=3), monkeypatch)
     out = tmp_path / "plan"
-    ran = run(root, "plan", "aiacc", "-o", str(out), monkeypatch=monkeypatch)
+    ran = run(root, "plan", "aiacc", "-o", str(out), "--verbose", monkeypatch=monkeypatch)
     assert ran.code == 0, ran.stderr
+    template = (root / TEMPLATE).read_text().splitlines()
+    line = next(i for i, text in enumerate(template) if "desiredSize:" in text) + 1
     assert (
-        # the pools are written in the cluster template the stack names: the warning keeps
-        # the stack's key, without a line of the stack file (none holds it)
-        "warning: stacks/Pulumi.aiacc.yaml: experiment (pool gpu-v100): "
-        "trainstack:nodePools[0].desiredSize: nodes: declared 4, observed 3 (facts/aiacc.json) "
+        # the pools are written in the cluster template the stack names: the warning names
+        # the template, at the line of the key as written there
+        f"warning: {TEMPLATE}:{line}: experiment (pool gpu-v100): "
+        "nodePools[0].desiredSize: nodes: declared 4, observed 3 (facts/aiacc.json) "
         "[observedDiffers]"
     ) in ran.stderr.splitlines()
     assert (

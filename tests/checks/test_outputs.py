@@ -136,7 +136,9 @@ def test_the_workload_3_tfjob_without_its_results_volume_is_warned_about(
 
 def test_the_warning_can_be_acknowledged(deploy: Deployer) -> None:
     experiment = job(args=["--model-dir", "/scratch/model"])
-    experiment["acknowledge"] = [{"warning": "unbackedWrite", "reason": "a smoke test"}]
+    experiment["acknowledge"] = [
+        {"warning": "unbackedWrite", "key": "job.args[0]", "reason": "a smoke test"}
+    ]
     deployment = deploy(experiment)
     assert _unbacked(deployment.warnings) == []
     (acknowledged,) = deployment.acknowledged

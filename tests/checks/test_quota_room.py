@@ -39,7 +39,7 @@ def test_the_teams_gpu_quota_beyond_the_pools(deploy: Deployer) -> None:
         "12), but the stack's pools have 16 V100 GPUs at most (gpu-v100: 4 nodes x 4): Kueue "
         "would admit jobs for GPUs that do not exist; lower the quotas to 16 in total "
         "(trainstack:teams[0].quota.gpu, trainstack:teams[1].quota.gpu, or "
-        "quota.gpuModels.V100), or add nodes (trainstack:nodePools[0].desiredSize)"
+        f"quota.gpuModels.V100), or add nodes ({STACK}: trainstack:nodePools[0].desiredSize)"
     ]
 
 
@@ -53,8 +53,8 @@ def test_the_teams_cpu_quota_beyond_what_pods_can_request(deploy: Deployer) -> N
         "but pods can request 207.06 cpu on the stack's pools"
     )
     assert failure.endswith(
-        "lower the teams' quota.cpu to 207.06 in total, or add nodes "
-        "(trainstack:nodePools[0].desiredSize, trainstack:nodePools[1].desiredSize)"
+        f"lower the teams' quota.cpu to 207.06 in total, or add nodes ({STACK}: "
+        f"trainstack:nodePools[0].desiredSize, {STACK}: trainstack:nodePools[1].desiredSize)"
     )
 
 
@@ -73,8 +73,8 @@ def test_shrinking_a_pool_reports_quotas_and_experiments_in_one_round(
     assert failures[0] == (
         "experiments/00-imagenet-tensorflow.yaml: experiment imagenet-tensorflow: "
         "job.worker.replicas: the job needs 16 GPUs (4 worker x 4), but pool gpu-v100 has at "
-        f"most 8 (2 nodes x 4; trainstack:nodePools[0] in {STACK}): ask for at most 8 GPUs "
-        f"(fewer replicas or GPUs per pod), or raise trainstack:nodePools[0].desiredSize in {STACK}"
+        f"most 8 (2 nodes x 4; {STACK}: trainstack:nodePools[0]): ask for at most 8 GPUs "
+        f"(fewer replicas or GPUs per pod), or raise {STACK}: trainstack:nodePools[0].desiredSize"
     )
     assert all("cohort" not in line for line in failures)
     assert "16 V100 GPUs of quota (vision 10, nlp 6)" in failures[2] + failures[3]

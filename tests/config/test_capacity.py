@@ -10,10 +10,20 @@ import pytest
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config, existing_cluster_config, with_gpu_pool
 from trainstack.core.errors import ConfigError
+from trainstack.core.files import remembered
 from trainstack.core.quantity import parse_quantity
 from trainstack.plan.summary_cluster import pool_lines
 
 GPU = "trainstack:nodePools[0]"
+
+
+def _first_pool_line(source: str) -> int:
+    """The line the first pool starts on in the stack file (the one after its key): where a
+    key the pool does not set is named."""
+    path = remembered(source)
+    assert path is not None
+    lines = path.read_text().splitlines()
+    return next(i for i, text in enumerate(lines) if "trainstack:nodePools:" in text) + 2
 
 
 def _problem(load: Loader, config: dict[str, Any]) -> Any:
@@ -69,8 +79,9 @@ def test_before_1_28_max_pods_does_not_matter(load: Loader) -> None:
 
 def test_the_eviction_threshold_is_an_assumption_until_the_pool_sets_it(load: Loader) -> None:
     stack = load(example_config("aiacc")).config
-    (assumed,) = stack.allocatable(stack.node_pools[0]).assumed
+    ((assumed, key),) = stack.allocatable(stack.node_pools[0]).assumed
     assert assumed.startswith("eviction threshold 300Mi on pool gpu-v100: ACK documents none")
+    assert key == "nodePools[0].evictionThreshold"
     set_one = load(with_gpu_pool(evictionThreshold="100Mi")).config
     allocatable = set_one.allocatable(set_one.node_pools[0])
     assert allocatable.assumed == ()
@@ -96,7 +107,8 @@ def test_an_existing_cluster_must_declare_it(load: Loader) -> None:
 
 
 def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
-    lines = pool_lines(load(example_config("aiacc")).config)
+    stack = load(example_config("aiacc"))
+    lines = pool_lines(stack.config, stack.source)
     assert lines[0] == (
         "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs, NVIDIA driver 550.144.03; per node: "
         "capacity 48 CPU, 368Gi; "
@@ -106,5 +118,7 @@ def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
     )
     assert lines[1] == (
         "  assumed, not verified: eviction threshold 300Mi on pool gpu-v100: ACK documents "
-        "none, inferred from its own example; set trainstack:nodePools[0].evictionThreshold"
+        "none, inferred from its own example; set "
+        f"{stack.source}:{_first_pool_line(stack.source)}: "
+        "trainstack:nodePools[0].evictionThreshold"
     )

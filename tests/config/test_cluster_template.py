@@ -43,7 +43,7 @@ def test_a_stack_naming_the_template_gets_its_cluster_and_pools(
     stack = _stack(write_stack, _naming_template())
     written_out = _stack(write_stack, example_config("aiacc"))
     assert isinstance(stack, LoadedStack) and isinstance(written_out, LoadedStack)
-    assert stack.config == written_out.config
+    assert stack.config.model_dump() == written_out.config.model_dump()
 
 
 def test_the_template_plans_as_the_example(write_stack: StackWriter) -> None:

@@ -57,9 +57,9 @@ def test_a_cluster_outside_the_data_stacks_vpc_is_refused(tmp_path: Path) -> Non
             "'<VPC ID of both clusters (the ImageNet NAS is in it)>'",
         )
         assert problem.allowed == (
-            "'vpc-elsewhere', the vpcId of data stack imagenet (trainstack:dataStore.vpcId in "
-            f"{directory.name}/Pulumi.imagenet.yaml) that trainstack:datasets[{index}] mounts: "
-            "a NAS mount target serves its own VPC only"
+            f"'vpc-elsewhere', the vpcId of data stack imagenet ({directory.name}/"
+            "Pulumi.imagenet.yaml: trainstack:dataStore.vpcId) that "
+            f"trainstack:datasets[{index}] mounts: a NAS mount target serves its own VPC only"
         )
     assert len(caught.value.problems) == 2
 

@@ -59,6 +59,12 @@ SCRATCH_WARNING = (
     "with the pods; mount a claim there (job.results {claimName, mountPath}, a dataset of "
     "the stack) or write under a mounted path [unbackedWrite]"
 )
+SCRATCH_HINT = (
+    "  to acknowledge it: add {warning: unbackedWrite, key: job.command[2], reason: <why it "
+    "is meant>} to experiments/scratch-model.yaml: acknowledge (every stack), or {warning: "
+    "unbackedWrite, experiment: scratch-model, key: job.command[2], reason: <why it is "
+    "meant>} to stacks/Pulumi.aiacc.yaml: trainstack:acknowledge (this stack)"
+)
 
 
 class _Terminal(io.StringIO):
@@ -153,11 +159,14 @@ def test_colour_only_on_a_terminal_and_never_under_no_color(
 def test_piped_plan_carries_whole_names_and_whole_warnings(
     warned_project: Path, tmp_path: Path
 ) -> None:
-    """``COLUMNS=40 trainstack plan aiacc | cat``: a narrow COLUMNS wraps nothing in a pipe."""
-    ran = run_process(warned_project, "plan", "aiacc", "-o", str(tmp_path), env={"COLUMNS": "40"})
+    """``COLUMNS=40 trainstack plan aiacc --verbose | cat``: a narrow COLUMNS wraps nothing
+    in a pipe (the verbose summary: the grouped one wraps at 100 columns itself)."""
+    ran = run_process(
+        warned_project, "plan", "aiacc", "-o", str(tmp_path), "--verbose", env={"COLUMNS": "40"}
+    )
     assert ran.code == 0, ran.stderr
     # Warnings on stderr, each on one line, with the file's line number.
-    assert ran.stderr.splitlines() == [SCRATCH_WARNING]
+    assert ran.stderr.splitlines() == [SCRATCH_WARNING, SCRATCH_HINT]
     assert "warning" not in ran.stdout and "…" not in ran.stdout
     rows = [line for line in ran.stdout.splitlines() if line.startswith("│ ")]
     # Every experiment's row whole (the experiment column as wide as its longest name).
@@ -181,7 +190,7 @@ def test_warnings_are_coloured_on_a_terminal_the_piped_output_is_not(
     assert ran.stderr.startswith(f"{YELLOW_WARNING} experiments/scratch-model.yaml:")
     # The terminal's 100 columns wrap the warning, between words.
     words = " ".join(ran.stderr.replace(YELLOW_WARNING, "warning:").split())
-    assert words == SCRATCH_WARNING
+    assert words == f"{SCRATCH_WARNING} {' '.join(SCRATCH_HINT.split())}"
     assert ESCAPE not in ran.stdout and "scratch-model" in ran.stdout
 
 

@@ -131,3 +131,41 @@ def test_data_at_risk_passes_only_behind_required_reviewers(
         assert ran.stdout.startswith(
             "::error::the environment data-loss-approval has no required reviewers"
         )
+
+
+def test_a_failing_plan_makes_a_comment_that_says_so_and_why(tmp_path: Path) -> None:
+    """The previous comment is replaced by one that says the plan failed, with its error;
+    the job fails after posting it."""
+    root = copy_project(tmp_path / "repo")
+    (root / ".gitignore").write_text(".venv/\nbuild/\n")
+    init_repo(root)
+    git(root, "update-ref", "refs/remotes/origin/main", "HEAD")
+    template = root / "stacks" / "templates" / "workload-1-ack.yaml"
+    lines = template.read_text().splitlines(keepends=True)
+    line = next(i for i, text in enumerate(lines) if "desiredSize: 4" in text)
+    lines[line] = lines[line].replace("desiredSize: 4", "desiredSize: -1")
+    template.write_text("".join(lines))  # the pull request breaks both cluster stacks
+    venv_launcher(root)
+    scratch = tmp_path / "runner"
+    scratch.mkdir()
+
+    ran = run_step("diff", REPORT, root, scratch, {"GITHUB_BASE_REF": "main"})
+
+    assert ran.status == 0, ran.stderr  # posted first; the next step fails the job
+    assert ran.outputs == {"fairness": "2", "diff": "2"}
+    comment = (root / "build" / "comment.md").read_text().splitlines()
+    assert comment[2:6] == ["", "### trainstack diff", "", "> [!CAUTION]"]
+    assert comment[6].startswith("> **Failed:** no diff could be made (")
+    error = (
+        f"stacks/templates/workload-1-ack.yaml:{line + 1}: nodePools[0].desiredSize: "
+        "found -1; allowed: a number >= 0`"
+    )
+    assert any(
+        text.startswith("- `error: invalid stack") and text.endswith(error) for text in comment
+    )
+    failing = [
+        s for s in workflow()["jobs"]["diff"]["steps"] if "a plan failed" in s.get("name", "")
+    ]
+    assert failing[0]["if"] == (
+        "steps.report.outputs.diff == '2' || steps.report.outputs.fairness == '2'"
+    )

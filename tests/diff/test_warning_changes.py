@@ -27,6 +27,7 @@ from trainstack.plan.files import (
 )
 
 AIACC = "stacks/Pulumi.aiacc.yaml"
+TEMPLATE = "stacks/templates/workload-1-ack.yaml"
 BASELINE = "stacks/Pulumi.baseline.yaml"
 ACKED_REASON = "a scratch run: nobody keeps its model"
 
@@ -238,7 +239,8 @@ def pull_request(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
     (experiments / "added.yaml").write_text(_experiment("added", "/models/added"))
     results = "  results: {claimName: training-results, mountPath: /models}\n"
     (experiments / "fixed.yaml").write_text(_experiment("fixed", "/models/fixed") + results)
-    acknowledge = f"acknowledge: [{{warning: unbackedWrite, reason: '{ACKED_REASON}'}}]\n"
+    key = "key: 'job.command[2]'"
+    acknowledge = f"acknowledge: [{{warning: unbackedWrite, {key}, reason: '{ACKED_REASON}'}}]\n"
     (experiments / "acked.yaml").write_text(_experiment("acked", "/models/acked", acknowledge))
     _select(root, "added", drop="pytorch-ddp-mnist")
     return {
@@ -248,10 +250,11 @@ def pull_request(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Ran]:
 
 
 def _stack_reasons() -> list[str]:
-    """The reasons of the example aiacc stack's own acknowledgements, in file order
-    (borrowing of imagenet-tensorflow, then queuedTogether)."""
-    config = read_yaml(Path(__file__).parents[2] / AIACC)["config"]
-    return [item["reason"] for item in config["trainstack:acknowledge"]]
+    """The reasons of the example aiacc stack's acknowledgements (in the cluster template
+    it shares with baseline), in file order (borrowing of imagenet-tensorflow, then
+    queuedTogether)."""
+    template = read_yaml(Path(__file__).parents[2] / "stacks/templates/workload-1-ack.yaml")
+    return [item["reason"] for item in template["acknowledge"]]
 
 
 def _warning_text(name: str) -> str:
@@ -296,7 +299,7 @@ def test_the_pr_comment_lists_the_changes_and_folds_the_rest(pull_request: dict[
         "<details><summary>1 unchanged warning(s), 2 acknowledged warning(s), "
         "1 experiment(s) not selected</summary>"
     )
-    stack_ack = "`stacks/Pulumi.aiacc.yaml: trainstack:acknowledge[{}]`: `{}`"
+    stack_ack = "`stacks/templates/workload-1-ack.yaml: acknowledge[{}]`: `{}`"
     borrowing, queued = (stack_ack.format(n, r) for n, r in enumerate(_stack_reasons()))
     items = folded[2 : folded.index("</details>") - 1]
     assert items[0] == item("unchanged", "kept")
@@ -327,10 +330,10 @@ def test_the_text_report_lists_them_alike(pull_request: dict[str, Ran]) -> None:
     ]
     borrowing, queued = _stack_reasons()
     assert lines[start + 5].endswith(
-        f"[queuedTogether] (acknowledged in {AIACC}: trainstack:acknowledge[1]: {queued})"
+        f"[queuedTogether] (acknowledged in {TEMPLATE}: acknowledge[1]: {queued})"
     )
     assert lines[start + 6].endswith(
-        f"[borrowing] (acknowledged in {AIACC}: trainstack:acknowledge[0]: {borrowing})"
+        f"[borrowing] (acknowledged in {TEMPLATE}: acknowledge[0]: {borrowing})"
     )
     assert lines[start + 7 : start + 9] == [
         "newly not selected (this stack no longer plans them, or never did): "

@@ -153,7 +153,7 @@ def test_a_plan_of_an_earlier_trainstack_is_replaced(
     """Plans from before the marker hold plan files only: they are still replaced."""
     written = write_plan(example_plans[STACK], tmp_path)
     (written / MARKER).unlink()
-    for name in ("review.json", "cost.json"):  # written since, as the marker is
+    for name in ("review.json", "cost.json", "capacity.json"):  # written since, as the marker
         (written / name).unlink()
     write_plan(example_plans[STACK], tmp_path)
     assert (written / MARKER).is_file()

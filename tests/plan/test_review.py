@@ -52,7 +52,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
     directory = root / "experiments"
     for old in directory.iterdir():
         old.unlink()
-    acknowledge = [{"warning": "unbackedWrite", "reason": REASON}]
+    acknowledge = [{"warning": "unbackedWrite", "key": "job.command[2]", "reason": REASON}]
     matrix = {"axes": {"workers": "worker.replicas"}, "points": [{"workers": 2}, {"workers": 1}]}
     for experiment in (
         _experiment("a"),
@@ -62,7 +62,9 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
         (directory / f"{experiment['name']}.yaml").write_text(dump_yaml(experiment))
     config = stack_config(
         experiments={"select": ["b", "a"]},
-        acknowledge=[{"warning": "hostNetwork", "reason": "RDMA"}],
+        acknowledge=[
+            {"warning": "hostNetwork", "key": "job.network.hostNetwork", "reason": "RDMA"}
+        ],
     )
     (root / "stacks" / "Pulumi.test.yaml").write_text(dump_yaml({"config": config}))
     return plan_stack(Project.load(root), "test")
@@ -89,8 +91,8 @@ def _expected() -> dict[str, Any]:
                 "source": "stacks/Pulumi.test.yaml",
                 "experiment": "(stack)",
                 "key": "trainstack:acknowledge[0].warning",
-                "message": "hostNetwork: the stack gives no such warning: remove the "
-                "acknowledgement",
+                "message": "hostNetwork at job.network.hostNetwork: the stack gives no such "
+                "warning: remove the acknowledgement",
             },
         ],
         "acknowledged": [

@@ -199,3 +199,30 @@ def test_the_cost_of_the_example_stacks_is_unknown_and_says_why(
         "NAME), as your organisation counts it"
     ) in onprem
     assert "trainstack:cost.prices:" not in onprem
+
+
+def test_the_default_summary_is_grouped_short_and_wrapped(
+    example_plans: dict[str, Plan],
+) -> None:
+    """Issue 38, item 6: read in 30 s; the details are one `--verbose` away."""
+    console = Console(record=True, width=400, color_system=None)
+    print_summary(example_plans["aiacc"], console, "build/plan/x", verbose=False)
+    lines = console.export_text().splitlines()
+    headings = [line for line in lines if line and line[0].isalpha() and line.endswith(":")]
+    assert headings == [
+        "capacity:",
+        "teams:",
+        "operators:",
+        "experiments:",
+        "acknowledged:",
+        "cost:",
+        "set before deploying (18):",
+    ]
+    assert lines[0] == "stack aiacc: 53 resources of 29 types (`--verbose` lists them)"
+    # Only a URL, which cannot be broken, is longer than 100 characters.
+    assert all(len(line) <= 100 or "https://" in line for line in lines)
+    assert len(lines) < len(_raw_summary(example_plans["aiacc"])) * 3 // 4
+    assert not any(line.startswith("MPI transport") for line in lines)
+    (details,) = [n for n, line in enumerate(lines) if line.startswith("details (`--verbose`)")]
+    assert all(line.startswith("    ") for line in lines[details + 1 : -1])
+    assert lines[-1] == "plan written to build/plan/x"

@@ -5,6 +5,10 @@ acknowledgement covers that warning of any of its experiments (matrix points, ru
 stack's covers it for the experiment (or matrix) it names, else anywhere on the stack. A
 warning both acknowledge is the file's.
 
+An acknowledgement covers a warning of its kind (``warning``) at its key (``key``) only:
+a new warning of the same kind about another key (a team's CPU quota next to the GPU
+quota it was written for) is a new warning, never silently covered.
+
 An acknowledgement that matches no warning of the plan is itself a warning
 (``staleAcknowledgement``, which cannot be acknowledged): it shows in the plan and, as a
 new warning, in the pull request, so stale ones never pile up unseen, while a stack whose
@@ -21,7 +25,7 @@ from dataclasses import dataclass
 from trainstack.checks.findings import Finding, warning
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, Problem
-from trainstack.core.warning_ids import Acknowledgement
+from trainstack.core.warning_ids import UNACKNOWLEDGEABLE, Acknowledgement, StackAcknowledgement
 from trainstack.experiments import Experiment
 
 STALE = "staleAcknowledgement"
@@ -60,30 +64,37 @@ def acknowledge(
     files = {e.source: (e.file_experiment, e.acknowledgements) for e in experiments}
     for file, (name, acknowledgements) in sorted(files.items()):
         for index, item in enumerate(acknowledgements):
-            matched = [w for w in warnings if w.source == file and w.check == item.warning]
+            matched = [w for w in warnings if w.source == file and _covers(item, w)]
             _take(taken, matched, item, f"{file}: acknowledge[{index}]")
             if not matched:
                 stale.append(_stale_in_file(file, name, index, item, stack_name))
     names = {e.file_experiment for e in experiments} | {e.point_name for e in experiments}
     problems = []
     for index, entry in enumerate(config.acknowledge):
-        key = f"trainstack:acknowledge[{index}]"
+        # The stack file's, or the cluster template's it names (shared by its stacks).
+        file, key = config.written(f"acknowledge[{index}]", source)
         if entry.experiment is not None and entry.experiment not in names | set(known):
-            problems.append(_unknown_experiment(key, entry.experiment, names | set(known)))
+            path = key if file == source else f"{file}: {key}"
+            problems.append(_unknown_experiment(path, entry.experiment, names | set(known)))
             continue
         matched = [
             w
             for w in warnings
-            if w.check == entry.warning
+            if _covers(entry, w)
             and (entry.experiment is None or entry.experiment in _names_of(w, experiments))
         ]
-        _take(taken, matched, entry, f"{source}: {key}")
+        _take(taken, matched, entry, f"{file}: {key}")
         if not matched:
-            stale.append(_stale_on_stack(source, key, entry.warning, entry.experiment))
+            stale.append(_stale_on_stack(file, key, entry))
     if problems:
         raise ConfigError(source, problems)
     left = [w for w in warnings if w not in taken]
     return sorted([*left, *stale]), sorted(taken.values())
+
+
+def _covers(item: Acknowledgement, found: Finding) -> bool:
+    """The acknowledgement is of the warning's kind and was written for its key."""
+    return found.check == item.warning and found.key == item.key
 
 
 def _take(
@@ -110,20 +121,21 @@ def _stale_in_file(
         file,
         name,
         f"acknowledge[{index}].warning",
-        f"{item.warning}: no experiment of this file gets that warning on stack {stack_name}: "
+        f"{item.warning} at {item.key}: no experiment of this file gets that warning there "
+        f"on stack {stack_name}: "
         "remove the acknowledgement (a warning that only some stacks give is acknowledged in "
         "their stack files: trainstack:acknowledge with experiment)",
         STALE,
     )
 
 
-def _stale_on_stack(source: str, key: str, check: str, experiment: str | None) -> Finding:
-    who = f"experiment {experiment} gets" if experiment else "the stack gives"
+def _stale_on_stack(source: str, key: str, entry: StackAcknowledgement) -> Finding:
+    who = f"experiment {entry.experiment} gets" if entry.experiment else "the stack gives"
     return warning(
         source,
-        experiment or "(stack)",
+        entry.experiment or "(stack)",
         f"{key}.warning",
-        f"{check}: {who} no such warning: remove the acknowledgement",
+        f"{entry.warning} at {entry.key}: {who} no such warning: remove the acknowledgement",
         STALE,
     )
 
@@ -133,4 +145,28 @@ def _unknown_experiment(key: str, name: str, known: set[str]) -> Problem:
         f"{key}.experiment",
         repr(name),
         f"the name of an experiment or matrix: {', '.join(sorted(known)) or 'none found'}",
+    )
+
+
+def how_to_acknowledge(found: Finding, config: StackConfig, source: str) -> str:
+    """Where and how a warning is acknowledged, for the line under it (empty for the kinds
+    that cannot be): its own file's list with its kind and key, and for an experiment's
+    warning the stack's list too (this stack only)."""
+    if found.severity != "warning" or found.check in UNACKNOWLEDGEABLE:
+        return ""
+    item = f"{{warning: {found.check}, key: {found.key}, reason: <why it is meant>}}"
+    if found.source == source:
+        named = "" if found.experiment.startswith("(") else f"experiment: {found.experiment}, "
+        stacked = item.replace("key:", f"{named}key:")
+        return f"to acknowledge it: add {stacked} to {source}: trainstack:acknowledge"
+    file, _ = config.written(found.key, source)
+    if file == found.source:  # a key of the stack's cluster template
+        return (
+            f"to acknowledge it: add {item} to {file}: acknowledge (every stack naming it), "
+            f"or to {source}: trainstack:acknowledge (this stack)"
+        )
+    stacked = item.replace("key:", f"experiment: {found.experiment}, key:")
+    return (
+        f"to acknowledge it: add {item} to {found.source}: acknowledge (every stack), or "
+        f"{stacked} to {source}: trainstack:acknowledge (this stack)"
     )

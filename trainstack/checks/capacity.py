@@ -2,7 +2,8 @@
 
 Each role is checked against the pool it lands on (see :mod:`trainstack.experiments.placement`): the
 GPU roles against the experiment's GPU pool, the roles without GPUs against the CPU pool
-when the stack has one. Messages name the pool and its key in the stack file.
+when the stack has one. Messages name the pool and its key where it is written (the
+stack file or its cluster template).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class _Placed:
         return cls(experiment, role_pools(experiment.job, config, gpu_pool), config, source)
 
     def where(self, pool: NodePool, field: str = "") -> str:
-        """The pool's key (or one of its fields) in the stack file."""
-        return f"trainstack:{self.config.pool_key(pool)}{field} in {self.source}"
+        """The pool's key (or one of its fields) where it is written: the stack file or
+        its cluster template."""
+        return self.config.mention(f"{self.config.pool_key(pool)}{field}", self.source)
 
     def error(self, key: str, message: str) -> Finding:
         return Finding(self.experiment.source, self.experiment.release_name, key, message)
@@ -51,7 +53,7 @@ class _Placed:
     def grow(self, pool: NodePool) -> str:
         """The key that gives ``pool`` more nodes."""
         field = ".autoscaling.maxSize" if pool.scaling else ".desiredSize"
-        return f"raise trainstack:{self.config.pool_key(pool)}{field} in {self.source}"
+        return f"raise {self.where(pool, field)}"
 
 
 def _gpus_key(role: RolePods) -> str:
@@ -77,7 +79,8 @@ def _no_gpu_pool(placed: _Placed) -> list[Finding]:
         placed.error(
             _gpus_key(role),
             f"{role.gpus} GPUs per {role.role} pod, but the stack has no GPU pool "
-            f"(trainstack:nodePools in {placed.source}): add a pool with gpusPerNode there, "
+            f"({placed.config.mention('nodePools', placed.source)}): add a pool with "
+            "gpusPerNode there, "
             f"or set {role.key}.gpus: 0",
         )
         for role, pool in placed.roles
@@ -86,19 +89,43 @@ def _no_gpu_pool(placed: _Placed) -> list[Finding]:
 
 
 def _gpus_per_node(placed: _Placed) -> list[Finding]:
-    """A pod with more GPUs than a node of its pool has."""
-    return [
-        placed.error(
-            _gpus_key(role),
-            f"{role.gpus} GPUs per {role.role} pod, but a node of pool {pool.name} has "
-            f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can never "
-            f"be scheduled; set {role.key}.gpus to at most {pool.gpus_per_node} (more pods "
-            "with fewer GPUs each), or run the experiment on a pool of larger nodes "
-            "(trainstack:experiments.nodePools)",
-        )
+    """A pod with more GPUs than a node of its pool has. A role whose count is another's
+    by default (a PyTorch master's is ``job.worker.gpus``) is named in that role's error,
+    at the key the file writes, not in an error of its own at a derived key."""
+    over = [
+        (role, pool)
         for role, pool in placed.roles
         if pool is not None and role.gpus > pool.gpus_per_node
     ]
+    written = {(role.gpus, pool.name) for role, pool in over if not role.gpus_default}
+    findings = []
+    for role, pool in over:
+        if role.gpus_default and (role.gpus, pool.name) in written:
+            continue
+        inherited = [
+            other.role
+            for other, on in over
+            if other.gpus_default
+            and not role.gpus_default
+            and (other.gpus, on.name) == (role.gpus, pool.name)
+        ]
+        pods = " and ".join([role.role, *inherited])
+        also = (
+            f" ({', '.join(inherited)}: not set in the file, {role.key}.gpus by default)"
+            if inherited
+            else ""
+        )
+        findings.append(
+            placed.error(
+                _gpus_key(role),
+                f"{role.gpus} GPUs per {pods} pod{also}, but a node of pool {pool.name} has "
+                f"{pool.gpus_per_node} ({placed.where(pool, '.gpusPerNode')}): the pod can "
+                f"never be scheduled; set {role.key}.gpus to at most {pool.gpus_per_node} "
+                "(more pods with fewer GPUs each), or run the experiment on a pool of larger "
+                "nodes (trainstack:experiments.nodePools)",
+            )
+        )
+    return findings
 
 
 def _requests_per_node(placed: _Placed) -> list[Finding]:
@@ -121,7 +148,7 @@ def _requests_per_node(placed: _Placed) -> list[Finding]:
                     f"{role.role} pods request {format_quantity(request, binary)} {resource}, "
                     f"but pods can request {node.show(binary)} on a node of pool {pool.name} "
                     f"(its allocatable: {allocatable.why(node, binary)}; "
-                    f"trainstack:{node.key} in {placed.source}): the pod can never be "
+                    f"{placed.config.mention(node.key, placed.source)}): the pod can never be "
                     f"scheduled; request at most {node.show(binary)} {resource} per pod",
                 )
             )
@@ -182,8 +209,9 @@ def _pool_requests(placed: _Placed) -> list[Finding]:
                     f"the job's pods request {format_quantity(total, binary)} {resource} on "
                     f"pool {pool.name} together, but its {pool.max_nodes} nodes let pods "
                     f"request {format_quantity(most, binary)} ({node.show(binary)} each, "
-                    f"{allocatable.why(node, binary)}; trainstack:{node.key} in "
-                    f"{placed.source}): some pods never schedule; request less per pod or "
+                    f"{allocatable.why(node, binary)}; "
+                    f"{placed.config.mention(node.key, placed.source)}): some pods never "
+                    "schedule; request less per pod or "
                     "add nodes to the pool",
                 )
             )

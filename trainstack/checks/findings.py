@@ -31,17 +31,19 @@ class Finding:
         return self._text(self.source)
 
     def located(self) -> str:
-        """What is printed: ``str()`` with the key's line in the file (``file:LINE``).
+        """What is printed: ``str()`` with the key's line in the file (``file:LINE``), and
+        the line of each key its message mentions (``FILE: KEY``) where that is written.
 
         Not ``str()`` itself: a plan compares findings across revisions, and a line that
         moves is no new finding.
         """
-        from trainstack.core.yaml.positions import at
+        from trainstack.core.yaml.positions import at, locate_mentions
 
-        return self._text(at(self.source, self.key))
+        return self._text(at(self.source, self.key), locate_mentions(self.message))
 
-    def _text(self, where: str) -> str:
-        text = f"{where}: experiment {self.experiment}: {self.key}: {self.message}"
+    def _text(self, where: str, message: str | None = None) -> str:
+        message = self.message if message is None else message
+        text = f"{where}: experiment {self.experiment}: {self.key}: {message}"
         return f"{text} [{self.check}]" if self.severity == "warning" else text
 
 

@@ -98,7 +98,9 @@ class _Compare:
         shown = printable(observed, None)
         stated = f"derived {declared} ({how})" if how else f"declared {declared}"
         message = f"{what}: {stated}, observed {shown} ({self.facts_file})"
-        return warning(self.source, subject, key, message, CHECK)
+        # A pool of a cluster template is written there: the warning names that file.
+        file, written = self.config.written(key, self.source)
+        return warning(file, subject, written, message, CHECK)
 
 
 def observed_findings(

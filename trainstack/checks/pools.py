@@ -16,11 +16,13 @@ def pool_findings(
     findings = []
     for pool in config.node_pools:
         if pool.nodes and pool.taint_policy == "force":
+            # Written in the stack file or its cluster template: the finding names that file.
+            file, key = config.written(f"{config.pool_key(pool)}.taintPolicy", source)
             findings.append(
                 Finding(
-                    source,
+                    file,
                     f"(pool {pool.name})",
-                    f"trainstack:{config.pool_key(pool)}.taintPolicy",
+                    key,
                     f"force: `pulumi up` replaces the whole taint list of {', '.join(pool.nodes)} "
                     "(Kubernetes keeps spec.taints as one atomic list): taints another manager "
                     "set there (kubectl taint, a cloud controller) are removed",

@@ -50,7 +50,7 @@ def _gpu_findings(config: StackConfig, source: str) -> list[Finding]:
                 f"{total} {model} GPUs of quota ({listed}), but the stack's pools have "
                 f"{capacity} {model} GPUs at most ({_pools(config, model)}): Kueue would admit "
                 f"jobs for GPUs that do not exist; lower the quotas to {capacity} in total "
-                f"({keys}, or quota.gpuModels.{model}), or {_grow(config, model)}",
+                f"({keys}, or quota.gpuModels.{model}), or {_grow(config, model, source)}",
             )
         )
     return found
@@ -77,7 +77,7 @@ def _request_findings(config: StackConfig, source: str) -> list[Finding]:
                 f"request {format_quantity(room, binary)} {resource} on the stack's pools (their "
                 f"nodes' allocatable, not their capacity): Kueue would admit jobs for {resource} "
                 f"no node has; lower the teams' quota.{resource} to "
-                f"{format_quantity(room, binary)} in total, or {_grow(config, None)}",
+                f"{format_quantity(room, binary)} in total, or {_grow(config, None, source)}",
             )
         )
     return found
@@ -91,11 +91,13 @@ def _pools(config: StackConfig, model: str) -> str:
     )
 
 
-def _grow(config: StackConfig, model: str | None) -> str:
-    """The keys that give the pools (of ``model``, or all) more nodes."""
+def _grow(config: StackConfig, model: str | None, source: str) -> str:
+    """The keys that give the pools (of ``model``, or all) more nodes, where written."""
     keys = [
-        f"trainstack:{config.pool_key(pool)}"
-        + (".autoscaling.maxSize" if pool.scaling else ".desiredSize")
+        config.mention(
+            config.pool_key(pool) + (".autoscaling.maxSize" if pool.scaling else ".desiredSize"),
+            source,
+        )
         for pool in config.node_pools
         if model is None or pool.gpu_model == model
     ]

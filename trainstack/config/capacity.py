@@ -46,8 +46,9 @@ class NodeAllocatable:
     source: str
     """How it is derived, e.g. ``ACK's resource reservation policy for Kubernetes 1.35
     (<doc URL>)``; empty when nothing is derived."""
-    assumed: tuple[str, ...] = ()
-    """Inputs taken as defaults that no source documents (the plan lists them)."""
+    assumed: tuple[tuple[str, str], ...] = ()
+    """Inputs taken as defaults that no source documents, each with the pool's key that
+    sets it (``nodePools[0].evictionThreshold``): the plan lists them."""
 
     def why(self, resource: NodeResource, binary: bool) -> str:
         """``capacity 48 - 190m reserved by <source>`` or ``declared``."""

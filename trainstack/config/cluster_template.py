@@ -28,6 +28,11 @@ from trainstack.core.yaml.io import read_yaml
 
 TEMPLATE_KEY = "clusterTemplate"
 SHARED_KEYS = ("cluster", "nodePools")
+ACKNOWLEDGE = "acknowledge"
+"""Warnings every stack naming the template means: listed before each stack's own
+``trainstack:acknowledge`` (one acknowledgement, written once, for both stacks)."""
+_ALLOWED = (*SHARED_KEYS, ACKNOWLEDGE)
+_ACK_ITEM = re.compile(rf"^{ACKNOWLEDGE}\[(\d+)\](.*)$", re.DOTALL)
 _NAME = re.compile(
     r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(/[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}){0,3}\.yaml$"
 )
@@ -40,14 +45,34 @@ class Template:
 
     display: str
     keys: tuple[str, ...]
+    acknowledgements: int = 0
+    """How many of the stack's ``acknowledge`` items are the template's (they come first)."""
 
     def locate(self, key: str, value: str) -> tuple[str, str]:
         """``(key, value)`` of a stack's key, as ``<template>: <key>`` when the template
         sets it (``trainstack:cluster.create.version``)."""
-        bare = key.removeprefix(_PREFIX)
-        if any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys):
-            return f"{self.display}: {bare}", value
+        if self.sets(key):
+            return f"{self.display}: {key.removeprefix(_PREFIX)}", value
         return key, value
+
+    def sets(self, key: str) -> bool:
+        """Whether ``key`` (``nodePools[0].desiredSize``, with or without the
+        ``trainstack:`` prefix) is written in the template."""
+        bare = key.removeprefix(_PREFIX)
+        item = _ACK_ITEM.match(bare)
+        if item is not None:
+            return int(item.group(1)) < self.acknowledgements
+        return any(bare == k or bare.startswith((f"{k}.", f"{k}[")) for k in self.keys)
+
+    def stack_key(self, key: str) -> str:
+        """A key of the stack's own file as written there: its acknowledgements are
+        numbered after the template's (``acknowledge[2]`` is the stack's ``[0]`` after two)."""
+        bare = key.removeprefix(_PREFIX)
+        item = _ACK_ITEM.match(bare)
+        if item is None or not self.acknowledgements:
+            return key
+        index = int(item.group(1)) - self.acknowledgements
+        return f"{_PREFIX}{ACKNOWLEDGE}[{index}]{item.group(2)}"
 
     def claim(self, problems: list[Problem]) -> tuple[list[Problem], list[Problem]]:
         """(problems of the template's keys, as the template spells them; the others)."""
@@ -55,11 +80,12 @@ class Template:
         others: list[Problem] = []
         for problem in problems:
             key = problem.path.removeprefix(_PREFIX)
-            if any(key == k or key.startswith((f"{k}.", f"{k}[")) for k in self.keys):
+            if self.sets(key):
                 related = tuple(r.removeprefix(_PREFIX) for r in problem.related)
                 mine.append(Problem(key, problem.found, problem.allowed, related))
             else:
-                others.append(problem)
+                path = self.stack_key(problem.path)
+                others.append(Problem(path, problem.found, problem.allowed, problem.related))
         return mine, others
 
 
@@ -102,17 +128,23 @@ def expand(
     if not isinstance(document, dict) or not document:
         found = "an empty file" if not document else type(document).__name__
         raise ConfigError(
-            display, [Problem("(file)", found, f"a mapping of {', '.join(SHARED_KEYS)}")]
+            display, [Problem("(file)", found, f"a mapping of {', '.join(_ALLOWED)}")]
         )
-    extra = sorted(str(k) for k in document if k not in SHARED_KEYS)
+    extra = sorted(str(k) for k in document if k not in _ALLOWED)
     if extra:
         raise ConfigError(
             display,
             [
-                Problem(k, "a key a template does not share", f"only {', '.join(SHARED_KEYS)}")
+                Problem(k, "a key a template does not share", f"only {', '.join(_ALLOWED)}")
                 for k in extra
             ],
         )
+    shared_acks = document.pop(ACKNOWLEDGE, [])
+    if not isinstance(shared_acks, list):
+        raise ConfigError(display, [Problem(ACKNOWLEDGE, type(shared_acks).__name__, "a list")])
+    if shared_acks:
+        own = values.get(ACKNOWLEDGE, [])
+        values[ACKNOWLEDGE] = [*shared_acks, *(own if isinstance(own, list) else [own])]
     for shared in sorted(document):
         if shared in values:
             problems.append(
@@ -124,4 +156,4 @@ def expand(
                 )
             )
         values[shared] = document[shared]
-    return values, Template(display, tuple(sorted(document)))
+    return values, Template(display, tuple(sorted(document)), len(shared_acks))

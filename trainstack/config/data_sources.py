@@ -209,10 +209,10 @@ def _reference(
         if mine != theirs:
             problems.append(
                 Problem(
-                    f"trainstack:cluster.{field}",
+                    _written(stack, f"cluster.{field}"),
                     repr(mine),
                     f"{theirs!r}, the {field} of data stack {source.stack} "
-                    f"(trainstack:dataStore.{field} in {data.source}) that {key} mounts: a NAS "
+                    f"({data.source}: trainstack:dataStore.{field}) that {key} mounts: a NAS "
                     "mount target serves its own VPC only",
                 )
             )
@@ -287,3 +287,9 @@ def _local(stack: LoadedStack, dataset: Dataset, key: str) -> ResolvedDataset:
             f"NAS mount target {source.mount_target_domain}", f"{key}.source.mountTargetDomain"
         )
     return ResolvedDataset(dataset.name, {name: facts[name] for name in FACTS if name in facts})
+
+
+def _written(stack: LoadedStack, key: str) -> str:
+    """A problem's path: ``key`` in the stack file, ``FILE: KEY`` in its cluster template."""
+    file, written = stack.config.written(key, stack.source)
+    return written if file == stack.source else f"{file}: {written}"

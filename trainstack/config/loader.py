@@ -191,7 +191,11 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
     if problems or config is None:
         raise ConfigError(source, problems)
     return LoadedStack(
-        name=stack, source=source, config=config, kubeconfig=found.kubeconfig, template=template
+        name=stack,
+        source=source,
+        config=config.shares(template),
+        kubeconfig=found.kubeconfig,
+        template=template,
     )
 
 

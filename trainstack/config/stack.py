@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
 from trainstack.config.acceleration import Acceleration, AckAddon
 from trainstack.config.capacity import NodeAllocatable, pool_allocatable
+from trainstack.config.cluster_template import Template
 from trainstack.config.clusters.registry import Cluster
 from trainstack.config.compatibility import check_pairs
 from trainstack.config.datasets import AlicloudNasSource, Dataset, NfsSource
@@ -19,6 +20,7 @@ from trainstack.config.team_rules import team_rules
 from trainstack.config.teams import Amounts, Team, nominal, reach
 from trainstack.config.telemetry import Telemetry
 from trainstack.core.base_model import StrictModel, constraint
+from trainstack.core.project import CONFIG_NAMESPACE
 from trainstack.core.warning_ids import StackAcknowledgement
 from trainstack.operators import family as operator_family
 
@@ -77,6 +79,9 @@ class StackConfig(StrictModel):
         "each with its reason: shown as acknowledged, not as warnings; one that matches no "
         "warning is itself a warning (staleAcknowledgement).",
     )
+
+    _template: Template | None = PrivateAttr(default=None)
+    """The cluster template the stack names: where its cluster and pool keys are written."""
 
     @model_validator(mode="after")
     def _pool_rules(self) -> StackConfig:
@@ -266,6 +271,29 @@ class StackConfig(StrictModel):
     def pool_key(self, pool: NodePool) -> str:
         """``nodePools[<index>]``: where ``pool`` is declared."""
         return f"nodePools[{self.node_pools.index(pool)}]"
+
+    def shares(self, template: Template | None) -> StackConfig:
+        """The stack, knowing the cluster template its cluster and pools come from."""
+        self._template = template
+        return self
+
+    def written(self, key: str, source: str) -> tuple[str, str]:
+        """``(file, key as written there)`` of one of the stack's keys
+        (``nodePools[0].desiredSize``): the cluster template's when it sets the key,
+        else ``source`` (the stack file's) with its ``trainstack:`` prefix."""
+        bare = key.removeprefix(f"{CONFIG_NAMESPACE}:")
+        if self._template is None:
+            return source, f"{CONFIG_NAMESPACE}:{bare}"
+        if self._template.sets(bare):
+            return self._template.display, bare
+        return source, self._template.stack_key(f"{CONFIG_NAMESPACE}:{bare}")
+
+    def mention(self, key: str, source: str) -> str:
+        """``FILE: KEY`` of one of the stack's keys where it is written, as messages name
+        it; printed, it gains the key's line (:func:`trainstack.core.yaml.positions.
+        locate_mentions`), which stays out of the message itself so that a moved line is
+        no new message."""
+        return ": ".join(self.written(key, source))
 
     def team_key(self, team: Team) -> str:
         """``teams[<index>]``: where ``team`` is declared."""

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainstack.core.mentions import located_mentions, written_in
+
 Locate = Callable[[str, str], str]
 """``(source, key path)`` -> where the key is written: ``source:LINE``, else ``source``."""
 
@@ -58,13 +60,16 @@ class InvalidInputError(TrainstackError):
     def lines(self, locate: Locate = unlocated) -> list[str]:
         """One line per problem, each naming the file and, where ``locate`` finds its keys
         in it, their lines (``file:LINE``; ``str()`` keeps them under one header)."""
-        at = self.source
-        return [
-            f"invalid {self.kind} in "
-            + " and ".join([locate(at, p.path), *(f"{locate(at, k)} ({k})" for k in p.related)])
-            + f": {p}"
-            for p in self.problems
-        ]
+        lines = []
+        for problem in self.problems:
+            # A key written in another file (a stack's cluster template) comes as
+            # ``FILE: KEY`` (``StackConfig.mention``): located in that file.
+            at, path = written_in(self.source, problem.path)
+            shown = Problem(path, problem.found, problem.allowed, problem.related)
+            related = [f"{locate(self.source, k)} ({k})" for k in problem.related]
+            where = " and ".join([locate(at, path), *related])
+            lines.append(f"invalid {self.kind} in {where}: {located_mentions(str(shown), locate)}")
+        return lines
 
     def _render(self) -> str:
         if len(self.problems) == 1:

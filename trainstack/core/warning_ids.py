@@ -5,11 +5,16 @@ A warning does not stop a plan; a reviewer reads it in the plan summary and in
 network) is acknowledged where the choice is made, with the reason, so that it is shown
 as acknowledged instead of being one more warning to learn to ignore:
 
-- an experiment file: ``acknowledge: [{warning: hostNetwork, reason: ...}]`` covers that
-  warning wherever the file's experiments (every matrix point and run) get it;
-- a stack file: ``trainstack:acknowledge: [{warning: borrowing, experiment: ..., reason:
-  ...}]`` covers what depends on the stack (its teams, queueing, pools), for one
-  experiment (or matrix) or, without ``experiment``, anywhere on the stack.
+- an experiment file: ``acknowledge: [{warning: hostNetwork, key: job.hostNetwork,
+  reason: ...}]`` covers that warning at that key wherever the file's experiments (every
+  matrix point and run) get it;
+- a stack file: ``trainstack:acknowledge: [{warning: borrowing, key: team, experiment:
+  ..., reason: ...}]`` covers what depends on the stack (its teams, queueing, pools), for
+  one experiment (or matrix) or, without ``experiment``, anywhere on the stack.
+
+Each names the warning's kind *and* its key: an acknowledgement written for a team's GPU
+quota (``trainstack:teams[0].quota.gpu``) never covers a new warning of the same kind
+about its CPU quota.
 
 An acknowledgement that matches no warning is a warning itself (``staleAcknowledgement``,
 see :mod:`trainstack.checks.acknowledge`): a stale one would silently cover the next,
@@ -76,6 +81,7 @@ ExperimentName = Annotated[
 """An experiment, matrix or matrix point name (a DNS label; this module imports no config,
 which imports it)."""
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+WarnedKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=256)]
 
 
 class Acknowledgement(StrictModel):
@@ -83,6 +89,12 @@ class Acknowledgement(StrictModel):
 
     warning: WarningId = Field(
         description="The warning's id (the `[id]` after each warning), e.g. `hostNetwork`."
+    )
+    key: WarnedKey = Field(
+        description="The key the warning names, as the plan prints it after the experiment "
+        "(`job.hostNetwork`, `trainstack:teams[0].quota.gpu`, `team`): the acknowledgement "
+        "covers that warning there only, so a new one of the same kind elsewhere (another "
+        "key, another resource) is shown as a new warning."
     )
     reason: Reason = Field(
         description="Why the warned-about setting is deliberate (shown with the warning)."

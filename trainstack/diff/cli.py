@@ -11,15 +11,17 @@ with data at risk.
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from trainstack.console import terminal
-from trainstack.core.errors import DiffError
+from trainstack.core.errors import DiffError, TrainstackError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
 from trainstack.plan import complete_stack
@@ -52,6 +54,26 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
+def _failure_commented(command: Callable[..., None]) -> Callable[..., None]:
+    """The command, whose failure (a plan that fails, a bad revision) still makes the PR
+    comment with ``--format markdown``: it says so and why, in the previous comment's
+    place (:mod:`trainstack.diff.render_failed`); the error is raised on (exit 2)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except TrainstackError as error:
+            if kwargs.get("output_format") is OutputFormat.markdown:
+                from trainstack.diff.render_failed import failed_markdown
+
+                sys.stdout.write(failed_markdown(error))
+            raise
+
+    return run
+
+
+@_failure_commented
 def diff(
     stacks: Annotated[
         list[str] | None,
@@ -113,6 +135,14 @@ def diff(
             help="Lines of context around changes (as git diff -U).",
         ),
     ] = 3,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="Show derived content whole: each pod's preflight script and the "
+            "base-values digest (summarised by default, docs/reviewing-changes.md).",
+        ),
+    ] = False,
     health_tolerance: HealthTolerance = TOLERANCE_PERCENT,
     health_max_age: HealthMaxAge = MAX_AGE_HOURS,
     use_cache: Annotated[
@@ -141,11 +171,11 @@ def diff(
     if plans is not None:
         if names:
             raise DiffError(f"--plans compares two plan directories; drop the stacks {names}")
-        compared = [two_plans(plans[0], plans[1], context_lines)]
+        compared = [two_plans(plans[0], plans[1], context_lines, full)]
     elif base is not None:
         if fairness:
             raise DiffError("--fairness compares two stacks (A B), not a stack with --base")
-        compared = against_base(Project.find(), base, names, context_lines, use_cache)
+        compared = against_base(Project.find(), base, names, context_lines, use_cache, full)
     else:
         if len(names) != 2:
             raise DiffError(
@@ -153,7 +183,7 @@ def diff(
                 f"found {len(names)}; or --base GIT_REF, or --plans DIR_A DIR_B"
             )
         project = Project.find()
-        compared = [two_stacks(project, names[0], names[1], context_lines, use_cache)]
+        compared = [two_stacks(project, names[0], names[1], context_lines, use_cache, full)]
         if fairness:
             environment = environment_report(project.root, names[0], names[1], project.display)
             health = health_report(

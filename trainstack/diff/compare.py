@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from trainstack.core.yaml.io import canonical_yaml
 from trainstack.cost.change import cost_change
+from trainstack.diff.capacity import capacity_change
 from trainstack.diff.data_loss import data_risk
+from trainstack.diff.derived import digest_note, summarised
 from trainstack.diff.model import (
     ConfigChange,
     ObjectDiff,
@@ -41,18 +44,23 @@ def compare(
     after_label: str,
     context: int = 3,
     notes: tuple[str, ...] = (),
+    full: bool = False,
 ) -> StackDiff:
-    """Every object of both sides, matched by key, with a unified diff where it differs."""
+    """Every object of both sides, matched by key, with a unified diff where it differs
+    (derived content summarised unless ``full``: :mod:`trainstack.diff.derived`)."""
     keys = sorted(set(before.objects) | set(after.objects))
     uncomparable = 0
     objects = []
+    shown = _Shown(context, full)
     for key in keys:
         item, unknown = _object_diff(
-            key, before.objects.get(key), after.objects.get(key), before_label, after_label, context
+            key, before.objects.get(key), after.objects.get(key), before_label, after_label, shown
         )
         objects.append(item)
         uncomparable += unknown
-    extra = (UNCOMPARABLE_NOTE.format(count=uncomparable),) if uncomparable else ()
+    extra = [UNCOMPARABLE_NOTE.format(count=uncomparable)] if uncomparable else []
+    digests = shown.note()
+    extra += [digests] if digests else []
     risks = (data_risk(item) for item in objects)
     unapplied = (not_applied(item) for item in objects)
     return StackDiff(
@@ -67,7 +75,35 @@ def compare(
         cost=cost_change(
             before.cost, after.cost, before_label, after_label, (before.exists, after.exists)
         ),
+        capacity=capacity_change(before.capacity, after.capacity),
     )
+
+
+@dataclass
+class _Shown:
+    """How diffs are shown, and the base-values digests their objects held on each side."""
+
+    context: int
+    full: bool
+    before: set[str] = field(default_factory=set)
+    after: set[str] = field(default_factory=set)
+    objects: int = 0
+
+    def lines(self, before: Any, after: Any, from_name: str, to_name: str) -> tuple[str, ...]:
+        """The unified diff, derived content summarised (the digests kept for the note)."""
+        if not self.full:
+            old, new = summarised(before), summarised(after)
+            # An added or removed object has its digest on one side only: no change to say.
+            if before is not None and after is not None and old.digests != new.digests:
+                self.before |= old.digests
+                self.after |= new.digests
+                self.objects += 1
+            before, after = old.document, new.document
+        return _unified(before, after, from_name, to_name, self.context)
+
+    def note(self) -> str | None:
+        """The one line that says the digest changed (``None``: unchanged, or ``full``)."""
+        return digest_note(self.before, self.after, self.objects)
 
 
 def _review(snapshot: Snapshot) -> Review | None:
@@ -81,19 +117,18 @@ def _object_diff(
     after: PlanObject | None,
     before_label: str,
     after_label: str,
-    context: int,
+    shown: _Shown,
 ) -> tuple[ObjectDiff, int]:
     """The diff of one object and how many of its masked values could not be compared."""
     if before is None or after is None:
         present = before or after
         assert present is not None
         status: Status = "added" if before is None else "removed"
-        lines = _unified(
+        lines = shown.lines(
             before.document if before else None,
             after.document if after else None,
             f"{before_label}: {key.label}" if before else "/dev/null",
             f"{after_label}: {key.label}" if after else "/dev/null",
-            context,
         )
         return ObjectDiff(
             key=key,
@@ -109,12 +144,11 @@ def _object_diff(
         return ObjectDiff(key, "unchanged", before, after, before.document, after.document), unknown
     before_document = replaced(before.document, dict.fromkeys(changed, MASKED_BEFORE))
     after_document = replaced(after.document, dict.fromkeys(changed, MASKED_AFTER))
-    lines = _unified(
+    lines = shown.lines(
         before_document,
         after_document,
         f"{before_label}: {key.label}",
         f"{after_label}: {key.label}",
-        context,
     )
     return ObjectDiff(
         key=key,

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from trainstack.cost.change import CostChange
 from trainstack.cost.record import CostFile
 from trainstack.diff.paths import LeafChange, Location
+from trainstack.plan.capacity_record import CapacityFile
+
+if TYPE_CHECKING:
+    from trainstack.diff.capacity import CapacityChange
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
@@ -184,6 +188,8 @@ class Snapshot:
     """Warnings and unselected experiments (``review.json``); ``None``: not recorded."""
     cost: CostFile | None = None
     """The stack's cost figures (``cost.json``); ``None``: not recorded, or a data stack."""
+    capacity: CapacityFile | None = None
+    """The pools and the teams' GPU quotas (``capacity.json``); ``None``: not recorded."""
 
 
 @dataclass(frozen=True)
@@ -229,6 +235,8 @@ class StackDiff:
     cost: CostChange | None = None
     """What the stack costs on both sides (shown after the changes); ``None``: neither side
     recorded a cost (data stacks)."""
+    capacity: CapacityChange | None = None
+    """The pools whose GPUs, CPU or memory change, and the teams' quota coverage after."""
 
     def count(self, status: Status) -> int:
         """How many objects have ``status``."""

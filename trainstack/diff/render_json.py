@@ -21,6 +21,7 @@ from typing import Any
 
 from trainstack.console.json_output import json_text
 from trainstack.cost.render_diff import campaigns_json, cost_json
+from trainstack.diff.capacity import capacity_json
 from trainstack.diff.fairness import CATEGORIES, FairnessReport
 from trainstack.diff.model import (
     STATUSES,
@@ -67,6 +68,7 @@ def _stack(item: StackDiff) -> dict[str, Any]:
         "config": [{"key": change.key, "status": change.status} for change in item.config_changes],
         "warnings": None if item.warnings is None else _warnings(item.warnings),
         "cost": cost_json(item.cost),
+        "capacity": capacity_json(item.capacity),
         "notes": list(item.notes),
     }
 

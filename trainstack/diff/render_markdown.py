@@ -28,6 +28,7 @@ from trainstack.console.markdown import code_span
 from trainstack.console.safe_text import printable
 from trainstack.cost.render_diff import cost_markdown
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT, Block, fit_ranked
+from trainstack.diff.capacity import capacity_markdown
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import STATUSES, ObjectDiff, ReviewedWarning, StackDiff
 from trainstack.diff.render_text import (
@@ -137,6 +138,9 @@ def _stack_blocks(stack_diff: StackDiff) -> list[Block]:
     changed = warnings_markdown([stack_diff])
     if changed:
         blocks.append(Block(changed, CHANGES, "warnings"))
+    capacity = capacity_markdown(stack_diff.capacity)
+    if capacity:
+        blocks.append(Block(capacity))
     extras = [code_span(config_note(change)) for change in stack_diff.config_changes]
     extras += [f"note: {code_span(note)}" for note in stack_diff.notes]
     if extras:

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from trainstack.console.safe_text import terminal_line
 from trainstack.cost.render_diff import Compared, cost_text
+from trainstack.diff.capacity import capacity_lines
 from trainstack.diff.masked import config_note, object_notes
 from trainstack.diff.model import DataRisk, NotApplied, ReviewedWarning, StackDiff, WarningChanges
 
@@ -90,6 +91,10 @@ def _stack_lines(stack_diff: StackDiff) -> list[StyledLine]:
     lines += [(config_note(change), "yellow") for change in stack_diff.config_changes]
     lines += [(f"note: {note}", "yellow") for note in stack_diff.notes]
     lines += warning_lines(stack_diff)
+    lines += [
+        (line, "bold yellow" if "idle" in line else "")
+        for line in capacity_lines(stack_diff.capacity)
+    ]
     for item in stack_diff.shown:
         lines.append(("", ""))
         lines += [(line, _diff_style(line)) for line in item.diff_lines]

@@ -28,6 +28,7 @@ from trainstack.diff.object_keys import (
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.diff.warning_changes import review_from_file
 from trainstack.plan import HELM_RELEASE, SECRET, Masker
+from trainstack.plan.capacity_record import CAPACITY_JSON, CapacityFile
 from trainstack.plan.files import (
     DATASETS_JSON,
     EXPERIMENTS_JSON,
@@ -90,6 +91,7 @@ def load_snapshot(directory: Path, stack: str | None = None) -> Snapshot:
         datasets=datasets,
         review=review_from_file(read(directory / REVIEW_JSON, ReviewFile, None)),
         cost=read(directory / COST_JSON, CostFile, None),
+        capacity=read(directory / CAPACITY_JSON, CapacityFile, None),
     )
 
 

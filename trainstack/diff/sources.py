@@ -45,7 +45,12 @@ def plan_cache(project: Project, wanted: bool) -> PlanCache | None:
 
 
 def two_stacks(
-    project: Project, first: str, second: str, context: int, use_cache: bool = True
+    project: Project,
+    first: str,
+    second: str,
+    context: int,
+    use_cache: bool = True,
+    full: bool = False,
 ) -> Compared:
     """Stacks ``first`` and ``second`` of the working tree; both must exist."""
     for stack in (first, second):
@@ -64,7 +69,7 @@ def two_stacks(
         )
         before = load_snapshot(_at(located, Path(scratch) / first))
         after = load_snapshot(_at(located, Path(scratch) / second))
-    return Compared(compare(before, after, first, second, context), before, after)
+    return Compared(compare(before, after, first, second, context, full=full), before, after)
 
 
 def _at(located: dict[Path, Path], wanted: Path) -> Path:
@@ -72,7 +77,12 @@ def _at(located: dict[Path, Path], wanted: Path) -> Path:
 
 
 def against_base(
-    project: Project, ref: str, stacks: Sequence[str], context: int, use_cache: bool = True
+    project: Project,
+    ref: str,
+    stacks: Sequence[str],
+    context: int,
+    use_cache: bool = True,
+    full: bool = False,
 ) -> list[Compared]:
     """Each stack planned at git revision ``ref`` and in the working tree.
 
@@ -126,16 +136,20 @@ def against_base(
             else:
                 after = empty_snapshot(name)
                 notes.append(MISSING_IN_TREE.format(stack=name))
-            stack_diff = compare(before, after, f"{name}@{ref}", name, context, tuple(notes))
+            stack_diff = compare(
+                before, after, f"{name}@{ref}", name, context, tuple(notes), full=full
+            )
             results.append(Compared(stack_diff, before, after))
     return results
 
 
-def two_plans(first: Path, second: Path, context: int) -> Compared:
+def two_plans(first: Path, second: Path, context: int, full: bool = False) -> Compared:
     """Two plan directories made earlier (``DIR/STACK`` as ``trainstack plan`` writes them).
 
     Masked values compare only when both plans were made with the same
     ``TRAINSTACK_SECRET_DIGEST_KEY``; otherwise the diff says they could not be compared.
     """
     before, after = load_snapshot(first), load_snapshot(second)
-    return Compared(compare(before, after, str(first), str(second), context), before, after)
+    return Compared(
+        compare(before, after, str(first), str(second), context, full=full), before, after
+    )

@@ -69,6 +69,14 @@ def plan(
             help=f"CRD schemas to check custom resources against (default: ${CRD_DIR_ENV}).",
         ),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            help="Print every detail of the summary (resource types, images, MPI transport, "
+            "what each pod gets, preflight, access, downloads, cost per experiment, notes).",
+        ),
+    ] = False,
     every: Annotated[
         bool,
         typer.Option(
@@ -94,7 +102,7 @@ def plan(
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
     if stack is not None:
         check_stack_name(stack)
-        _plan_one(project, plan_stack(project, stack, digest_key, crds), target)
+        _plan_one(project, plan_stack(project, stack, digest_key, crds), target, verbose)
         return
     memo: dict[str, Plan] = {}
     failed = []
@@ -107,7 +115,7 @@ def plan(
             failed.append(name)
             continue
         memo[name] = planned
-        _plan_one(project, planned, target)
+        _plan_one(project, planned, target, verbose)
     if failed:
         planned_count = len(project.stacks()) - len(failed)
         raise TrainstackError(
@@ -130,12 +138,12 @@ def _data_stacks_first(project: Project) -> list[str]:
     return sorted(project.stacks(), key=lambda name: (not is_data_stack(name), name))
 
 
-def _plan_one(project: Project, result: Plan, target: Path) -> None:
+def _plan_one(project: Project, result: Plan, target: Path, verbose: bool = False) -> None:
     from trainstack.plan.summary import print_summary
     from trainstack.plan.writer import write_plan
 
     written = write_plan(result, target)
-    print_summary(result, console(), project.display(written), stderr_console())
+    print_summary(result, console(), project.display(written), stderr_console(), verbose)
 
 
 def _list_stacks(project: Project) -> None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter, defaultdict
+from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table
 
+from trainstack.checks.acknowledge import how_to_acknowledge
 from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
-from trainstack.console.terminal import print_warning
+from trainstack.console.terminal import print_warning, stderr_console
 from trainstack.core.yaml.positions import where_written
 from trainstack.cost.estimate import StackCost
 from trainstack.cost.render_plan import (
@@ -30,41 +33,62 @@ from trainstack.plan.summary_transport import transport_lines
 
 
 def print_summary(
-    plan: Plan, console: Console, written_to: str, err: Console | None = None
+    plan: Plan,
+    console: Console,
+    written_to: str,
+    err: Console | None = None,
+    verbose: bool = True,
 ) -> None:
     """Counts by type, the pools, the datasets, the teams' quotas, experiments and notes.
 
-    Warnings go to ``err`` (stderr), everything else to ``console`` (stdout).
+    Warnings go to ``err`` (stderr), everything else to ``console`` (stdout). Without
+    ``verbose`` (``trainstack plan`` without ``--verbose``): grouped under headings (stack,
+    capacity, teams, operators, experiments, warnings, cost, to set before deploying),
+    long lines wrapped, the details (types, images, transport, pods, preflight, access,
+    downloads, cost per experiment, notes) counted in one line.
     """
     counts = Counter(r.type for r in plan.resources if r.type != "pulumi:pulumi:Stack")
-    table = Table(title=f"stack {plan.stack.name}: {sum(counts.values())} resources")
-    table.add_column("type", overflow="fold")
-    table.add_column("count", justify="right")
-    for type_token, count in sorted(counts.items()):
-        table.add_row(type_token, str(count))
-    console.print(table)
+    out: Printer = console if verbose else _Grouped(console)
+    if not verbose:
+        out.print(
+            f"stack {plan.stack.name}: {sum(counts.values())} resources of {len(counts)} "
+            "types (`--verbose` lists them)",
+            markup=False,
+        )
+    else:
+        table = Table(title=f"stack {plan.stack.name}: {sum(counts.values())} resources")
+        table.add_column("type", overflow="fold")
+        table.add_column("count", justify="right")
+        for type_token, count in sorted(counts.items()):
+            table.add_row(type_token, str(count))
+        out.print(table)
     stack = plan.stack
     if isinstance(stack, LoadedDataStack):
         for line in file_system_lines(stack):
-            console.print(line, markup=False)
+            out.print(line, markup=False)
     else:
-        _cluster_summary(plan, stack, console)
+        _cluster_summary(plan, stack, out, verbose)
         for warning in plan.warnings:
             print_warning(warning.located(), err)
+            hint = how_to_acknowledge(warning, stack.config, stack.source)
+            if hint:
+                (err or stderr_console()).print(f"  {hint}", markup=False, soft_wrap=True)
     pulls = outside_pulls(plan)
-    if pulls and isinstance(stack, LoadedStack):
+    if not verbose and plan.cost is not None:
+        _heading(out, "cost")
+    if pulls and isinstance(stack, LoadedStack) and verbose:
         where = stack.config.cluster.region_label
-        console.print(
+        out.print(
             f"pulled from outside {where} at deploy time ({len(pulls)}); each key points it "
             "at a mirror:",
             markup=False,
         )
         for pull in pulls:
-            console.print(f"  {pull.line()}", markup=False)
+            out.print(f"  {pull.line()}", markup=False)
     if plan.cost is not None:
-        _cost_summary(plan.cost, console)
-    for note in plan.notes:
-        console.print(f"note: {note}")
+        _cost_summary(plan.cost, out, verbose)
+    for note in plan.notes if verbose else ():
+        out.print(f"note: {note}")
     placeholders = (
         plan.stack.placeholders()
         + populate_placeholders(plan.datasets)
@@ -72,16 +96,36 @@ def print_summary(
         + (price_placeholders(plan.cost) if plan.cost is not None else [])
     )
     if placeholders:
-        console.print(f"set before deploying ({len(placeholders)}):", markup=False)
+        title = f"set before deploying ({len(placeholders)})"
+        if verbose:
+            out.print(f"{title}:", markup=False)
+        _heading(out, title)
         for key, value in placeholders:
-            console.print(f"  {where_written(key, plan.stack.source)}: {value}", markup=False)
-    console.print(f"plan written to {written_to}")
+            item = f"{where_written(key, plan.stack.source)}: {value}"
+            out.print(f"  {item}" if verbose else item, markup=False)
+    if not verbose:
+        details = [
+            f"{len(counts)} resource types",
+            "images",
+            "MPI transport",
+            "what each pod gets",
+            "how a failed preflight ends each job",
+            "access",
+            f"{len(pulls)} download(s) from outside the region",
+            "cost per experiment",
+            f"{len(plan.notes)} note(s)",
+        ]
+        _heading(out, "")
+        out.print(f"details (`--verbose`): {', '.join(details)}", markup=False)
+    out.print(f"plan written to {written_to}")
 
 
-def _cost_summary(cost: StackCost, console: Console) -> None:
+def _cost_summary(cost: StackCost, console: Printer, verbose: bool = True) -> None:
     """The pools and the stack per hour, the experiments per run and per campaign."""
     for line in cost_lines(cost):
         console.print(line, markup=False)
+    if not verbose:
+        return
     rows = experiment_rows(cost)
     if rows:
         table = Table(title=f"cost per experiment ({cost.currency or 'no currency set'})")
@@ -96,9 +140,12 @@ def _cost_summary(cost: StackCost, console: Console) -> None:
         console.print(line, markup=False)
 
 
-def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
+def _cluster_summary(
+    plan: Plan, stack: LoadedStack, console: Printer, verbose: bool = True
+) -> None:
     config = stack.config
-    for line in pool_lines(config):
+    _heading(console, "capacity")
+    for line in pool_lines(config, stack.source):
         console.print(line, markup=False)
     for resolved in plan.datasets:
         dataset = next(d for d in config.datasets if d.name == resolved.name)
@@ -114,12 +161,14 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
         )
         for line in dataset_lines(resolved):
             console.print(line, markup=False)
+    _heading(console, "teams")
     for name, enforced in plan.enforcement.items():
         console.print(
             f"team {name}: share {enforced.share.gpu} GPUs enforced by {enforced.by}; "
             f"ResourceQuota {enforced.ceiling.gpu} GPUs ({enforced.reason})",
             markup=False,
         )
+    _heading(console, "operators")
     for operator in config.operators.enabled():
         install = operator.release.install
         origin = ", ".join(f"{k} {v}" for k, v in install.provenance().items() if v)
@@ -128,6 +177,7 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
             console.print(f"  not verified offline: {fact}", markup=False)
     for line in acceleration_lines(config):
         console.print(line, markup=False)
+    _heading(console, "experiments")
     if plan.experiments:
         experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
         kinds_by_release: dict[str, list[str]] = defaultdict(list)
@@ -149,16 +199,16 @@ def _cluster_summary(plan: Plan, stack: LoadedStack, console: Console) -> None:
                 ", ".join(sorted(objects)),
             )
         console.print(experiments)
-        for line in image_lines(plan.experiments):
+        for line in image_lines(plan.experiments) if verbose else ():
             console.print(line, markup=False)
-    for line in transport_lines(plan, stack):
+    details = transport_lines(plan, stack) + resource_lines(plan, stack)
+    for line in details + preflight_lines(plan, stack) if verbose else ():
         console.print(line, markup=False)
-    for line in resource_lines(plan, stack) + preflight_lines(plan, stack):
-        console.print(line, markup=False)
+    _heading(console, "acknowledged")
     for line in review_lines(plan):
         console.print(line, markup=False)
     access = _access_rows(plan)
-    if access:
+    if access and verbose:
         who = Table(title="access: who gets what, in which namespace")
         for column in ("namespace", "role", "subjects"):
             who.add_column(column, overflow="fold")
@@ -191,3 +241,49 @@ def _access_rows(plan: Plan) -> list[tuple[str, str, str]]:
         )
         rows.append((namespace, role, subjects or "nobody"))
     return sorted(rows)
+
+
+class Printer(Protocol):
+    """What the summary prints through: a rich Console, or the grouped one."""
+
+    def print(self, *objects: Any, **options: Any) -> None: ...
+
+
+class _Grouped:
+    """The console of the grouped summary: lines under a heading are indented, and a line
+    longer than :data:`WIDTH` is wrapped, its continuation indented further (tables pass
+    through whole)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.indent = ""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        (item,) = objects
+        if not isinstance(item, str):
+            self.console.print(item)
+            return
+        lines = textwrap.wrap(
+            item,
+            WIDTH,
+            initial_indent=self.indent,
+            subsequent_indent=f"{self.indent}    ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        ) or [self.indent]
+        for line in lines:
+            self.console.print(line, markup=False, soft_wrap=True)
+
+
+WIDTH = 100
+"""Where the grouped summary wraps a line (off a terminal too: it is read, not parsed)."""
+
+
+def _heading(console: Printer, title: str) -> None:
+    """A group's heading in the grouped summary, its lines indented under it (``""``: back
+    to no group); nothing in the verbose summary."""
+    if isinstance(console, _Grouped):
+        console.indent = ""
+        if title:
+            console.print(f"{title}:")
+            console.indent = "  "

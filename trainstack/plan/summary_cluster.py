@@ -10,11 +10,12 @@ from trainstack.config.acceleration import HelmComponent, override_keys
 from trainstack.config.stack import StackConfig
 from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
+from trainstack.core.yaml.positions import locate_mentions
 from trainstack.experiments import Experiment
 from trainstack.experiments.image_facts import shown
 
 
-def pool_lines(config: StackConfig) -> list[str]:
+def pool_lines(config: StackConfig, source: str) -> list[str]:
     """Each pool: its nodes and GPUs, then per node its capacity and its allocatable (what
     pods can request, which every check uses), with where the allocatable comes from."""
     lines = []
@@ -38,7 +39,10 @@ def pool_lines(config: StackConfig) -> list[str]:
         elif capacity:
             line += "; allocatable unknown (nothing checked against it)"
         lines.append(line)
-        lines += [f"  assumed, not verified: {fact}" for fact in allocatable.assumed]
+        lines += [
+            f"  assumed, not verified: {fact}; set {locate_mentions(config.mention(key, source))}"
+            for fact, key in allocatable.assumed
+        ]
     return lines
 
 

@@ -20,6 +20,7 @@ from trainstack.core.file_names import child, unique_file_names
 from trainstack.core.yaml.io import canonical_yaml, dump_yaml, sorted_keys
 from trainstack.cost.record import COST_JSON, cost_file
 from trainstack.experiments import Experiment
+from trainstack.plan.capacity_record import CAPACITY_JSON, capacity_file
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,
@@ -43,6 +44,7 @@ from trainstack.plan.output_dir import checkpoint, replacing
 from trainstack.plan.review import review_file
 
 __all__ = [
+    "CAPACITY_JSON",
     "COST_JSON",
     "DATASETS_JSON",
     "EXPERIMENTS_JSON",
@@ -118,6 +120,9 @@ def _write_into(plan: Plan, directory: Path) -> None:
     _write(directory, REVIEW_JSON, encode(review_file(plan)))
     if plan.cost is not None:
         _write(directory, COST_JSON, encode(cost_file(plan.cost)))
+    if isinstance(plan.stack, LoadedStack):
+        capacity = capacity_file(plan.stack.name, plan.stack.config, plan.stack.source)
+        _write(directory, CAPACITY_JSON, encode(capacity))
     if plan.notes:
         _write(directory, NOTES_FILE, "\n".join(plan.notes) + "\n")
     digests = secret_digests(plan)

@@ -137,7 +137,7 @@ def allocatable(
         assert capacity is not None
         reserved = reserved_cpu(capacity, version)
         cpu = NodeResource(capacity - reserved, capacity, reserved, f"{key}.cpuPerNode")
-    assumed: tuple[str, ...] = ()
+    assumed: tuple[tuple[str, str], ...] = ()
     if derive_memory:
         if version >= NEW_POLICY and pool.max_pods is None:
             raise constraint(
@@ -154,9 +154,11 @@ def allocatable(
             eviction = parse_quantity(pool.eviction_threshold)
         else:
             assumed = (
-                f"eviction threshold {format_quantity(eviction)} on pool {pool.name}: ACK "
-                "documents none, inferred from its own example; set "
-                f"trainstack:{key}.evictionThreshold",
+                (
+                    f"eviction threshold {format_quantity(eviction)} on pool {pool.name}: ACK "
+                    "documents none, inferred from its own example",
+                    f"{key}.evictionThreshold",
+                ),
             )
         reserved = reserved_memory(capacity, version, pool.max_pods)
         allocatable = whole_mib(capacity - reserved - eviction)

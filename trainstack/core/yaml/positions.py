@@ -27,6 +27,7 @@ import yaml
 
 from trainstack.core.errors import TrainstackError
 from trainstack.core.files import read_text, remembered
+from trainstack.core.mentions import located_mentions
 
 Location = tuple[int | str, ...]
 
@@ -59,6 +60,12 @@ def where_written(key: str, source: str) -> str:
     if not (separator and split_source(file)[0].endswith((".yaml", ".yml"))):
         file, bare = source, key
     return f"{at(file, bare)}: {bare}"
+
+
+def locate_mentions(text: str) -> str:
+    """``text`` with each ``FILE: KEY`` it mentions as ``FILE:LINE: KEY``
+    (:func:`trainstack.core.errors.located_mentions`, lines found here)."""
+    return located_mentions(text, at)
 
 
 def key_line(source: str, key: str) -> int | None:
