@@ -284,7 +284,7 @@ def test_a_gpu_quota_acknowledgement_leaves_a_new_cpu_quota_warning_shown(
     text = stack.read_text()
     assert text.count('cpu: "118"') == 1
     stack.write_text(text.replace('cpu: "118"', 'cpu: "60"'))
-    ran = run_in_process(["plan", "aiacc", "-o", str(tmp_path / "out")], project)
+    ran = run_in_process(["plan", "aiacc", "-o", str(tmp_path / "out"), "--verbose"], project)
     assert ran.status == 0, ran.stderr
     lines = ran.stderr.splitlines()
     (cpu,) = [n for n, line in enumerate(lines) if "trainstack:teams[0].quota.cpu: the 6" in line]
