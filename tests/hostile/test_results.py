@@ -131,8 +131,11 @@ RESULTS_CASES = [
 ]
 
 
-def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
-    """A results file as `results add` writes it, its value replaced by ``value`` (text)."""
+def _recorded_run(
+    value: str, name: str = "run-001.json", old: str = '"value": 1.0', new: str | None = None
+) -> Edit:
+    """A results file as `results add` writes it, its value replaced by ``value`` (text);
+    or its text ``old`` replaced by ``new``."""
 
     def edit(root: Path) -> None:
         from tests.results.records import record
@@ -141,12 +144,49 @@ def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
         text = record_json(
             record("aiacc", "imagenet-tensorflow", 1, {"images_per_sec": (1.0, "x", True)})
         )
-        write(f"{RUNS}/{name}", text.replace('"value": 1.0', f'"value": {value}'))(root)
+        replaced = text.replace(old, f'"value": {value}' if new is None else new)
+        write(f"{RUNS}/{name}", replaced)(root)
 
     return edit
 
 
+def _baseline_run(root: Path) -> None:
+    from tests.results.records import record
+    from trainstack.results.store import record_json
+
+    run = record("baseline", "imagenet-tensorflow", 1, {"images_per_sec": (1.0, "x", True)})
+    write("results/baseline/imagenet-tensorflow/run-001.json", record_json(run))(root)
+
+
+def _log_file(name: str) -> Edit:
+    """Both stacks recorded (so that the report is written), aiacc's log named ``name``."""
+    return both(
+        _baseline_run, _recorded_run("", old='"file": "run-001.log"', new=f'"file": "{name}"')
+    )
+
+
+REPORT = ("results", "report", "aiacc", "baseline", "-o", RUNS)
+
 INTEGRITY_CASES = [
+    Case(
+        # With -o the run's own directory, the link would have been href="javascript:...".
+        "a-log-file-that-is-a-javascript-url",
+        _log_file("javascript:alert(document.domain)"),
+        (f"{RUNS}/run-001.json", 'log.file: found "javascript:alert(document.domain)"'),
+        args=REPORT,
+    ),
+    Case(
+        "a-log-file-climbing-out",
+        _log_file("../../../../etc/passwd"),
+        (f"{RUNS}/run-001.json", 'log.file: found "../../../../etc/passwd"'),
+        args=REPORT,
+    ),
+    Case(
+        "a-log-file-that-is-absolute",
+        _log_file("/etc/passwd"),
+        (f"{RUNS}/run-001.json", 'log.file: found "/etc/passwd"'),
+        args=REPORT,
+    ),
     Case(
         "a-katib-value-past-the-largest-float",
         write("train.log", "epoch 1: accuracy=0.9 loss=1e999\n"),

@@ -27,6 +27,9 @@ DRIFT_THRESHOLD = 0.05
 FORMAT = "trainstack-results/1"
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+LogFileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")]
+"""A file beside the record (``run-001.log``): no directory (``../``, ``/``), no scheme
+(``javascript:``), so that the report's link to it is always that file."""
 
 
 PositiveFinite = Annotated[float, Field(gt=0, allow_inf_nan=False)]
@@ -103,7 +106,7 @@ class JobInfo(StrictModel):
 class LogInfo(StrictModel):
     """The raw log kept beside the record."""
 
-    file: str = Field(description="File name of the log, beside this file.")
+    file: LogFileName = Field(description="File name of the log, beside this file.")
     sha256: Sha256 = Field(description="sha256 of the log file's bytes.")
     bytes: int = Field(ge=0, description="Its size.")
     truncated: bool = Field(description="Whether only the log's end was kept (size cap).")

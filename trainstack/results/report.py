@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from trainstack.core.errors import ResultsError
 from trainstack.core.project import Project
@@ -109,8 +110,7 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
         for experiment in sorted(runs[stack]):
             for run in runs[stack][experiment]:
                 record = run.record
-                log = run.path.with_name(record.log.file)
-                link = os.path.relpath(log, out)
+                link = relative_url(run.path.with_name(record.log.file), out)
                 cells.append(
                     [
                         escape(stack),
@@ -127,6 +127,14 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
                     ]
                 )
     return table(headers, cells)
+
+
+def relative_url(path: Path, out: Path) -> str:
+    """A link from ``out`` to ``path``: a relative URL, never read as a scheme
+    (``javascript:x`` becomes ``./javascript%3Ax``), each part percent-encoded."""
+    relative = Path(os.path.relpath(path, out)).as_posix()
+    quoted = "/".join(quote(part, safe="") for part in relative.split("/"))
+    return quoted if quoted.startswith(("../", "./")) else f"./{quoted}"
 
 
 def _not_covered(rows: Sequence[Row]) -> list[str]:
