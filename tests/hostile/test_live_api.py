@@ -302,3 +302,34 @@ def test_follow_waits_for_headers_no_longer_than_the_timeout(
     ran = _logs(root, cluster, "--follow", "--timeout", "1")
     assert "no answer from the API server within 1 s" in _refused(ran, "error: reading the log")
     assert time.monotonic() - started < NO_HANG
+
+
+@pytest.mark.parametrize(
+    ("statuses", "expected"),
+    [
+        (["x"], "`status.containerStatuses[0]` is str, not an object"),
+        (
+            [{"name": "tensorflow", "state": 5}],
+            "status.containerStatuses[0]: `state` is int, not an object",
+        ),
+        (
+            [{"name": "t", "lastState": {"terminated": {"exitCode": "1", "message": "m"}}}],
+            "status.containerStatuses[0]: `lastState.terminated.exitCode` is str, not an integer",
+        ),
+        ({"name": "t"}, "`status.containerStatuses` is dict, not a list"),
+    ],
+)
+def test_collect_refuses_an_ill_typed_container_status(
+    root: Path, cluster: Path, api: RecordedApi, statuses: Any, expected: str
+) -> None:
+    """Read by collect (did the container start?), status (a preflight's reason) and the
+    goodput (restarts): checked once where the pod is read, one clear error."""
+    pod = api.items("pods-imagenet-tensorflow-launcher.json")[0]
+    pod["status"]["containerStatuses"] = statuses
+    _replace(api, VISION_PODS, _json({"kind": "PodList", "items": [pod]}))
+    ran = run_process(
+        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
+    )
+    stderr = _refused(ran, "error: listing pods in namespace vision: ")
+    assert f"pod imagenet-tensorflow-launcher: {expected}" in stderr, stderr
+    assert not (root / "results" / "aiacc").exists()
