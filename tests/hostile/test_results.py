@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from tests.hostile.corpus import Case, Edit, both, check_refused, nothing, write
-from tests.project_copy import copy_project
+from tests.project_copy import copy_project, run_subprocess
 
 RUNS = "results/aiacc/imagenet-tensorflow"
 BOMB = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -167,7 +169,24 @@ def _log_file(name: str) -> Edit:
 
 REPORT = ("results", "report", "aiacc", "baseline", "-o", RUNS)
 
+
+def _fifo(relative: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(root / relative)
+
+    return edit
+
+
 INTEGRITY_CASES = [
+    Case(
+        # Opened to see whether it was a report of ours: the open waited for a writer.
+        "a-report-index-that-is-a-fifo",
+        both(_baseline_run, _recorded_run("1.0"), _fifo("report/index.html")),
+        ("report/index.html: exists and is not a trainstack report; not overwritten",),
+        args=("results", "report", "aiacc", "baseline", "-o", "report"),
+        isolate=True,
+    ),
     Case(
         # With -o the run's own directory, the link would have been href="javascript:...".
         "a-log-file-that-is-a-javascript-url",
@@ -236,3 +255,24 @@ def test_results_integrity(case: Case, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", RESULTS_CASES, ids=str)
 def test_hostile_results_input_is_refused_and_changes_nothing(case: Case, tmp_path: Path) -> None:
     check_refused(case, copy_project(tmp_path / "project"), tmp_path)
+
+
+def test_a_unit_in_dollars_is_plotted_as_text(tmp_path: Path) -> None:
+    """matplotlib would parse ``$...$`` as mathtext: a malformed one raised (exit 70), a
+    well-formed one drew something else than what the results file says."""
+    from tests.results.records import record
+    from trainstack.results.store import record_json
+
+    root = copy_project(tmp_path / "project")
+    unit = "$\\frac{images$/s"
+    for stack, value in (("aiacc", 2.0), ("baseline", 1.0)):
+        for number in (1, 2, 3):
+            metrics = {"images_per_sec": (value + number / 10, unit, True)}
+            run = record(stack, "imagenet-tensorflow", number, metrics)
+            name = f"results/{stack}/imagenet-tensorflow/run-{number:03d}.json"
+            write(name, record_json(run))(root)
+    ran = run_subprocess(["results", "report", "aiacc", "baseline", "-o", "report"], root)
+    assert ran.status == 0, ran.stderr
+    page = (root / "report" / "index.html").read_text()
+    (plot,) = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    assert "images_per_sec ($\\frac{images$/s)" in base64.b64decode(plot).decode()
