@@ -333,3 +333,23 @@ def test_collect_refuses_an_ill_typed_container_status(
     stderr = _refused(ran, "error: listing pods in namespace vision: ")
     assert f"pod imagenet-tensorflow-launcher: {expected}" in stderr, stderr
     assert not (root / "results" / "aiacc").exists()
+
+
+@pytest.mark.parametrize("digest", ["sha256:NOT-A-DIGEST\x1b[2J", "", "sha256:" + "a" * 10_000])
+def test_collect_of_a_job_with_a_malformed_digest_annotation(
+    root: Path, cluster: Path, api: RecordedApi, digest: str
+) -> None:
+    """Not an internal error (the record's digest is validated): a note, escaped and cut,
+    and the stack's current digest, as for a job without the annotation."""
+    job = api.items("mpijob-imagenet-tensorflow.json")[0]
+    job["metadata"]["annotations"]["trainstack.io/base-values-digest"] = digest
+    document = {"kind": "MPIJobList", "apiVersion": "kubeflow.org/v2beta1", "items": [job]}
+    _replace(api, MPIJOBS, _json(document))
+    ran = run_process(
+        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
+    )
+    assert ran.code == 0, ran.stderr
+    notes = [line for line in ran.stdout.splitlines() if "base-values digest" in line]
+    assert len(notes) == 1 and "is no digest" in notes[0] and "\x1b" not in ran.stdout
+    assert len(notes[0]) < 400
+    assert (root / "results" / "aiacc" / "imagenet-tensorflow" / "run-001.json").is_file()

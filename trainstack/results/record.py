@@ -25,7 +25,9 @@ DRIFT_THRESHOLD = 0.05
 """A run whose within-run figures move more than this (last third against first) drifted."""
 
 FORMAT = "trainstack-results/1"
-Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
+DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
+"""A base-values digest, as ``trainstack.io/base-values-digest`` annotates a job."""
+Digest = Annotated[str, StringConstraints(pattern=DIGEST_PATTERN)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 LogFileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")]
 """A file beside the record (``run-001.log``): no directory (``../``, ``/``), no scheme
