@@ -179,9 +179,7 @@ def _check_container_status(entry: object, path: str) -> None:
         for key, kind in fields:
             _field(entry, key, kind)
     except Malformed as error:
-        raise Malformed(
-            f"{path}: {error}"
-        ) from None
+        raise Malformed(f"{path}: {error}") from None
 
 
 def checked_job(item: dict[str, Any], spec: FrameworkSpec) -> dict[str, Any]:
