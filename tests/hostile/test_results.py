@@ -178,7 +178,22 @@ def _fifo(relative: str) -> Edit:
     return edit
 
 
+HUGE = "x" * 400_000
+
 INTEGRITY_CASES = [
+    Case(
+        # Copied whole into every line of a report that named it (a 32 MB page).
+        "a-record-with-a-huge-experiment-name",
+        _recorded_run("", old='"experiment": "imagenet-tensorflow"', new=f'"experiment": "{HUGE}"'),
+        (f"{RUNS}/run-001.json", "experiment: found", "a string of at most 253 characters"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-record-with-a-huge-unit",
+        _recorded_run("", old='"unit": "x"', new=f'"unit": "{HUGE}"'),
+        (f"{RUNS}/run-001.json", "metrics.images_per_sec.unit: found", "at most 253 characters"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
     Case(
         # Opened to see whether it was a report of ours: the open waited for a writer.
         "a-report-index-that-is-a-fifo",
