@@ -96,6 +96,8 @@ def test_a_bad_template_name_is_refused(write_stack: StackWriter, name: Any, all
     with pytest.raises(TrainstackError, match="trainstack:clusterTemplate") as caught:
         _stack(write_stack, config)
     assert allowed in str(caught.value)
+    # One problem: not the template's keys (cluster, nodePools) said to be missing too.
+    assert [p.path for p in caught.value.problems] == ["trainstack:clusterTemplate"]
 
 
 def test_placeholders_of_the_template_are_named_where_they_are_written(

@@ -77,7 +77,7 @@ def test_missing_section(load: Loader) -> None:
 
 
 def test_plain_text_kubeconfig_is_refused_without_echoing_it(load: Loader) -> None:
-    config = example_config("aiacc")
+    config = existing_ack_config()  # a stack creating its cluster: the next case
     config["trainstack:kubeconfig"] = "apiVersion: v1\nusers: [{token: hunter2}]"
     with pytest.raises(ConfigError, match="--secret") as caught:
         load(config)
@@ -160,3 +160,19 @@ def test_an_empty_stack_file_is_one_problem(write_stack: StackWriter, tmp_path: 
     assert [(p.path, p.found) for p in caught.value.problems] == [
         ("config", "no trainstack: settings")
     ]
+
+
+def test_a_plain_kubeconfig_in_a_stack_creating_its_cluster_is_one_problem(load: Loader) -> None:
+    """Its fix is to unset it (the kubeconfig is fetched from the cluster), not to make it
+    a secret: one line saying so, not two for one key."""
+    config = example_config("aiacc")
+    config["trainstack:kubeconfig"] = "apiVersion: v1 # SECRET"
+    with pytest.raises(ConfigError) as caught:
+        load(config)
+    assert [(p.path, p.found) for p in caught.value.problems] == [
+        (
+            "trainstack:kubeconfig",
+            "a kubeconfig (not shown, in plain text), with trainstack:cluster.create",
+        )
+    ]
+    assert "SECRET" not in str(caught.value)

@@ -204,3 +204,29 @@ def test_a_files_list_too_big_for_a_config_map_points_to_manifest_url() -> None:
     ]
     with pytest.raises(ValidationError, match="put the list behind manifestUrl"):
         _spec(source={"kind": "http", "target": "t", "files": files})
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [
+        ("env", {"TRAINSTACK_POPULATE_OVERWRITE": "true"}, "env.TRAINSTACK_POPULATE_OVERWRITE"),
+        ("env", {"TRAINSTACK_POPULATE_DIGEST": "0" * 64}, "env.TRAINSTACK_POPULATE_DIGEST"),
+        ("env", {"trainstack_data_dir": "/"}, "env.trainstack_data_dir"),
+        ("env", {"PATH": "/tmp/evil"}, "env.PATH"),
+        ("env", {"BASH_ENV": "/data/x.sh"}, "env.BASH_ENV"),
+        (
+            "secretEnv",
+            [{"name": "TRAINSTACK_POPULATE_OVERWRITE", "secret": "s", "key": "k"}],
+            "secretEnv[0].name",
+        ),
+    ],
+)
+def test_the_jobs_own_variables_are_refused(key: str, value: Any, shown: str) -> None:
+    """The user's variables come after the Job's and the kubelet keeps the last of a name:
+    an ``overwrite`` set there would run over foreign data despite ``overwrite: false``."""
+    config = read_yaml(REPO / "stacks" / "Pulumi.imagenet.yaml")["config"]
+    config["trainstack:dataStore"]["fileSystems"][0]["populate"][key] = value
+    with pytest.raises(ConfigError, match="not starting with TRAINSTACK_") as caught:
+        load(config, "stacks/Pulumi.imagenet.yaml")
+    assert f"populate.{shown}: found " in str(caught.value)
+    assert str(caught.value).count("\n") == 0

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from trainstack.config.stack import StackConfig
+from trainstack.core.base_model import StrictModel
 from trainstack.core.validation import problems_from
 from trainstack.experiments.model import ExperimentFile
 from trainstack.training_job.model import TrainingJob
@@ -92,3 +95,39 @@ def test_errors_of_an_inner_model_are_named_under_the_outer_key() -> None:
         ("items[1].size", '"2"', "an integer")
     ]
     assert _problems(Outer, {"items": [{"size": 10}]}) == [("items[0].size", "10", "at most 9")]
+
+
+class _Kinds(StrictModel):
+    ratio: float = Field(allow_inf_nan=False, description="A finite number.")
+    amount: Decimal = Field(max_digits=4, decimal_places=2, description="A price.")
+    at: datetime = Field(description="A time.")
+    names: set[str] = Field(description="Distinct names.")
+    step: int = Field(multiple_of=5, description="A multiple of 5.")
+    word: str = Field(description="Checked by a validator.")
+
+    @field_validator("word")
+    @classmethod
+    def _no_x(cls, word: str) -> str:
+        if "x" in word:
+            raise ValueError("Words without x")
+        return word
+
+
+def test_no_problem_ends_in_pydantics_own_words() -> None:
+    data = {
+        "ratio": float("inf"),
+        "amount": Decimal("123.456"),
+        "at": "yesterday",
+        "names": 5,
+        "step": 7,
+        "word": "xylophone",
+    }
+    allowed = {path: words for path, _, words in _problems(_Kinds, data)}
+    assert allowed == {
+        "ratio": "a finite number",
+        "amount": "a number of at most 4 digits",
+        "at": "a date and time (RFC 3339)",
+        "names": "a list of distinct items",
+        "step": "a multiple of 5",
+        "word": "words without x",
+    }

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.project_copy import Outcome, copy_project, run_subprocess
-from trainstack.plan.cache import CACHE_DIR_ENV
+from trainstack.plan.cache import CACHE_DIR_ENV, KEY_FILE
 
 pytestmark = pytest.mark.slow  # left out of `make test-fast`
 
@@ -106,3 +106,32 @@ def test_a_corrupted_cache_never_changes_what_diff_reports(
     for entry in entries:
         assert not [p for p in entry.rglob("*") if p.is_symlink() or p.is_fifo()]
     assert _diff(root, cache).stdout == expected
+
+
+def _key_fifo(key: Path) -> None:
+    key.unlink()
+    os.mkfifo(key)
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        _key_fifo,
+        lambda key: key.write_text("not hex at all\n"),
+        lambda key: key.write_text("ab" * 31 + "\n"),  # hex, 31 bytes: not a key it wrote
+        lambda key: key.write_bytes(b"\xff" * 64),
+    ],
+    ids=["fifo", "not-hex", "short", "not-ascii"],
+)
+def test_an_unusable_key_file_plans_without_the_cache(
+    cached: tuple[Path, Path, str], spoil: Callable[[Path], None]
+) -> None:
+    """Not an internal error mid-diff: one note, and every plan made afresh."""
+    root, cache, expected = cached
+    shutil.rmtree(cache)
+    shutil.copytree(cache.with_suffix(".pristine"), cache, symlinks=True)
+    spoil(cache / KEY_FILE)
+    again = _diff(root, cache)
+    assert (again.status, again.stdout) == (1, expected), again.stderr
+    assert again.stderr.startswith("note: plan cache not used: ")
+    assert "unusable secret-digest key" in again.stderr and again.stderr.count("\n") == 1

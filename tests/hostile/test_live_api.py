@@ -302,3 +302,54 @@ def test_follow_waits_for_headers_no_longer_than_the_timeout(
     ran = _logs(root, cluster, "--follow", "--timeout", "1")
     assert "no answer from the API server within 1 s" in _refused(ran, "error: reading the log")
     assert time.monotonic() - started < NO_HANG
+
+
+@pytest.mark.parametrize(
+    ("statuses", "expected"),
+    [
+        (["x"], "`status.containerStatuses[0]` is str, not an object"),
+        (
+            [{"name": "tensorflow", "state": 5}],
+            "status.containerStatuses[0]: `state` is int, not an object",
+        ),
+        (
+            [{"name": "t", "lastState": {"terminated": {"exitCode": "1", "message": "m"}}}],
+            "status.containerStatuses[0]: `lastState.terminated.exitCode` is str, not an integer",
+        ),
+        ({"name": "t"}, "`status.containerStatuses` is dict, not a list"),
+    ],
+)
+def test_collect_refuses_an_ill_typed_container_status(
+    root: Path, cluster: Path, api: RecordedApi, statuses: Any, expected: str
+) -> None:
+    """Read by collect (did the container start?), status (a preflight's reason) and the
+    goodput (restarts): checked once where the pod is read, one clear error."""
+    pod = api.items("pods-imagenet-tensorflow-launcher.json")[0]
+    pod["status"]["containerStatuses"] = statuses
+    _replace(api, VISION_PODS, _json({"kind": "PodList", "items": [pod]}))
+    ran = run_process(
+        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
+    )
+    stderr = _refused(ran, "error: listing pods in namespace vision: ")
+    assert f"pod imagenet-tensorflow-launcher: {expected}" in stderr, stderr
+    assert not (root / "results" / "aiacc").exists()
+
+
+@pytest.mark.parametrize("digest", ["sha256:NOT-A-DIGEST\x1b[2J", "", "sha256:" + "a" * 10_000])
+def test_collect_of_a_job_with_a_malformed_digest_annotation(
+    root: Path, cluster: Path, api: RecordedApi, digest: str
+) -> None:
+    """Not an internal error (the record's digest is validated): a note, escaped and cut,
+    and the stack's current digest, as for a job without the annotation."""
+    job = api.items("mpijob-imagenet-tensorflow.json")[0]
+    job["metadata"]["annotations"]["trainstack.io/base-values-digest"] = digest
+    document = {"kind": "MPIJobList", "apiVersion": "kubeflow.org/v2beta1", "items": [job]}
+    _replace(api, MPIJOBS, _json(document))
+    ran = run_process(
+        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
+    )
+    assert ran.code == 0, ran.stderr
+    notes = [line for line in ran.stdout.splitlines() if "base-values digest" in line]
+    assert len(notes) == 1 and "is no digest" in notes[0] and "\x1b" not in ran.stdout
+    assert len(notes[0]) < 400
+    assert (root / "results" / "aiacc" / "imagenet-tensorflow" / "run-001.json").is_file()

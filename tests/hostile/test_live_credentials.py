@@ -198,3 +198,42 @@ def test_a_server_url_the_client_cannot_use(root: Path, tmp_path: Path, server: 
         f"error: kubeconfig {config}: the server of context 'aiacc-admin' is no http(s) URL "
         "the client can use (`clusters[].cluster.server`, e.g. https://10.0.0.1:6443)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("cluster", "user", "key"),
+    [
+        ({"certificate-authority": "fifo"}, {"token": "t"}, "certificate-authority fifo"),
+        ({}, {"client-certificate": "/dev/zero", "client-key": "k.pem"}, "client-certificate"),
+        ({}, {"client-certificate": "c.pem", "client-key": "fifo"}, "client-key fifo"),
+        ({}, {"tokenFile": "/dev/zero"}, "tokenFile /dev/zero"),
+        ({}, {"tokenFile": "fifo"}, "tokenFile fifo"),
+    ],
+)
+def test_a_file_the_kubeconfig_names_is_read_only_if_regular(
+    root: Path, tmp_path: Path, cluster: dict[str, str], user: dict[str, str], key: str
+) -> None:
+    """A FIFO would block the open (the TLS library opened a CA file before any check), and
+    /dev/zero never ends: each is one error at once, naming the key and the file."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "c.pem").write_text("not used")
+    (tmp_path / "k.pem").write_text("not used")
+    config = kubeconfig(tmp_path / "k", "https://127.0.0.1:1", user=user, cluster=cluster)
+    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), "--deadline", "20")
+    assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
+    assert ran.stderr.startswith(f"error: kubeconfig {config}: {key}")
+    assert "a regular file (not a device or pipe) of at most 1 MiB" in ran.stderr
+
+
+def test_a_token_file_is_found_beside_the_kubeconfig(
+    root: Path, tmp_path: Path, api: RecordedApi
+) -> None:
+    """Relative to the kubeconfig, as client-go resolves ``tokenFile`` (loader.go,
+    ``GetAuthInfoFileReferences``), not to the working directory."""
+    (tmp_path / "token").write_text("from-beside-the-kubeconfig\n")
+    (root / "token").write_text("FROM-THE-WORKING-DIRECTORY\n")
+    for url in serve(api):
+        config = kubeconfig(tmp_path / "k", url, user={"tokenFile": "token"})
+        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        assert ran.code == 0, ran.stderr
+        assert set(api.authorizations) == {"Bearer from-beside-the-kubeconfig"}

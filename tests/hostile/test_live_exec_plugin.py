@@ -266,3 +266,45 @@ def test_an_exec_plugin_that_answers_wrongly(
         assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
         assert expected in ran.stderr and "SECRET" not in ran.stderr
         assert "\x1b" not in ran.stderr
+
+
+@pytest.mark.parametrize("command", ["./get-token.sh", "bin/../get-token.sh"])
+def test_a_relative_plugin_command_is_the_file_beside_the_kubeconfig(
+    root: Path, tmp_path: Path, api: RecordedApi, command: str
+) -> None:
+    """client-go resolves it against the kubeconfig's directory (loader.go, v0.36.3,
+    ``ResolveLocalPaths``): a script of the same name in the working directory (a pull
+    request's checkout) must never run with the user's credentials."""
+    beside = tmp_path / "kube"
+    (beside / "bin").mkdir(parents=True)
+    (root / "bin").mkdir(exist_ok=True)
+    for directory, token in ((beside, "from-beside-the-kubeconfig"), (root, "HIJACKED")):
+        script = directory / "get-token.sh"
+        mark = f"touch {tmp_path / 'hijacked'}\n" if token == "HIJACKED" else ""
+        script.write_text(f"#!/bin/sh\n{mark}{_answer(token)}\n")
+        script.chmod(0o755)
+    user = {"exec": {"apiVersion": f"{GROUP}/v1beta1", "command": command}}
+    for url in serve(api):
+        config = kubeconfig(beside / "config", url, user=user)
+        ran = _status(root, config)
+        assert ran.code == 0, ran.stderr
+        assert set(api.authorizations) == {"Bearer from-beside-the-kubeconfig"}
+    assert not (tmp_path / "hijacked").exists()
+
+
+def test_an_exec_plugin_printing_without_end_is_stopped_at_its_bound(
+    root: Path, tmp_path: Path, api: RecordedApi
+) -> None:
+    """Read as it arrives and stopped past 1 MiB: not held whole in memory until the
+    deadline (``yes`` prints gigabytes a minute)."""
+    for url in serve(api):
+        config = kubeconfig(tmp_path / "k", url, user=_plugin(tmp_path, "exec yes SECRET"))
+        started = time.monotonic()
+        ran = _status(root, config, "--deadline", "60")
+        assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
+        assert ran.stderr.endswith(" printed more than 1048576 bytes: refused\n")
+        assert time.monotonic() - started < 30 and "SECRET" not in ran.stderr
+        assert api.seen == []
+    pid = int((tmp_path / "plugin.pid").read_text())
+    with pytest.raises(ProcessLookupError, match="No such process"):
+        os.kill(pid, 0)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from tests.hostile.corpus import Case, Edit, both, check_refused, nothing, write
-from tests.project_copy import copy_project
+from tests.project_copy import copy_project, run_subprocess
 
 RUNS = "results/aiacc/imagenet-tensorflow"
 BOMB = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -131,8 +133,11 @@ RESULTS_CASES = [
 ]
 
 
-def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
-    """A results file as `results add` writes it, its value replaced by ``value`` (text)."""
+def _recorded_run(
+    value: str, name: str = "run-001.json", old: str = '"value": 1.0', new: str | None = None
+) -> Edit:
+    """A results file as `results add` writes it, its value replaced by ``value`` (text);
+    or its text ``old`` replaced by ``new``."""
 
     def edit(root: Path) -> None:
         from tests.results.records import record
@@ -141,12 +146,81 @@ def _recorded_run(value: str, name: str = "run-001.json") -> Edit:
         text = record_json(
             record("aiacc", "imagenet-tensorflow", 1, {"images_per_sec": (1.0, "x", True)})
         )
-        write(f"{RUNS}/{name}", text.replace('"value": 1.0', f'"value": {value}'))(root)
+        replaced = text.replace(old, f'"value": {value}' if new is None else new)
+        write(f"{RUNS}/{name}", replaced)(root)
 
     return edit
 
 
+def _baseline_run(root: Path) -> None:
+    from tests.results.records import record
+    from trainstack.results.store import record_json
+
+    run = record("baseline", "imagenet-tensorflow", 1, {"images_per_sec": (1.0, "x", True)})
+    write("results/baseline/imagenet-tensorflow/run-001.json", record_json(run))(root)
+
+
+def _log_file(name: str) -> Edit:
+    """Both stacks recorded (so that the report is written), aiacc's log named ``name``."""
+    return both(
+        _baseline_run, _recorded_run("", old='"file": "run-001.log"', new=f'"file": "{name}"')
+    )
+
+
+REPORT = ("results", "report", "aiacc", "baseline", "-o", RUNS)
+
+
+def _fifo(relative: str) -> Edit:
+    def edit(root: Path) -> None:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(root / relative)
+
+    return edit
+
+
+HUGE = "x" * 400_000
+
 INTEGRITY_CASES = [
+    Case(
+        # Copied whole into every line of a report that named it (a 32 MB page).
+        "a-record-with-a-huge-experiment-name",
+        _recorded_run("", old='"experiment": "imagenet-tensorflow"', new=f'"experiment": "{HUGE}"'),
+        (f"{RUNS}/run-001.json", "experiment: found", "a string of at most 253 characters"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        "a-record-with-a-huge-unit",
+        _recorded_run("", old='"unit": "x"', new=f'"unit": "{HUGE}"'),
+        (f"{RUNS}/run-001.json", "metrics.images_per_sec.unit: found", "at most 253 characters"),
+        args=("results", "compare", "aiacc", "baseline"),
+    ),
+    Case(
+        # Opened to see whether it was a report of ours: the open waited for a writer.
+        "a-report-index-that-is-a-fifo",
+        both(_baseline_run, _recorded_run("1.0"), _fifo("report/index.html")),
+        ("report/index.html: exists and is not a trainstack report; not overwritten",),
+        args=("results", "report", "aiacc", "baseline", "-o", "report"),
+        isolate=True,
+    ),
+    Case(
+        # With -o the run's own directory, the link would have been href="javascript:...".
+        "a-log-file-that-is-a-javascript-url",
+        _log_file("javascript:alert(document.domain)"),
+        (f"{RUNS}/run-001.json", 'log.file: found "javascript:alert(document.domain)"'),
+        args=REPORT,
+    ),
+    Case(
+        "a-log-file-climbing-out",
+        _log_file("../../../../etc/passwd"),
+        (f"{RUNS}/run-001.json", 'log.file: found "../../../../etc/passwd"'),
+        args=REPORT,
+    ),
+    Case(
+        "a-log-file-that-is-absolute",
+        _log_file("/etc/passwd"),
+        (f"{RUNS}/run-001.json", 'log.file: found "/etc/passwd"'),
+        args=REPORT,
+    ),
     Case(
         "a-katib-value-past-the-largest-float",
         write("train.log", "epoch 1: accuracy=0.9 loss=1e999\n"),
@@ -196,3 +270,24 @@ def test_results_integrity(case: Case, tmp_path: Path) -> None:
 @pytest.mark.parametrize("case", RESULTS_CASES, ids=str)
 def test_hostile_results_input_is_refused_and_changes_nothing(case: Case, tmp_path: Path) -> None:
     check_refused(case, copy_project(tmp_path / "project"), tmp_path)
+
+
+def test_a_unit_in_dollars_is_plotted_as_text(tmp_path: Path) -> None:
+    """matplotlib would parse ``$...$`` as mathtext: a malformed one raised (exit 70), a
+    well-formed one drew something else than what the results file says."""
+    from tests.results.records import record
+    from trainstack.results.store import record_json
+
+    root = copy_project(tmp_path / "project")
+    unit = "$\\frac{images$/s"
+    for stack, value in (("aiacc", 2.0), ("baseline", 1.0)):
+        for number in (1, 2, 3):
+            metrics = {"images_per_sec": (value + number / 10, unit, True)}
+            run = record(stack, "imagenet-tensorflow", number, metrics)
+            name = f"results/{stack}/imagenet-tensorflow/run-{number:03d}.json"
+            write(name, record_json(run))(root)
+    ran = run_subprocess(["results", "report", "aiacc", "baseline", "-o", "report"], root)
+    assert ran.status == 0, ran.stderr
+    page = (root / "report" / "index.html").read_text()
+    (plot,) = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    assert "images_per_sec ($\\frac{images$/s)" in base64.b64decode(plot).decode()

@@ -5,6 +5,7 @@ anything is fetched or read (a loopback server counts the requests: none)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,3 +85,44 @@ def test_a_pointer_inside_the_schema_is_followed(tmp_path: Path, schemas: Path) 
 
     outcome = run_subprocess(["plan", "aiacc", "-o", "out"], root, {CRD_DIR_ENV: str(schemas)})
     assert outcome.status == 0, outcome.stderr
+
+
+def _replace(schemas: Path, make: str) -> None:
+    path = schemas / MPIJOB
+    path.unlink()
+    if make == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif make == "fifo":
+        os.mkfifo(path)
+    elif make == "not-utf8":
+        path.write_bytes(b'{"title": "MPIJob kubeflow.org/v2beta1", "description": "\xff"}')
+    elif make == "deep":
+        path.write_text("[" * 100_000 + "]" * 100_000)
+    else:  # a CRD document of the wrong shape
+        path.write_text(json.dumps({"kind": "CustomResourceDefinition", "spec": {"versions": 5}}))
+
+
+@pytest.mark.parametrize(
+    ("make", "expected"),
+    [
+        ("dev-zero", "not a regular file; allowed: a regular file"),
+        ("fifo", "not a regular file; allowed: a regular file"),
+        ("not-utf8", "is not UTF-8"),
+        ("deep", "JSON nested more than 64 deep; allowed: at most 64 levels"),
+        ("wrong-shape", "not a CustomResourceDefinition of the expected shape"),
+    ],
+)
+def test_a_schema_file_that_cannot_be_read_is_one_error(
+    tmp_path: Path, schemas: Path, make: str, expected: str
+) -> None:
+    """Never read (a device, a FIFO: no hang, no MemoryError), never a traceback."""
+    _replace(schemas, make)
+    case = Case(
+        f"crd-{make}",
+        lambda _: None,
+        (f"CRD schema {schemas / MPIJOB}: ", expected),
+        args=("plan", "aiacc", "-o", "out"),
+        env={CRD_DIR_ENV: str(schemas)},
+        isolate=True,
+    )
+    check_refused(case, copy_project(tmp_path / "project"), tmp_path / "project")

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.corpus import Case, check_refused, write
+from tests.hostile.corpus import Case, check_refused, stack_text, write
 from tests.project_copy import copy_project, run_in_process
 
 TOKEN = "ghp_SECRETTOKEN0123456789"
 RUN = "results/aiacc/imagenet-tensorflow/run-001.json"
 ADD = ("results", "add", "aiacc", "imagenet-tensorflow", "train.log")
 PLAN = ("plan", "onprem", "-o", "out")
+TEMPLATE = "clusterTemplate: templates/workload-1-ack.yaml"
 
 
 def _outside(root: Path) -> Path:
@@ -92,6 +93,30 @@ CASES = [
         _link(RUN, lambda root: _outside(root) / "git-credentials"),
         (RUN, "a symbolic link to ", "outside the project"),
         args=("results", "compare", "aiacc", "baseline"),
+        secret=TOKEN,
+    ),
+    Case(
+        "cluster-template-linked-outside",
+        _both(
+            _link("stacks/templates/leak.yaml", lambda root: _outside(root) / "values.yaml"),
+            stack_text("aiacc", TEMPLATE, "clusterTemplate: templates/leak.yaml"),
+        ),
+        (
+            "trainstack:clusterTemplate",
+            "stacks/templates/leak.yaml: a symbolic link to ",
+            "outside the project",
+        ),
+        args=("plan", "aiacc", "-o", "out"),
+        secret=TOKEN,
+    ),
+    Case(
+        "cluster-template-under-a-directory-linked-outside",
+        _both(
+            _link("stacks/shared", _outside),
+            stack_text("aiacc", TEMPLATE, "clusterTemplate: shared/values.yaml"),
+        ),
+        ("trainstack:clusterTemplate", "stacks/shared: a symbolic link to ", "outside"),
+        args=("plan", "aiacc", "-o", "out"),
         secret=TOKEN,
     ),
     Case(

@@ -239,6 +239,27 @@ def test_the_lines_still_coming_after_the_pod_ended_are_all_shown(
     assert ran.stderr == ""
 
 
+def test_a_stream_trickling_after_the_pod_ended_is_stopped_too(
+    root: Path,
+    cluster: Path,
+    api: RecordedApi,
+    held: list[Held],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A byte every 0.1 s is never quiet for QUIET_SECONDS (0.3 here): the follow ends
+    once the reader has waited DRAIN_SECONDS in all after the pod was found ended."""
+    monkeypatch.setattr(follow, "DRAIN_SECONDS", 1.0)
+    log = Held(LINES + [b"."] * 300, pause=0.1)  # 30 s of trickle if never stopped
+    pod = PodAnswers(lambda _: (200, _pod(api, "Succeeded")))
+    _serve(api, held, log, pod)
+    started = time.monotonic()
+    ran = _follow(root, cluster, monkeypatch)
+    assert ran.code == 0, ran.stderr
+    assert ran.stderr == _ended("Succeeded")
+    assert ran.stdout.startswith(SHOWN[:-1]) and ran.stdout.endswith(".\n")
+    assert not log.written.is_set() and time.monotonic() - started < 15
+
+
 def test_a_stream_held_open_over_tls_is_stopped_too(
     root: Path, api: RecordedApi, held: list[Held], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

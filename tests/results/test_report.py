@@ -17,6 +17,7 @@ from tests.results.sample_logs import (
     tf_cnn_log,
     write,
 )
+from trainstack.results.report import relative_url
 
 CHROMIUM = os.environ.get("TRAINSTACK_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 VIEWPORT = {"width": 1280, "height": 800}
@@ -118,3 +119,16 @@ def test_the_page_in_headless_chromium(
     assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"]  # above the fold
     assert len(images) == 1 and all(done and width > 0 for done, width in images)  # plot drawn
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("path", "out", "url"),
+    [
+        ("/r/a/run-001.log", "/r/a", "./run-001.log"),
+        ("/r/a/javascript:alert(1)", "/r/a", "./javascript%3Aalert%281%29"),
+        ("/r/a/run 1#x?.log", "/r/b", "../a/run%201%23x%3F.log"),
+    ],
+)
+def test_a_link_to_a_log_is_always_arelative_url(path: str, out: str, url: str) -> None:
+    """Never a scheme (``javascript:``), a fragment or a query: the file, relative."""
+    assert relative_url(Path(path), Path(out)) == url

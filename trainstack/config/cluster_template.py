@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
-from trainstack.core.files import remembered
+from trainstack.core.files import link_leaving, outside_problem, remembered
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.core.yaml.io import read_yaml
 
@@ -89,6 +89,14 @@ class Template:
         return mine, others
 
 
+def _project_root(directory: Path) -> Path:
+    """The project the stack directory belongs to (the directory itself outside one)."""
+    try:
+        return Project.find(directory).root
+    except TrainstackError:
+        return directory
+
+
 def expand(
     values: dict[str, Any], problems: list[Problem], source: str
 ) -> tuple[dict[str, Any], Template | None]:
@@ -121,6 +129,15 @@ def expand(
             return values, None
     path = directory / name
     display = str(PurePosixPath(source).parent / name)
+    # The stack directory resolved (it lies in its project), then each part of `name`.
+    base = directory.resolve()
+    leaving = link_leaving(base / name, _project_root(base))
+    if leaving is not None:
+        # Never followed: its values would be quoted in errors (a link to ~/.git-credentials).
+        outside = outside_problem(leaving, "a file inside the project")
+        where = str(PurePosixPath(source).parent / leaving.relative_to(base))
+        problems.append(Problem(key, f"{where}: {outside.found}", outside.allowed))
+        return values, None
     if not path.is_file():
         problems.append(Problem(key, name, f"a file that exists ({display} does not)"))
         return values, None

@@ -173,6 +173,10 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
             invalid = [p for p in invalid if p.path != f"{_PREFIX}nodePools"]
         # A key set aside as secret is refused as such below, not said to be missing too.
         invalid = [p for p in invalid if p.path not in found.secrets or p.found != _MISSING]
+        if any(p.path == f"{_PREFIX}{cluster_template.TEMPLATE_KEY}" for p in problems):
+            # The template that was to set them is the one problem, not its keys missing too.
+            its_keys = {f"{_PREFIX}{key}" for key in cluster_template.SHARED_KEYS}
+            invalid = [p for p in invalid if p.path not in its_keys or p.found != _MISSING]
         if template is not None:
             shared, invalid = template.claim(invalid)
             if shared:
@@ -180,10 +184,14 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
         problems.extend(invalid)
         config = None
     if config is not None and config.cluster.creates and found.kubeconfig is not None:
+        # One line for the key: its fix is to unset it, whether it is secret or not.
+        plain = any(p.path == KUBECONFIG_KEY for p in problems)
+        problems = [p for p in problems if p.path != KUBECONFIG_KEY]
         problems.append(
             Problem(
                 KUBECONFIG_KEY,
-                "a kubeconfig (not shown), with trainstack:cluster.create",
+                f"a kubeconfig (not shown{', in plain text' if plain else ''}), with "
+                "trainstack:cluster.create",
                 "unset: the kubeconfig of a cluster the stack creates is fetched from it",
             )
         )

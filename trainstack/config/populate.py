@@ -45,6 +45,16 @@ POPULATE_DIGEST = "trainstack.io/populate-digest"
 """The annotation of a populate Job (and of the Job waiting for it): the spec's digest."""
 # Names of plain variables that would carry a credential: those come from a Secret.
 _CREDENTIAL_NAME = re.compile(r"(KEY|PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL)", re.IGNORECASE)
+RESERVED_PREFIX = "TRAINSTACK_"
+"""The Job's own variables (data directory, digest, overwrite: components/populate_job.py).
+The user's come after them in the container's ``env``, and the kubelet keeps the last of
+a name, so ``TRAINSTACK_POPULATE_OVERWRITE`` there would defeat ``overwrite: false``."""
+SHELL_CONTROLLED = ("PATH", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "LD_PRELOAD", "LD_LIBRARY_PATH")
+"""Variables that change what the Job's own script runs before the user's command (its
+check for foreign files): ``PATH`` chooses its ``ls``, ``IFS`` its word splitting (POSIX
+Shell Command Language, 2.5.3 Shell Variables), bash sources ``BASH_ENV`` before a script
+(Bash Reference Manual, 6.2 Bash Startup Files) and ``SHELLOPTS`` sets its options, and
+``LD_PRELOAD``/``LD_LIBRARY_PATH`` load a library into every program (ld.so(8))."""
 
 __all__ = [
     "ConvertSource",
@@ -170,6 +180,7 @@ class Populate(StrictModel):
     @classmethod
     def _no_credentials(cls, env: dict[str, str]) -> dict[str, str]:
         for name in env:
+            _check_not_reserved(name, name)
             if _CREDENTIAL_NAME.search(name):
                 raise constraint(
                     name,
@@ -187,6 +198,13 @@ class Populate(StrictModel):
             )
         return self
 
+    @field_validator("secret_env")
+    @classmethod
+    def _no_reserved_secret(cls, refs: list[SecretEnv]) -> list[SecretEnv]:
+        for index, ref in enumerate(refs):
+            _check_not_reserved(f"[{index}].name", ref.name)
+        return refs
+
     @property
     def digest(self) -> str:
         """See :func:`populate_digest`."""
@@ -203,6 +221,18 @@ class Populate(StrictModel):
             f"verify: {self.verify}"
             + (" (sha256 of every file in the manifest)" if self.verify == "full" else ""),
         ]
+
+
+def _check_not_reserved(field: str, name: str) -> None:
+    """Refuses a name the Job sets itself or that its script's shell reads."""
+    if name.upper().startswith(RESERVED_PREFIX) or name in SHELL_CONTROLLED:
+        raise constraint(
+            field,
+            repr(name),
+            f"a name not starting with {RESERVED_PREFIX} (the Job's own variables) and none "
+            f"of {', '.join(SHELL_CONTROLLED)} (they change the Job's own script); set such a "
+            "variable inside `command` instead (`sh -c 'PATH=... exec tool'`)",
+        )
 
 
 def populate_digest(spec: Populate) -> str:

@@ -15,11 +15,12 @@ is the canary that fails first when an SDK release changes them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.core.errors import ConfigError, Problem
+from trainstack.core.errors import ConfigError, EnvironmentVariableError, Problem
 from trainstack.core.project import Project
 
 SECRET_PLACEHOLDER = "[secret]"
@@ -29,10 +30,45 @@ def engine_config() -> tuple[dict[str, Any], set[str]]:
     """(config map, secret keys) the engine (real or mock) gave the running program."""
     from pulumi.runtime import config as runtime_config
 
-    raw: dict[str, Any] = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    secret_keys = set(runtime_config.get_config_secret_keys_env())
+    env, keys = engine_environment()
+    raw: dict[str, Any] = {**env, **runtime_config.CONFIG.get()}
+    secret_keys = set(keys)
     secret_keys |= {key for key in raw if runtime_config.is_config_secret(key)}
     return raw, secret_keys
+
+
+def engine_environment() -> tuple[dict[str, Any], list[str]]:
+    """What the SDK reads of ``PULUMI_CONFIG`` and ``PULUMI_CONFIG_SECRET_KEYS``, checked:
+    it decodes them as JSON without a check (``pulumi/runtime/config.py``), and a plan run
+    in a shell that left one set would end in an internal error. Checked by every plan
+    before its program runs (:func:`trainstack.plan.runner.plan_stack`)."""
+    from pulumi.runtime import config as runtime_config
+
+    env = _environment(runtime_config.get_config_env, "PULUMI_CONFIG", "a JSON object")
+    keys = _environment(
+        runtime_config.get_config_secret_keys_env, "PULUMI_CONFIG_SECRET_KEYS", "a JSON list"
+    )
+    if not isinstance(env, dict):
+        raise _not_config("PULUMI_CONFIG", "a JSON object", f"JSON {type(env).__name__}")
+    if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys):
+        raise _not_config("PULUMI_CONFIG_SECRET_KEYS", "a JSON list of text", "another value")
+    return env, keys
+
+
+def _environment(read: Callable[[], Any], name: str, allowed: str) -> Any:
+    """What the SDK's ``read`` decodes of the variable ``name``."""
+    try:
+        return read()
+    except (ValueError, RecursionError):  # JSONDecodeError, too many digits, too deep
+        raise _not_config(name, allowed, "text that is not JSON") from None
+
+
+def _not_config(name: str, allowed: str, found: str) -> EnvironmentVariableError:
+    return EnvironmentVariableError(
+        name,
+        f"{found} (not shown: it may hold secrets)",
+        f"{allowed}, as the Pulumi engine sets it for a program; unset it for `trainstack plan`",
+    )
 
 
 def decode_config_value(value: Any) -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ import jsonschema_rs
 
 from trainstack.conformance.schema_check import OFFLINE, SchemaCheck, local_refs_only
 from trainstack.core.errors import PlanError
+from trainstack.core.files import open_regular, read_at_most
+from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, raw_too_deep
+from trainstack.core.limits import MAX_CRD_FILE_BYTES
 
 
 class CrdSchemas:
@@ -40,11 +44,14 @@ class CrdSchemas:
 
     def _build(self, file_name: str, api_version: str, kind: str) -> SchemaCheck:
         path = self.directory / file_name
+        document = _read(path)
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise PlanError(f"CRD schema {path}: {error}") from None
-        schema = _schema_in(document, api_version, kind)
+            schema = _schema_in(document, api_version, kind)
+        except (AttributeError, KeyError, TypeError) as error:
+            raise PlanError(
+                f"CRD schema {path}: not a CustomResourceDefinition of the expected shape "
+                f"({type(error).__name__}: spec.versions[].schema.openAPIV3Schema)"
+            ) from None
         if schema is None:
             raise PlanError(f"CRD schema {path} does not describe {kind} {api_version}")
         local_refs_only(schema, f"CRD schema {path}", PlanError)
@@ -52,6 +59,34 @@ class CrdSchemas:
             jsonschema.Draft7Validator(closed(schema), registry=OFFLINE),
             jsonschema_rs.Draft7Validator,
         )
+
+
+def _read(path: Path) -> Any:
+    """The JSON document of ``path``: a regular file (a link to ``/dev/zero`` or a FIFO is
+    never read), at most :data:`MAX_CRD_FILE_BYTES`, UTF-8, nested at most
+    :data:`MAX_JSON_DEPTH` (checked on the bytes, before the decoder recurses)."""
+    try:
+        descriptor = open_regular(path, follow_links=True)
+        try:
+            data = read_at_most(descriptor, MAX_CRD_FILE_BYTES + 1)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise PlanError(f"CRD schema {path}: {reason}; allowed: a regular file") from None
+    if len(data) > MAX_CRD_FILE_BYTES:
+        raise PlanError(f"CRD schema {path}: larger than {MAX_CRD_FILE_BYTES} bytes (16 MiB)")
+    if raw_too_deep(data):
+        raise PlanError(f"CRD schema {path}: {TOO_DEEP}; allowed: {ALLOWED_DEPTH}")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise PlanError(f"CRD schema {path}: byte {error.start} is not UTF-8") from None
+    except RecursionError:
+        raise PlanError(f"CRD schema {path}: {TOO_DEEP}; allowed: {ALLOWED_DEPTH}") from None
+    except ValueError as error:  # JSONDecodeError, or an integer of too many digits
+        found = error.msg if isinstance(error, json.JSONDecodeError) else TOO_MANY_DIGITS
+        raise PlanError(f"CRD schema {path}: not JSON ({found})") from None
 
 
 def _schema_in(document: Any, api_version: str, kind: str) -> dict[str, Any] | None:

@@ -36,6 +36,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -190,6 +191,30 @@ def removed_on_stop(path: Path) -> Iterator[Path]:
 
     with on_stop(remove):
         yield path
+
+
+@contextlib.contextmanager
+def scratch_directory(prefix: str) -> Iterator[Path]:
+    """A new private temporary directory, registered as it is made and forgotten once gone,
+    both with the signals held (:func:`deferred`): a signal during ``rmtree`` cut it short."""
+    path: Path | None = None
+
+    def remove() -> None:
+        if path is not None and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+
+    with deferred(), _registry_lock:
+        key = next(_ids)
+        _cleanups[key] = remove
+        path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        raise_if_stopping()
+        yield path
+    finally:
+        with deferred():
+            remove()
+            with _registry_lock:
+                _cleanups.pop(key, None)
 
 
 def announce(signal_number: int) -> None:

@@ -81,6 +81,10 @@ MAX_FACT_CHARS = 256
 """One string read from the cluster into a facts file (a version, an image, a label value):
 Kubernetes caps label values at 63 characters; a longer one is refused, not truncated."""
 
+MAX_CRD_FILE_BYTES = 16 << 20
+"""A file of the CRD schema directory (``--crd-dir``): 16 MiB, a regular file (the largest
+reference schema, Kubeflow Trainer's ClusterTrainingRuntime, is 555 KiB)."""
+
 MAX_FACTS_FILE_BYTES = 16 << 20
 """A facts file (``facts/STACK.json``) read by ``plan``, ``diff --fairness`` and ``results``:
 16 MiB (a cluster of 20,000 nodes writes about 1 MiB)."""

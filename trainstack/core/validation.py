@@ -6,6 +6,7 @@ and what is allowed, so one message tells the user exactly what to change.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,7 +50,32 @@ _BOUND_WORDS = {
     "too_short": "at least {min_length} item(s)",
     "too_long": "at most {max_length} item(s)",
     "string_pattern_mismatch": "a string matching {pattern}",
+    "multiple_of": "a multiple of {multiple_of}",
+    "decimal_max_digits": "a number of at most {max_digits} digits",
+    "decimal_max_places": "a number of at most {decimal_places} decimal places",
+    "decimal_whole_digits": "a number of at most {whole_digits} digits before the point",
 }
+_MORE_WORDS = {
+    "finite_number": "a finite number",
+    "decimal_type": "a number",
+    "decimal_parsing": "a number",
+    "set_type": "a list of distinct items",
+    "frozen_set_type": "a list of distinct items",
+    "string_unicode": "text",
+    "bytes_type": "text",
+    "datetime_type": "a date and time (RFC 3339)",
+    "datetime_parsing": "a date and time (RFC 3339)",
+    "date_type": "a date (YYYY-MM-DD)",
+    "date_parsing": "a date (YYYY-MM-DD)",
+    "url_type": "a URL",
+    "url_parsing": "a URL",
+    "url_scheme": "a URL of scheme {expected_schemes}",
+    "json_invalid": "JSON text",
+    "is_instance_of": "a value of type {class}",
+}
+"""More of pydantic's error types, in our words (its own end the message otherwise:
+"Input should be a finite number")."""
+_THEIR_WORDS = re.compile(r"^(Input should be |Value error, |Assertion failed, )")
 
 
 def problems_from(
@@ -139,7 +165,12 @@ def _problem(detail: ErrorDetails, located: _Located, prefix: str) -> Problem:
         return Problem(path, describe_value(value), _BOUND_WORDS[kind].format(**ctx))
     if kind in _TYPE_WORDS:
         return Problem(path, describe_value(value), _TYPE_WORDS[kind])
-    return Problem(path, describe_value(value), detail["msg"])
+    if kind in _MORE_WORDS:
+        with contextlib.suppress(KeyError, IndexError):
+            return Problem(path, describe_value(value), _MORE_WORDS[kind].format(**ctx))
+    # Any other: pydantic's words without its phrasing ("Input should be ...").
+    words = _THEIR_WORDS.sub("", str(detail["msg"])).rstrip(".")
+    return Problem(path, describe_value(value), words[:1].lower() + words[1:])
 
 
 def errors_under(error: ValidationError, key: str) -> ValidationError:

@@ -23,6 +23,7 @@ different, problem of the same kind.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator, Field, StringConstraints
@@ -80,7 +81,26 @@ ExperimentName = Annotated[
 ]
 """An experiment, matrix or matrix point name (a DNS label; this module imports no config,
 which imports it)."""
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line_of_text(reason: str) -> str:
+    """A reason is shown within trainstack's own lines (plan, diff, the PR comment): a
+    terminal's control sequence would be replayed, a newline would start a line that reads
+    as trainstack's (``warning: ... no data at risk``)."""
+    found = _CONTROL.search(reason)
+    if found:
+        where = f"character {found.start() + 1}"
+        control = f"U+{ord(found[0]):04X}, a control character, at {where}"
+        raise constraint("", control, "one line of text without control characters")
+    return reason
+
+
+Reason = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
+    AfterValidator(_one_line_of_text),
+]
 WarnedKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=256)]
 
 

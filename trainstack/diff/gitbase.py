@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainstack.console.signals import removed_on_stop
+from trainstack.console.signals import scratch_directory
 from trainstack.core.errors import DiffError, TrainstackError
 from trainstack.core.project import Project
 from trainstack.diff.extract import extract, refuse_links_into
@@ -45,8 +45,7 @@ def checkout(project_root: Path, ref: str) -> Iterator[BaseCheckout]:
     commit = _resolve(top, ref)
     where = f"{ref} ({commit[:7]})"
     with (
-        tempfile.TemporaryDirectory(prefix="trainstack-base-") as scratch,
-        removed_on_stop(Path(scratch)) as root,
+        scratch_directory("trainstack-base-") as root,
     ):
         left_out = _archive(top, commit, ref, str(root), where)
         project = root / prefix

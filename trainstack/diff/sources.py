@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainstack.console.signals import removed_on_stop
+from trainstack.console.signals import scratch_directory
 from trainstack.core.errors import DiffError
 from trainstack.core.project import PROJECT_FILE, Project
 from trainstack.diff.compare import compare
@@ -56,8 +55,7 @@ def two_stacks(
     for stack in (first, second):
         project.stack_file(stack)  # a typo in a stack name is an error, not an empty side
     with (
-        tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch,
-        removed_on_stop(Path(scratch)),
+        scratch_directory("trainstack-diff-") as scratch,
     ):
         located = make_plans(
             [],
@@ -91,8 +89,7 @@ def against_base(
     """
     with (
         checkout(project.root, ref) as base,
-        tempfile.TemporaryDirectory(prefix="trainstack-diff-") as scratch,
-        removed_on_stop(Path(scratch)),
+        scratch_directory("trainstack-diff-") as scratch,
     ):
         base_project = (
             Project.load(base.project_root)

@@ -155,9 +155,34 @@ def checked_pod(item: dict[str, Any]) -> dict[str, Any]:
         for condition in _field(item, "status.conditions", list) or []:
             if not isinstance(condition, dict):
                 raise Malformed("`status.conditions` holds an entry that is no object")
+        _field(item, "status.phase", str)
+        for key in ("initContainerStatuses", "containerStatuses"):
+            for index, entry in enumerate(_field(item, f"status.{key}", list) or []):
+                _check_container_status(entry, f"status.{key}[{index}]")
     except Malformed as error:
         raise Malformed(f"{where}{error}") from None
     return item
+
+
+_CONTAINER_STATUS = (("name", str), ("restartCount", int), ("state", dict), ("lastState", dict))
+_STATE = (("running", dict), ("waiting", dict), ("terminated", dict))
+_TERMINATED = (("exitCode", int), ("message", str), ("reason", str), ("finishedAt", str))
+
+
+def _check_container_status(entry: object, path: str) -> None:
+    """One entry of a pod's ``status.containerStatuses``: the fields ``logs``, ``status``,
+    the preflight's reason and goodput read (``core/v1`` ``ContainerStatus``)."""
+    if not isinstance(entry, dict):
+        raise Malformed(f"`{path}` is {type(entry).__name__}, not an object")
+    fields = [*_CONTAINER_STATUS]
+    for state in ("state", "lastState"):
+        fields += [(f"{state}.{key}", kind) for key, kind in _STATE]
+        fields += [(f"{state}.terminated.{key}", kind) for key, kind in _TERMINATED]
+    try:
+        for key, kind in fields:
+            _field(entry, key, kind)
+    except Malformed as error:
+        raise Malformed(f"{path}: {error}") from None
 
 
 def checked_job(item: dict[str, Any], spec: FrameworkSpec) -> dict[str, Any]:

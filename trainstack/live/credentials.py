@@ -39,6 +39,7 @@ from trainstack.console.safe_text import printable
 from trainstack.console.signals import deferred
 from trainstack.core.errors import ClusterError
 from trainstack.live.exec_plugin import run_plugin
+from trainstack.live.kubeconfig_files import read_named_file
 
 
 def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
@@ -48,9 +49,10 @@ def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
     # (transport/transport.go at v0.36.3, dataFromSliceOrFile: the data when there is any).
     if cluster.certificate_auth_data:
         pem = _decoded(cluster.certificate_auth_data, "certificate-authority-data", source)
-        context = ssl.create_default_context(cadata=pem.decode("ascii", errors="replace"))
+        context = _trusting(pem)
     elif cluster.certificate_auth:
-        context = ssl.create_default_context(cafile=str(config.abs_file(cluster.certificate_auth)))
+        pem = read_named_file(cluster.certificate_auth, source, "certificate-authority")
+        context = _trusting(pem)
     else:
         context = httpx2.create_ssl_context(verify=not cluster.insecure, trust_env=False)
     if cluster.insecure:
@@ -60,16 +62,22 @@ def tls_context(config: SingleConfig, source: Path) -> ssl.SSLContext:
         certificate = (
             _decoded(user.client_cert_data, "client-certificate-data", source)
             if user.client_cert_data
-            else Path(config.abs_file(user.client_cert or "")).read_bytes()
+            else read_named_file(user.client_cert or "", source, "client-certificate")
         )
         key = (
             _decoded(user.client_key_data, "client-key-data", source)
             if user.client_key_data
-            else Path(config.abs_file(user.client_key or "")).read_bytes()
+            else read_named_file(user.client_key or "", source, "client-key")
         )
         with _memory_file(certificate) as cert_path, _memory_file(key) as key_path:
             context.load_cert_chain(cert_path, key_path)
     return context
+
+
+def _trusting(pem: bytes) -> ssl.SSLContext:
+    """A context trusting the CA certificates of ``pem`` (read by then: ``cafile`` would
+    have the TLS library open a path, a FIFO included, before any check)."""
+    return ssl.create_default_context(cadata=pem.decode("ascii", errors="replace"))
 
 
 def _decoded(data: str, key: str, source: Path) -> bytes:
@@ -140,12 +148,13 @@ class Authorizer:
     def _make(self) -> str:
         user = self.user
         if user.token_file is not None:
+            data = read_named_file(user.token_file, self.source, "tokenFile")
             try:
-                return "Bearer " + Path(user.token_file).read_text(encoding="utf-8").strip()
-            except (OSError, UnicodeDecodeError) as error:
+                return "Bearer " + data.decode("utf-8").strip()
+            except UnicodeDecodeError:
                 raise ClusterError(
-                    f"kubeconfig {self.source}: tokenFile {printable(user.token_file)} cannot "
-                    f"be read ({type(error).__name__})"
+                    f"kubeconfig {self.source}: tokenFile {printable(user.token_file)} is not "
+                    "UTF-8 text"
                 ) from None
         if user.token is not None:
             return f"Bearer {user.token}"

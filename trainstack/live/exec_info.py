@@ -21,15 +21,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import os
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
-from trainstack.core.files import open_regular, read_at_most
+from trainstack.live.kubeconfig_files import read_named_file
 
 EXEC_INFO_VARIABLE = "KUBERNETES_EXEC_INFO"
 """exec.go's ``execInfoEnv`` (client-go v0.36.3)."""
@@ -128,16 +126,8 @@ def _authority(cluster: dict[str, Any], source: Path, where: str) -> bytes:
     name = _text(cluster, "certificate-authority", where)
     if not name:
         return b""
-    path = Path(name) if Path(name).is_absolute() else source.parent / name
-    try:
-        # A regular file only (a FIFO would block the open), and bounded (/dev/zero).
-        with os.fdopen(open_regular(path, follow_links=True), "rb") as file:
-            return read_at_most(file.fileno(), MAX_EXEC_INFO_BYTES + 1)
-    except OSError as error:
-        raise ClusterError(
-            f"{where}: provideClusterInfo passes the CA, and certificate-authority "
-            f"{printable(name, 120)} cannot be read ({type(error).__name__})"
-        ) from None
+    context = f"{where}: provideClusterInfo passes the CA, and"
+    return read_named_file(name, source, "certificate-authority", context)
 
 
 def _extension(cluster: dict[str, Any], where: str) -> object:

@@ -15,6 +15,8 @@ never has a terminal to lend, that is:
   terminal here (it is closed), so ``Never`` and ``IfAvailable`` run it with
   ``interactive: false``, and ``Always`` is refused without running it, as client-go
   refuses it without a terminal (exec.go, ``isInteractive``);
+- a relative ``command`` holding a separator (``./get-token.sh``) is the file next to the
+  kubeconfig, a bare name is looked up on ``$PATH`` (:mod:`trainstack.live.kubeconfig_files`);
 - ``KUBERNETES_EXEC_INFO``: an ExecCredential holding ``spec.interactive`` and, with
   ``provideClusterInfo: true``, ``spec.cluster`` (:mod:`trainstack.live.exec_info`);
 - its answer: an ExecCredential of the configured apiVersion (exec.go refuses another one,
@@ -22,9 +24,10 @@ never has a terminal to lend, that is:
   ``status.token`` trainstack sends. A client certificate in ``status`` is not used.
 
 trainstack's own bounds: the plugin runs in its own session, killed with what it started at
-what is left of ``--deadline``; its output is read up to :data:`MAX_EXEC_OUTPUT` bytes and
-never printed (its standard error is discarded: it may hold the token); what the kubeconfig
-holds is shown through :func:`printable`.
+what is left of ``--deadline`` or as soon as it has printed more than
+:data:`MAX_EXEC_OUTPUT` bytes (counted as they arrive); its output is never printed (its
+standard error is discarded: it may hold the token); what the kubeconfig holds is shown
+through :func:`printable`.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import selectors
 import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +48,7 @@ from lightkube.config.models import UserExec
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ClusterError
 from trainstack.live.exec_info import EXEC_INFO_VARIABLE, V1ALPHA1, exec_info
+from trainstack.live.kubeconfig_files import plugin_command
 
 V1 = "client.authentication.k8s.io/v1"
 V1BETA1 = "client.authentication.k8s.io/v1beta1"
@@ -83,7 +89,9 @@ def run_plugin(
     env[EXEC_INFO_VARIABLE] = exec_info(
         plugin.apiVersion, cluster if provide else None, source, where
     )
-    output = _output([plugin.command, *(plugin.args or [])], env, where, max(limit, 0.1))
+    # Against the kubeconfig's directory, not the working one, as kubectl resolves it.
+    command = plugin_command(plugin.command, source)
+    output = _output([command, *(plugin.args or [])], env, where, max(limit, 0.1))
     return _token(output, plugin.apiVersion, where)
 
 
@@ -124,18 +132,50 @@ def _output(command: list[str], env: dict[str, str], where: str, limit: float) -
     except (OSError, ValueError) as error:
         raise ClusterError(f"{where} cannot be run ({type(error).__name__})") from None
     try:
-        output, _ = process.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        _kill(process)
-        raise ClusterError(
-            f"{where} did not answer within what was left of --deadline ({limit:.1f} s): stopped"
-        ) from None
+        output = _bounded(process, where, time.monotonic() + limit, limit)
     except BaseException:
         _kill(process)
         raise
     if process.returncode != 0:
         raise ClusterError(f"{where} failed (exit status {process.returncode})")
     return output
+
+
+def _bounded(process: subprocess.Popen[bytes], where: str, end: float, limit: float) -> bytes:
+    """The plugin's standard output up to its end, refused past :data:`MAX_EXEC_OUTPUT`
+    bytes or ``end`` (``communicate`` would hold whatever it prints, without end, in
+    memory); the plugin has then exited."""
+    assert process.stdout is not None
+    descriptor = process.stdout.fileno()
+    os.set_blocking(descriptor, False)
+    chunks: list[bytes] = []
+    size = 0
+    with selectors.DefaultSelector() as selector:
+        selector.register(descriptor, selectors.EVENT_READ)
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise ClusterError(
+                    f"{where} did not answer within what was left of --deadline ({limit:.1f} "
+                    "s): stopped"
+                )
+            if not selector.select(left):
+                continue
+            chunk = os.read(descriptor, 1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_EXEC_OUTPUT:
+                raise ClusterError(f"{where} printed more than {MAX_EXEC_OUTPUT} bytes: refused")
+            chunks.append(chunk)
+    process.stdout.close()
+    try:
+        process.wait(max(end - time.monotonic(), 0.01))
+    except subprocess.TimeoutExpired:
+        raise ClusterError(
+            f"{where} did not answer within what was left of --deadline ({limit:.1f} s): stopped"
+        ) from None
+    return b"".join(chunks)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -148,8 +188,6 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
 
 def _token(output: bytes, api_version: str, where: str) -> str:
     """The ``status.token`` of the plugin's ExecCredential (never its text in a message)."""
-    if len(output) > MAX_EXEC_OUTPUT:
-        raise ClusterError(f"{where} printed more than {MAX_EXEC_OUTPUT} bytes: refused")
     try:
         document = msgspec.json.decode(output)
     except (msgspec.DecodeError, RecursionError):

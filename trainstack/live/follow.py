@@ -8,7 +8,8 @@ load balancer in front of it can hold the stream open after that, and a follow w
 for ever. So while the log is read, a thread reads the pod every :data:`CHECK_SECONDS`
 (``GET /api/v1/namespaces/NS/pods/NAME``, a request of its own: ``--timeout``, and
 ``--deadline`` counted from its start) and, once the pod has ended and the reader has
-waited :data:`QUIET_SECONDS` for the log's next bytes in vain, ends the stream
+waited :data:`QUIET_SECONDS` for the log's next bytes in vain (or
+:data:`DRAIN_SECONDS` in all, for a server trickling bytes), ends the stream
 (:meth:`~trainstack.live.log_stream.Hangup.hang_up`):
 
 - the pod ``Succeeded`` or ``Failed``, or the followed container terminated: a note on
@@ -45,6 +46,12 @@ QUIET_SECONDS = 5.0
 stream of an ended pod is ended: the lines the kubelet still sends after the container's
 end (it reads the log file to its end, checking the container every second: module
 documentation) come well within it. Printing is not waiting: a slow pipe delays it."""
+DRAIN_SECONDS = 30.0
+"""How long, in all, the reader may wait for the log's bytes after the pod was found
+ended, however they come: a server trickling a byte a second is never quiet for
+:data:`QUIET_SECONDS`, and would be followed for ever. Waits only (a slow pipe is not
+counted); the kubelet sends the rest of the log file within about a second (module
+documentation)."""
 NOTED_FAILURES = 3
 """Failed checks in a row after which a note says so (one failure is no news)."""
 JOIN_SECONDS = 1.0
@@ -105,12 +112,14 @@ class _Watch:
                 continue
             failures = 0
             self.ended = pod_end(found, container, self.uid)
+        drained = self.hangup.waited() + DRAIN_SECONDS
         while not self.done.is_set():
             quiet = self.hangup.quiet()
-            if quiet >= QUIET_SECONDS:
+            left = drained - self.hangup.waited()
+            if quiet >= QUIET_SECONDS or left <= 0:
                 self.hangup.hang_up()
                 return
-            self.done.wait(QUIET_SECONDS - quiet)
+            self.done.wait(min(QUIET_SECONDS - quiet, max(left, 0.01)))
 
 
 def follow_log(

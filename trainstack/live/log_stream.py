@@ -38,6 +38,8 @@ class Hangup:
         or pipe is not a quiet log)."""
         self.hung_up = False
         """Whether :meth:`hang_up` ended the stream (rather than the server)."""
+        self._waited = 0.0
+        """Seconds spent waiting for the log's bytes in all, the waits that ended."""
 
     def opened(self, extensions: Mapping[str, Any]) -> None:
         """The answer's headers came: keep its connection's socket (``extensions``: the
@@ -51,6 +53,17 @@ class Hangup:
         """Seconds the reading thread has been waiting for the log's next bytes (0: busy)."""
         since = self.waiting_since
         return 0.0 if since is None else time.monotonic() - since
+
+    def waited(self) -> float:
+        """Seconds the reading thread has waited for the log's bytes in all (the current
+        wait included): a log trickling a byte a second is never :meth:`quiet` for long,
+        but this grows with every wait."""
+        return self._waited + self.quiet()
+
+    def wait_ended(self, since: float) -> None:
+        """The reading thread's wait begun at ``since`` (``time.monotonic()``) is over."""
+        self._waited += time.monotonic() - since
+        self.waiting_since = None
 
     def hang_up(self) -> bool:
         """End the stream now, from any thread; ``False`` when it is not open (any more)."""
@@ -98,11 +111,11 @@ def _waits(chunks: Iterable[bytes], hangup: Hangup) -> Iterator[bytes]:
     """``chunks``, noting in ``hangup`` while the next one is waited for."""
     iterator = iter(chunks)
     while True:
-        hangup.waiting_since = time.monotonic()
+        hangup.waiting_since = since = time.monotonic()
         try:
             chunk = next(iterator)
         except StopIteration:
             return
         finally:
-            hangup.waiting_since = None
+            hangup.wait_ended(since)
         yield chunk

@@ -56,6 +56,8 @@ MAX_ENTRIES = 64
 MAX_BYTES = 512 * 1024 * 1024
 
 _ENTRY = re.compile(r"[0-9a-f]{64}")
+_KEY = re.compile(r"[0-9a-f]{64}")
+"""The key as :meth:`PlanCache.put_all` writes it: 32 random bytes in hexadecimal."""
 
 
 class CacheUnavailable(Exception):
@@ -89,7 +91,9 @@ class PlanCache:
                     raise CacheUnavailable(f"{root} exists and is not a trainstack cache")
         except OSError as error:
             raise CacheUnavailable(f"{root}: {error.strerror or error}") from None
-        return cls(root)
+        cache = cls(root)
+        cache.secret_key()  # unusable (a FIFO, not hex): the cache is, now, not mid-diff
+        return cache
 
     def secret_key(self) -> bytes:
         """The cache's secret-digest key (a new one, kept with the first plans stored)."""
@@ -99,7 +103,10 @@ class PlanCache:
         try:
             if os.path.lexists(path):
                 with os.fdopen(open_regular(path), "rb") as handle:
-                    self._key = bytes.fromhex(handle.read(256).decode("ascii").strip())
+                    text = handle.read(256).decode("ascii").strip()
+                if not _KEY.fullmatch(text):
+                    raise ValueError("not 64 hexadecimal digits")
+                self._key = bytes.fromhex(text)
             else:
                 self._key, self._key_is_new = secrets.token_bytes(32), True
         except (OSError, ValueError) as error:

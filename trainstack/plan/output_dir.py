@@ -40,14 +40,16 @@ import ctypes
 import errno
 import functools
 import os
+import re
 import secrets
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from trainstack.console.safe_text import printable
 from trainstack.console.signals import deferred, raise_if_stopping, removed_on_stop, signal_arrived
-from trainstack.core.errors import OutputError
+from trainstack.core.errors import EnvironmentVariableError, OutputError
 from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (
     MARKER,
@@ -67,13 +69,24 @@ _RENAME_EXCHANGE = 2
 _UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP}
 
 
+def pause_setting() -> tuple[str, float]:
+    """(point, seconds) of :data:`PAUSE_ENV`; checked before a plan starts writing, so
+    that a malformed one is one error with nothing written."""
+    wanted, _, seconds = os.environ.get(PAUSE_ENV, "").partition(":")
+    if seconds and not re.fullmatch(r"[0-9]{1,4}(\.[0-9]{1,3})?", seconds):
+        raise EnvironmentVariableError(
+            PAUSE_ENV, printable(repr(seconds), 40), "POINT or POINT:SECONDS (e.g. 2.5)"
+        )
+    return wanted, float(seconds) if seconds else PAUSE_SECONDS
+
+
 def checkpoint(point: str) -> None:
     """Pause at ``point`` when a test asks for it (see the module docstring)."""
-    wanted, _, seconds = os.environ.get(PAUSE_ENV, "").partition(":")
+    wanted, seconds = pause_setting()
     if wanted == point:
         sys.stderr.write(f"paused at {point}\n")
         sys.stderr.flush()
-        until = time.monotonic() + (float(seconds) if seconds else PAUSE_SECONDS)
+        until = time.monotonic() + seconds
         while time.monotonic() < until and not signal_arrived():
             time.sleep(0.01)
 

@@ -7,7 +7,12 @@ from typing import Any
 
 from trainstack.chart import RenderRequest
 from trainstack.config.loader import LoadedStack, load_stack_config
-from trainstack.config.pulumi_config import StackFile, decode_config_value, read_stack_file
+from trainstack.config.pulumi_config import (
+    StackFile,
+    decode_config_value,
+    engine_environment,
+    read_stack_file,
+)
 from trainstack.core.errors import PlanError
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.cost.estimate import StackCost, stack_cost
@@ -22,6 +27,7 @@ from trainstack.plan.conformance import check_conformance
 from trainstack.plan.engine import ProgramRun, run_program
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
+from trainstack.plan.output_dir import pause_setting
 from trainstack.results.durations import recorded_seconds
 
 REMOTE_CHART_NOTE = (
@@ -55,6 +61,8 @@ def plan_stack(
     already made in this run (with the same key), by stack name; the data stacks this
     stack reads are taken from it, and added to it.
     """
+    engine_environment()  # what the SDK would read of the environment, before it does
+    pause_setting()
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)

@@ -15,6 +15,7 @@ from trainstack.experiments import Experiment
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.datasets import datasets_of
+from trainstack.results.paths import log_name
 from trainstack.results.record import FORMAT, JobInfo, MatrixPoint, MetricValue, RunRecord, Shape
 from trainstack.results.store import PendingRun
 from trainstack.results.within import within_run
@@ -136,14 +137,14 @@ def pending_run(
             "format": FORMAT,
             "stack": stack,
             "experiment": experiment.point_name,
-            "run": 1,
+            "run": 1,  # the store numbers the run, and names its log, when it writes it
             "source": "log file" if job is None else "cluster",
             "baseValuesDigest": digest,
             "shape": shape_of(experiment),
             "matrix": matrix_of(experiment),
             "job": job,
             "log": {
-                "file": "",
+                "file": log_name(1),
                 "sha256": hashlib.sha256(log).hexdigest(),
                 "bytes": len(log),
                 "truncated": truncated,

@@ -18,6 +18,7 @@ experiment the stack does not select is collected when named.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -49,7 +50,7 @@ from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of
 from trainstack.results.collect_telemetry import RunExtras
 from trainstack.results.datasets import MAX_LINES, read_lines
-from trainstack.results.record import JobInfo
+from trainstack.results.record import DIGEST_PATTERN, JobInfo
 from trainstack.results.store import PendingRun, Written, write_runs
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.preflight import CONTAINER as PREFLIGHT
@@ -139,9 +140,17 @@ def _pending(
             raise
         metrics = {}  # a failed run is recorded as failed, whatever its log says
         notes.append(f"{label}: Failed, recorded without metrics (its log reports none)")
-    if job.digest is None:
+    digest = job.digest
+    if digest is None:
         notes.append(f"{label}: no base-values digest annotation; the stack's current one used")
-    elif job.digest != experiment.base_digest:
+    elif not re.fullmatch(DIGEST_PATTERN, digest):
+        # Annotations are anyone's to edit: not a digest is as good as none, and said so.
+        notes.append(
+            f"{label}: a base-values digest annotation that is no digest "
+            f"({printable(digest, 40)}); the stack's current one used"
+        )
+        digest = None
+    elif digest != experiment.base_digest:
         notes.append(f"{label}: ran with other base values than the stack declares now")
     info = JobInfo.model_validate(
         {
@@ -163,7 +172,7 @@ def _pending(
         log,
         truncated,
         metrics,
-        digest=job.digest or experiment.base_digest,
+        digest=digest or experiment.base_digest,
         job=info,
         pod=pod_name,
         container=container,

@@ -44,6 +44,9 @@ def pyplot() -> Any:
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.hashsalt"] = "trainstack"
     matplotlib.rcParams["svg.fonttype"] = "none"
+    # Names and units come from results files: text, never mathtext ("$...$" would be
+    # parsed, and a malformed one raise). matplotlibrc of matplotlib 3.11.2: `text.parse_math`.
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     return plt

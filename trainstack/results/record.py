@@ -25,12 +25,21 @@ DRIFT_THRESHOLD = 0.05
 """A run whose within-run figures move more than this (last third against first) drifted."""
 
 FORMAT = "trainstack-results/1"
-Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
+DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
+"""A base-values digest, as ``trainstack.io/base-values-digest`` annotates a job."""
+Digest = Annotated[str, StringConstraints(pattern=DIGEST_PATTERN)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 ClaimName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$")]
 DatasetManifest = Digest | Literal["none", "unknown"]
 """What a run read of one dataset: the manifest digest its preflight printed, ``none``
 (the preflight found no manifest it could trust) or ``unknown`` (nothing was read)."""
+Name = Annotated[str, StringConstraints(max_length=253)]
+"""A name a record holds (stack, experiment, job, pod, metric, unit...): at most 253
+characters, the longest Kubernetes name, so that a hand-edited record cannot copy a
+400,000-character name into every line of a report."""
+LogFileName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")]
+"""A file beside the record (``run-001.log``): no directory (``../``, ``/``), no scheme
+(``javascript:``), so that the report's link to it is always that file."""
 
 
 PositiveFinite = Annotated[float, Field(gt=0, allow_inf_nan=False)]
@@ -62,9 +71,9 @@ class MetricValue(StrictModel):
     """A metric's value in this run."""
 
     value: PositiveFinite = Field(description="The value (the last one the log printed).")
-    unit: str = Field(description="Its unit, e.g. images/sec or s.")
+    unit: Name = Field(description="Its unit, e.g. images/sec or s.")
     higher_is_better: bool = Field(description="Whether a higher value is better.")
-    parser: str = Field(description="The format (or `declared` pattern) that read it.")
+    parser: Name = Field(description="The format (or `declared` pattern) that read it.")
     scope: Scope = Field(
         default="job",
         description="What the value covers: `job`, `rank` (one worker process) or `gpu`; "
@@ -89,38 +98,38 @@ class Shape(StrictModel):
 class MatrixPoint(StrictModel):
     """The matrix and point the experiment is, when it is one."""
 
-    name: str = Field(description="The matrix (experiment file) name.")
-    point: dict[str, int | str | bool] = Field(description="The point's value per axis.")
+    name: Name = Field(description="The matrix (experiment file) name.")
+    point: dict[Name, int | Name | bool] = Field(description="The point's value per axis.")
 
 
 class JobInfo(StrictModel):
     """The job the results were read from (``results collect``)."""
 
-    kind: str = Field(description="MPIJob, TFJob, PyTorchJob.")
-    name: str = Field(description="The job's name (the run's release).")
-    namespace: str = Field(description="Its namespace.")
-    phase: str = Field(description="Its phase when collected.")
-    start_time: str | None = Field(default=None, description="status.startTime.")
-    completion_time: str | None = Field(default=None, description="status.completionTime.")
+    kind: Name = Field(description="MPIJob, TFJob, PyTorchJob.")
+    name: Name = Field(description="The job's name (the run's release).")
+    namespace: Name = Field(description="Its namespace.")
+    phase: Name = Field(description="Its phase when collected.")
+    start_time: Name | None = Field(default=None, description="status.startTime.")
+    completion_time: Name | None = Field(default=None, description="status.completionTime.")
 
 
 class LogInfo(StrictModel):
     """The raw log kept beside the record."""
 
-    file: str = Field(description="File name of the log, beside this file.")
+    file: LogFileName = Field(description="File name of the log, beside this file.")
     sha256: Sha256 = Field(description="sha256 of the log file's bytes.")
     bytes: int = Field(ge=0, description="Its size.")
     truncated: bool = Field(description="Whether only the log's end was kept (size cap).")
-    pod: str | None = Field(default=None, description="The pod it was read from.")
-    container: str | None = Field(default=None, description="The container it was read from.")
+    pod: Name | None = Field(default=None, description="The pod it was read from.")
+    container: Name | None = Field(default=None, description="The container it was read from.")
 
 
 class RunRecord(StrictModel):
     """Everything recorded about one run of one experiment on one stack."""
 
     format: Literal["trainstack-results/1"] = Field(description="File format and version.")
-    stack: str = Field(description="The stack (cluster) it ran on.")
-    experiment: str = Field(description="The experiment (a matrix point's own name).")
+    stack: Name = Field(description="The stack (cluster) it ran on.")
+    experiment: Name = Field(description="The experiment (a matrix point's own name).")
     run: int = Field(ge=1, description="The run number (as in the file name).")
     source: Literal["cluster", "log file"] = Field(
         description="`cluster`: read by `results collect`; `log file`: by `results add`."
@@ -132,7 +141,7 @@ class RunRecord(StrictModel):
     matrix: MatrixPoint | None = Field(default=None, description="Its matrix point, if any.")
     job: JobInfo | None = Field(default=None, description="The job (collected runs only).")
     log: LogInfo = Field(description="The raw log.")
-    metrics: dict[str, MetricValue] = Field(description="Every metric found, by name.")
+    metrics: dict[Name, MetricValue] = Field(description="Every metric found, by name.")
     overrides: dict[str, Any] = Field(
         default_factory=dict,
         description="The `--set` values `trainstack run` ran it with, as job values (`{}`: "

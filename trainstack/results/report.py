@@ -20,8 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from trainstack.core.errors import ResultsError
+from trainstack.core.files import open_regular, read_at_most
 from trainstack.core.project import Project
 from trainstack.results.compare import Row
 from trainstack.results.costs import RowCost
@@ -108,8 +110,7 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
         for experiment in sorted(runs[stack]):
             for run in runs[stack][experiment]:
                 record = run.record
-                log = run.path.with_name(record.log.file)
-                link = os.path.relpath(log, out)
+                link = relative_url(run.path.with_name(record.log.file), out)
                 cells.append(
                     [
                         escape(stack),
@@ -126,6 +127,14 @@ def _provenance(out: Path, runs: Mapping[str, Mapping[str, Sequence[StoredRun]]]
                     ]
                 )
     return table(headers, cells)
+
+
+def relative_url(path: Path, out: Path) -> str:
+    """A link from ``out`` to ``path``: a relative URL, never read as a scheme
+    (``javascript:x`` becomes ``./javascript%3Ax``), each part percent-encoded."""
+    relative = Path(os.path.relpath(path, out)).as_posix()
+    quoted = "/".join(quote(part, safe="") for part in relative.split("/"))
+    return quoted if quoted.startswith(("../", "./")) else f"./{quoted}"
 
 
 def _not_covered(rows: Sequence[Row]) -> list[str]:
@@ -186,19 +195,32 @@ def write_report(project: Project, compared: Compared, out: Path) -> Path:
         )
     text = report_html(project, compared, out.resolve())
     temporary = out / f".{REPORT_FILE}.{os.getpid()}.tmp"
+    created = False
     try:
         out.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(text, encoding="utf-8")
+        # A new file only: never through a link or into a FIFO left at that name.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        with os.fdopen(os.open(temporary, flags, 0o644), "w", encoding="utf-8") as handle:
+            created = True
+            handle.write(text)
         os.replace(temporary, target)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
+        if created:
+            temporary.unlink(missing_ok=True)
         raise ResultsError(f"cannot write {target}: {error.strerror}") from error
     return target
 
 
 def _ours(path: Path) -> bool:
+    """Whether ``path`` is a report trainstack wrote: a regular file (a FIFO would block
+    the open, a device never end) whose start names the generator."""
     try:
-        with path.open("rb") as handle:
-            return GENERATOR.encode() in handle.read(4096)
+        descriptor = open_regular(path)
     except OSError:
         return False
+    try:
+        return GENERATOR.encode() in read_at_most(descriptor, 4096)
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
