@@ -8,7 +8,8 @@ Run inside a project (``benchmarks/`` copied into it), each in a process of its 
 - ``python -m benchmarks._plan_parts imports FILE``: imports those modules and nothing
   else, then prints when it was done (``time.monotonic()``, the system-wide clock): the
   benchmark counts from before it started the process (interpreter start included, as
-  in the plan's time) to then (the interpreter's teardown left out).
+  in the plan's time) to then (the interpreter's teardown left out); and the CPU seconds
+  spent until then (``cpu``).
 - ``python -m benchmarks._plan_parts parts STACK FILE``: imports those modules and sets
   the garbage collector up as the command line does (neither timed), then prints JSON:
 
@@ -20,6 +21,8 @@ Run inside a project (``benchmarks/`` copied into it), each in a process of its 
     the plan's requests, through the plan's function (``render_all``), in one batch in
     this process. The plan splits the same batch between its render worker and itself;
     the worker's process start is not counted here.
+
+  Each also as CPU seconds of this process (``cpu registrations``, ``cpu renders``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -69,18 +73,25 @@ def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
     return stack_file, prepare(project.root, loaded, project.stack_config_dir)
 
 
-def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
-    """Seconds of the program's run for ``stack`` (after its data stacks), and its outputs."""
+def _cpu() -> float:
+    """User + system seconds of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _registrations(project: Any, stack: str) -> tuple[tuple[float, float], dict[str, Any]]:
+    """Wall-clock and CPU seconds of the program's run for ``stack`` (after its data stacks),
+    and its outputs."""
     from trainstack.deployment import hand_over
     from trainstack.plan import run_program
 
     stack_file, deployment = _prepared(project, stack)
-    seconds, references = 0.0, {}
+    seconds, cpu, references = 0.0, 0.0, {}
     for name in deployment.referenced_stacks:
-        spent, outputs = _registrations(project, name)
-        seconds += spent
+        (spent, spent_cpu), outputs = _registrations(project, name)
+        seconds, cpu = seconds + spent, cpu + spent_cpu
         references[name] = outputs
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), _cpu()
     with hand_over(deployment):
         run = run_program(
             project.main_program,
@@ -92,11 +103,13 @@ def _registrations(project: Any, stack: str) -> tuple[float, dict[str, Any]]:
             references,
             record=False,
         )
-    return seconds + time.perf_counter() - started, run.outputs
+    seconds += time.perf_counter() - started
+    return (seconds, cpu + _cpu() - started_cpu), run.outputs
 
 
-def _renders(project: Any, stack: str) -> tuple[float, int]:
-    """Seconds of Helm rendering the stack's releases in one batch, and their count."""
+def _renders(project: Any, stack: str) -> tuple[float, float, int]:
+    """Wall-clock and CPU seconds of Helm rendering the stack's releases in one batch, and
+    their count."""
     from trainstack.chart import RenderRequest, render_all
     from trainstack.deployment import CHART_PATH
 
@@ -106,12 +119,12 @@ def _renders(project: Any, stack: str) -> tuple[float, int]:
         RenderRequest.of(e.release_name, e.namespace, chart, e.values)
         for e in deployment.experiments
     ]
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), _cpu()
     rendered = render_all(requests)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu() - started_cpu
     if any(objects is None for objects in rendered.values()):
         raise SystemExit("a release failed to render")
-    return seconds, len(requests)
+    return seconds, cpu, len(requests)
 
 
 def parts(stack: str, file: Path) -> None:
@@ -122,9 +135,19 @@ def parts(stack: str, file: Path) -> None:
 
     tune_garbage_collector()  # as the command line does: the same collector settings
     project = Project.find()
-    registrations, _ = _registrations(project, stack)
-    renders, releases = _renders(project, stack)
-    print(json.dumps({"registrations": registrations, "renders": renders, "releases": releases}))
+    (registrations, cpu_registrations), _ = _registrations(project, stack)
+    renders, cpu_renders, releases = _renders(project, stack)
+    print(
+        json.dumps(
+            {
+                "registrations": registrations,
+                "cpu registrations": cpu_registrations,
+                "renders": renders,
+                "cpu renders": cpu_renders,
+                "releases": releases,
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -134,7 +157,7 @@ def main() -> None:
             write_modules(stack, Path(file))
         case ["imports", file]:
             import_modules(Path(file))
-            print(json.dumps({"imported": time.monotonic()}))
+            print(json.dumps({"imported": time.monotonic(), "cpu": _cpu()}))
         case ["parts", stack, file]:
             parts(stack, Path(file))
         case _:

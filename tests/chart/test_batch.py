@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import signal
 import time
 
 from tests.chart.jobs import CHART_DIR, job_values
-from trainstack.chart.batch import RenderRequest, render_all
+from trainstack.chart.batch import RenderRequest, render_all, render_all_json
 from trainstack.chart.render import render_training_job
 from trainstack.plan.charts import BACKGROUND_RENDER_MINIMUM, EarlyRenders
 
@@ -32,7 +33,7 @@ def test_worker_renders_match_local_renders() -> None:
             namespace="default",
             chart_dir=CHART_DIR,
         )
-        assert early[request] == local
+        assert json.loads(early[request] or "") == local
 
 
 def test_releases_the_worker_has_not_reached_are_rendered_by_the_plan() -> None:
@@ -49,7 +50,7 @@ def test_releases_the_worker_has_not_reached_are_rendered_by_the_plan() -> None:
             namespace="default",
             chart_dir=CHART_DIR,
         )
-        assert early[request] == local
+        assert json.loads(early[request] or "") == local
 
 
 def test_few_releases_start_no_worker() -> None:
@@ -59,6 +60,7 @@ def test_few_releases_start_no_worker() -> None:
 def test_failures_are_left_to_the_caller() -> None:
     bad = RenderRequest.of("Bad_Name", "default", CHART_DIR, job_values("mpi"))
     assert render_all([bad]) == {bad: None}
+    assert render_all_json([bad]) == {bad: None}
 
 
 def test_a_plan_that_stops_early_terminates_its_worker() -> None:

@@ -43,11 +43,12 @@ def test_the_limits_are_the_constants() -> None:
     assert f"{limits.MAX_YAML_EXPANDED_CHARS >> 20} Mi characters" in nodes
     assert table["one string value"] == f"{limits.MAX_SCALAR_CHARS >> 10} Ki characters"
     assert table["points of one experiment matrix"].startswith(f"{limits.MAX_MATRIX_POINTS} ")
+    assert table["files in `experiments/`"].startswith(f"{limits.MAX_EXPERIMENT_FILES:,} ")
     assert table["experiments in `experiments/` (matrices expanded)"].startswith(
-        f"{limits.MAX_EXPERIMENTS} "
+        f"{limits.MAX_EXPERIMENTS:,} "
     )
-    assert table["releases one stack deploys (experiments times runs)"] == (
-        f"{limits.MAX_RELEASES:,}"
+    assert table["releases one stack deploys (experiments times runs)"].startswith(
+        f"{limits.MAX_RELEASES:,} "
     )
     assert table["pods of one role (`replicas`)"] == f"{limits.MAX_REPLICAS:,}"
     assert f"at most {limits.MAX_QUANTITY_CHARS} characters" in table["quantities"]

@@ -19,6 +19,7 @@ from tests.project_copy import (
     run_subprocess,
     tree,
 )
+from trainstack.core.limits import MAX_EXPERIMENT_FILES
 
 Edit = Callable[[Path], None]
 
@@ -148,8 +149,11 @@ def _billion_points(document: dict[str, Any]) -> None:
 
 
 def _many_experiments(root: Path) -> None:
-    for index in range(600):
-        (root / "experiments" / f"e{index:03d}.yaml").write_text(f"name: e{index}\njob: {{}}\n")
+    # One file past the limit with the example experiments already there (each is empty:
+    # the count is checked before any file is read).
+    present = len(list((root / "experiments").glob("*.yaml")))
+    for index in range(MAX_EXPERIMENT_FILES + 1 - present):
+        (root / "experiments" / f"e{index:05d}.yaml").write_text("")
 
 
 def _symlink(target: str, link: str) -> Edit:
@@ -488,9 +492,12 @@ EXPERIMENTS = [
         args=PLAN_AIACC,
     ),
     Case(
-        "six-hundred-experiment-files",
+        "too-many-experiment-files",
         _many_experiments,
-        ("invalid experiment in experiments: (directory): found 605 experiment files",),
+        (
+            "invalid experiment in experiments: (directory): found "
+            f"{MAX_EXPERIMENT_FILES + 1} experiment files",
+        ),
     ),
 ]
 

@@ -52,3 +52,17 @@ def render_all(
         except TrainstackError:
             results[request] = None
     return results
+
+
+def render_all_json(requests: list[RenderRequest]) -> dict[RenderRequest, str | None]:
+    """:func:`render_all`, each release's objects as JSON text (a list).
+
+    What a worker hands back to a plan: a tenth of the memory of the objects themselves
+    (about 30 KB of text per release, against some 250 KB of dicts), decoded one release
+    at a time where they are used, so that a plan of many experiments never holds them
+    all at once beside their masked copies.
+    """
+    return {
+        request: None if objects is None else json.dumps(objects)
+        for request, objects in render_all(requests).items()
+    }

@@ -15,7 +15,9 @@ from pathlib import Path
 from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
 from trainstack.core.limits import MAX_FILE_BYTES
 
-_MAX_REMEMBERED = 4096
+# Every experiment file a plan may read (MAX_EXPERIMENT_FILES), and stacks and templates:
+# past this, a message names its file without the key's line.
+_MAX_REMEMBERED = 16_384
 
 _sources: dict[str, Path] = {}
 

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from trainstack.core.errors import ExperimentError, InvalidInputError, Problem, raise_all
 from trainstack.core.files import link_leaving, outside_problem
-from trainstack.core.limits import MAX_EXPERIMENTS
+from trainstack.core.limits import MAX_EXPERIMENT_FILES
 from trainstack.core.validation import problems_from
 from trainstack.core.yaml.io import read_helm_yaml
 from trainstack.experiments.model import ExperimentFile
@@ -45,9 +45,11 @@ def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
             "(directory)", f"unreadable ({error.strerror or error})", "a readable directory"
         )
         raise ExperimentError(_display(directory, display_root), [problem]) from None
-    if len(entries) > MAX_EXPERIMENTS:
+    if len(entries) > MAX_EXPERIMENT_FILES:
         problem = Problem(
-            "(directory)", f"{len(entries)} experiment files", f"at most {MAX_EXPERIMENTS}"
+            "(directory)",
+            f"{len(entries)} experiment files",
+            f"at most {MAX_EXPERIMENT_FILES:,} (trainstack's limit)",
         )
         raise ExperimentError(_display(directory, display_root), [problem])
     sources: list[ExperimentSource] = []

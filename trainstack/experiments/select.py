@@ -144,7 +144,7 @@ def _check_releases(selected: list[Candidate], config: StackConfig, stack_file: 
                 Problem(
                     "trainstack:experiments.runs",
                     f"{total} releases ({len(selected)} experiments and their runs)",
-                    f"at most {MAX_RELEASES} per stack (trainstack's limit: each run is a "
+                    f"at most {MAX_RELEASES:,} per stack (trainstack's limit: each run is a "
                     "release); select fewer experiments or deploy fewer runs at once",
                 )
             ],
@@ -180,7 +180,8 @@ def _check_count(catalog: list[ExperimentSource], config: StackConfig, stack_fil
                     "trainstack:experiments.directory",
                     f"{sum(counts)} experiments in {directory}/ ({len(catalog)} files, "
                     "matrices expanded)",
-                    f"at most {MAX_EXPERIMENTS} (trainstack's limit: each is a Helm release)",
+                    f"at most {MAX_EXPERIMENTS:,} (trainstack's limit: each is checked at "
+                    "every plan)",
                 )
             ],
         )

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
 
-from trainstack.chart import RenderRequest, render_all, render_training_job
+from trainstack.chart import RenderRequest, render_all_json, render_training_job
 from trainstack.console.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
 
-_Renders = dict[RenderRequest, list[dict[str, Any]] | None]
+_Renders = dict[RenderRequest, str | None]
+"""Each release's objects as JSON text (:func:`render_all_json`), ``None`` if it failed."""
 
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 # Below this many releases a second process costs more than it saves.
@@ -45,7 +46,7 @@ class EarlyRenders:
                 max_workers=1, mp_context=context, initializer=tune_garbage_collector
             )
             self._tasks = [
-                (chunk, self._pool.submit(render_all, chunk))
+                (chunk, self._pool.submit(render_all_json, chunk))
                 for chunk in (
                     requests[start : start + RENDER_CHUNK]
                     for start in range(0, len(requests), RENDER_CHUNK)
@@ -60,7 +61,7 @@ class EarlyRenders:
         renders: _Renders = {}
         try:
             left = [chunk for chunk, future in self._tasks if future.cancel()]
-            renders.update(render_all([request for chunk in left for request in chunk]))
+            renders.update(render_all_json([request for chunk in left for request in chunk]))
             for _, future in self._tasks:
                 if not future.cancelled():
                     renders.update(future.result())
@@ -69,6 +70,8 @@ class EarlyRenders:
         finally:
             self._pool.shutdown()
             self._pool = None
+            # The futures hold their results: dropped, the renders live only in the answer.
+            self._tasks = []
         return renders
 
     def close(self) -> None:
@@ -97,13 +100,14 @@ def expand_local_releases(
     project_root: Path,
     resources: Iterable[PlannedResource],
     digest_key: bytes | None = None,
-    early: dict[RenderRequest, list[dict[str, Any]] | None] | None = None,
+    early: _Renders | None = None,
 ) -> list[RenderedObject]:
     """Every object of every local-chart release, sorted by (kind, namespace, name).
 
     Each release is rendered with the values the program sent for it (``early`` renders
-    are used only when they were made from exactly those values). Objects are masked
-    like resources: Secret data never reaches a plan.
+    are used only when they were made from exactly those values; each is taken out of
+    ``early`` as it is used, so that a render and its masked copy are not both kept).
+    Objects are masked like resources: Secret data never reaches a plan.
     """
     objects: list[RenderedObject] = []
     for release in resources:
@@ -117,7 +121,9 @@ def expand_local_releases(
             (project_root / str(inputs["chart"])).resolve(),
             inputs.get("values") or {},
         )
-        rendered = (early or {}).get(request) or render_training_job(
+        text = early.pop(request, None) if early else None
+        rendered = json.loads(text) if text else None
+        rendered = rendered or render_training_job(
             inputs.get("values") or {},
             release=request.release,
             namespace=namespace,

@@ -112,7 +112,7 @@ def _run(
     deployment: Deployment,
     digest_key: bytes | None,
     memo: dict[str, Plan] | None,
-) -> tuple[ProgramRun, dict[RenderRequest, list[dict[str, Any]] | None]]:
+) -> tuple[ProgramRun, dict[RenderRequest, str | None]]:
     """The program run under the mock engine, ``deployment`` handed over to it; and the
     experiments' charts, rendered by a worker meanwhile."""
     # Started first: the worker renders while the data stacks and the program run.
