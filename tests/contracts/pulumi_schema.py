@@ -599,6 +599,8 @@ _SDK_COMPONENT_ARGS = {
     # a dataset's populate Job; its object is checked against Kubernetes' own schema too
     # (tests/components/test_populate_job.py)
     "kubernetes:batch/v1:Job": ("pulumi_kubernetes.batch.v1", "JobArgs"),
+    # the populate Job's inputs (its layout and HTTP file list), mounted by the Job
+    "kubernetes:core/v1:ConfigMap": ("pulumi_kubernetes.core.v1", "ConfigMapArgs"),
     "alicloud:cs/managedKubernetes:ManagedKubernetes": (
         "pulumi_alicloud.cs.managed_kubernetes",
         "ManagedKubernetesArgs",
@@ -671,6 +673,10 @@ def _sdk_type(source: str, inputs: Any = None) -> dict[str, Any]:
             shape = {"type": "object", "properties": properties, "required": list(required)}
             return {"type": "array", "items": shape}
         return {"type": "array", "items": {"$ref": ANY}}
+    if "Mapping[str," in annotation:  # ``Mapping[str, pulumi.Input[_builtins.str]]``
+        inner = annotation.partition("Mapping[str,")[2]
+        value = next((t for p, t in _SDK_TYPES.items() if f"_builtins.{p}" in inner), None)
+        return {"type": "object", "additionalProperties": {"type": value} if value else True}
     for python, json_type in _SDK_TYPES.items():
         if f"_builtins.{python}" in annotation:
             return {"type": json_type}

@@ -8,6 +8,7 @@ import pytest
 
 from tests.experiment_helpers import IMAGENET, Deployer, job, stack_config
 from trainstack.core.errors import ConfigError, ExperimentError, InvalidExperimentsError
+from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
 from trainstack.core.yaml.positions import at
 
 AIACC_ENV = {"env": {"PERSEUS_ALLREDUCE_DTYPE": "0"}}
@@ -190,20 +191,22 @@ def test_experiments_are_counted_before_any_matrix_is_expanded(deploy: Deployer)
             "name": f"scan-{index}",
             "matrix": {
                 "axes": {"a": "worker.replicas", "b": "worker.gpus"},
-                "product": {"a": list(range(100)), "b": [0, 1]},
+                "product": {"a": list(range(128)), "b": [0, 1]},
             },
             "job": IMAGENET["job"],
         }
-        for index in range(3)
+        for index in range(40)
     ]
+    # 40 files of 256 points: 10,240 experiments; each point with replicas 0 or gpus 0 would
+    # be refused if it were expanded and checked first
     with pytest.raises(ConfigError) as caught:
         deploy(*matrices)
     (problem,) = caught.value.problems
     assert (problem.path, problem.found) == (
         "trainstack:experiments.directory",
-        "600 experiments in experiments/ (3 files, matrices expanded)",
+        "10240 experiments in experiments/ (40 files, matrices expanded)",
     )
-    assert problem.allowed.startswith("at most 512")
+    assert problem.allowed.startswith(f"at most {MAX_EXPERIMENTS:,} ")
 
 
 def test_the_experiments_directory_stays_in_the_project(deploy: Deployer) -> None:
@@ -254,14 +257,14 @@ def test_metric_declarations_are_checked_with_the_file_and_key(deploy: Deployer)
 
 
 def test_releases_are_counted_with_their_runs_before_any_work(deploy: Deployer) -> None:
-    experiments = [{**IMAGENET, "name": f"run-me-{index}"} for index in range(11)]
-    runs = {f"run-me-{index}": {"count": 100} for index in range(11)}
+    experiments = [{**IMAGENET, "name": f"run-me-{index}"} for index in range(21)]
+    runs = {f"run-me-{index}": {"count": 100} for index in range(21)}
     config = stack_config(experiments={"runs": runs})
     with pytest.raises(ConfigError) as caught:
         deploy(*experiments, config=config)
     (problem,) = caught.value.problems
     assert (problem.path, problem.found) == (
         "trainstack:experiments.runs",
-        "1100 releases (11 experiments and their runs)",
+        "2100 releases (21 experiments and their runs)",
     )
-    assert problem.allowed.startswith("at most 1024 per stack")
+    assert problem.allowed.startswith(f"at most {MAX_RELEASES:,} per stack")

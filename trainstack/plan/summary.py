@@ -117,7 +117,8 @@ def print_summary(
         ]
         _heading(out, "")
         out.print(f"details (`--verbose`): {', '.join(details)}", markup=False)
-    out.print(f"plan written to {written_to}")
+    # Whole, never wrapped: scripts and people copy the path from this last line.
+    console.print(f"plan written to {written_to}", markup=False, soft_wrap=True)
 
 
 def _cost_summary(cost: StackCost, console: Printer, verbose: bool = True) -> None:
