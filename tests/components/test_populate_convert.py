@@ -10,7 +10,6 @@ import io
 import subprocess
 import sys
 import tarfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +21,7 @@ from tests.components.populate_harness import (
     Sandbox,
     Server,
     last_line,
-    make_sandbox,
     run,
-    serve,
     shell,
     spec,
 )
@@ -122,16 +119,6 @@ def converter(tmp_path: Path) -> tuple[str, str]:
     _git("commit", "-q", "-m", "converter", cwd=repo)
     _git("config", "uploadpack.allowReachableSHA1InWant", "true", cwd=repo)
     return f"file://{repo}", _git("rev-parse", "HEAD", cwd=repo)
-
-
-@pytest.fixture()
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from serve(tmp_path_factory.mktemp("served"))
-
-
-@pytest.fixture()
-def box(tmp_path: Path) -> Sandbox:
-    return make_sandbox(tmp_path / "sandbox")
 
 
 def test_convert_fetches_the_tars_and_writes_the_shards(

@@ -4,7 +4,6 @@ shells on a temporary directory standing in for the mounted file system."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,7 @@ from tests.components.populate_harness import (
     Sandbox,
     Server,
     last_line,
-    make_sandbox,
     run,
-    serve,
     shell,
     spec,
 )
@@ -27,16 +24,6 @@ from trainstack.config.populate import Populate
 pytestmark = pytest.mark.parametrize("sh_name", sorted(SHELLS))
 # The spec's extra command: counts its runs outside the data (a file the test watches).
 COUNT = ["/bin/sh", "-c", 'echo run >> "$RUNS"']
-
-
-@pytest.fixture()
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from serve(tmp_path_factory.mktemp("served"))
-
-
-@pytest.fixture()
-def box(tmp_path: Path) -> Sandbox:
-    return make_sandbox(tmp_path / "sandbox")
 
 
 def _spec(server: Server, **changes: object) -> Populate:

@@ -6,8 +6,6 @@ marker and touches nothing outside the mounted directory."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,25 +17,13 @@ from tests.components.populate_harness import (
     Sandbox,
     Server,
     last_line,
-    make_sandbox,
     prepare,
     run,
-    serve,
     shell,
     spec,
 )
 
 pytestmark = pytest.mark.parametrize("sh_name", sorted(SHELLS))
-
-
-@pytest.fixture()
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from serve(tmp_path_factory.mktemp("served"))
-
-
-@pytest.fixture()
-def box(tmp_path: Path) -> Sandbox:
-    return make_sandbox(tmp_path / "sandbox")
 
 
 def _http(files: list[dict[str, str]], **changes: Any) -> dict[str, Any]:

@@ -9,7 +9,6 @@ import hashlib
 import json
 import sys
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ from tests.components.populate_harness import (
     make_tree,
     prepare,
     run,
-    serve,
     shell,
     spec,
 )
@@ -79,11 +77,6 @@ if os.environ.get("STANDIN_STATUS"):
 bucket_dir = os.path.join(os.environ["STANDIN_BUCKETS"], source[len("oss://"):])
 shutil.copytree(bucket_dir, destination, dirs_exist_ok=True)
 """
-
-
-@pytest.fixture()
-def box(tmp_path: Path) -> Sandbox:
-    return make_sandbox(tmp_path / "sandbox")
 
 
 @pytest.fixture()
@@ -186,11 +179,6 @@ def test_oss_denied_ends_with_the_url_and_no_marker(
     assert "StatusCode=403" in result.stderr
     assert not (box.data / MARKER).exists()
     assert not list(box.data.rglob("ossutil.conf"))
-
-
-@pytest.fixture()
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from serve(tmp_path_factory.mktemp("served"))
 
 
 def test_http_files_from_a_manifest_url_checked_first(
