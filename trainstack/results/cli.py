@@ -28,10 +28,10 @@ from trainstack.results.cli_compare import (
     RuleOption,
     StackA,
     StackB,
+    both_stacks_runs,
     compared_rows,
     matrix_scaling,
     plot_metric,
-    stack_runs,
 )
 from trainstack.results.mlperf import DEFAULT_MIN_RUNS
 from trainstack.results.select import PREFERRED_METRICS
@@ -179,6 +179,7 @@ def compare(
 
         plot_format(plot)
     counting = Counting(include_flagged, rule, min_runs)
+    runs = both_stacks_runs(project, a, b)
     rows = compared_rows(
         project,
         a,
@@ -189,6 +190,7 @@ def compare(
         counting,
         health_tolerance,
         health_max_age,
+        runs,
     )
     if plot is not None:
         from trainstack.results.plot import plot_compare
@@ -201,7 +203,7 @@ def compare(
         render = mlperf_text if output is Format.text else mlperf_markdown
         sys.stdout.write(render(rows, a, b, notes_of(rows)))
         return
-    costs = compared_costs(project, rows, a, b)
+    costs = compared_costs(project, rows, a, b, (runs[a], runs[b]))
     renders = {Format.text: compare_text, Format.markdown: compare_markdown}
     text = (
         compare_json(rows, costs) if output is Format.json else renders[output](rows, a, b, costs)
@@ -231,9 +233,11 @@ def report(
 
     project = Project.find()
     counting = Counting(include_flagged)
-    rows = compared_rows(project, a, b, metric or [], experiment or [], resolve, counting)
-    runs = {stack: stack_runs(project, stack) for stack in (a, b)}
-    costs = compared_costs(project, rows, a, b)
+    runs = both_stacks_runs(project, a, b)
+    rows = compared_rows(
+        project, a, b, metric or [], experiment or [], resolve, counting, runs=runs
+    )
+    costs = compared_costs(project, rows, a, b, (runs[a], runs[b]))
     path = write_report(project, Compared(a, b, rows, runs, costs), out)
     print(f"{project.display(path)}: report of {a} vs {b}, {len(rows)} row(s)")
 

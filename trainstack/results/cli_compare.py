@@ -22,6 +22,13 @@ if TYPE_CHECKING:
     from trainstack.results.scaling import Scaling
 
 
+def both_stacks_runs(project: Project, a: str, b: str) -> dict[str, dict[str, list[StoredRun]]]:
+    """The runs of both stacks, read once for the rows, their costs and the report."""
+    for stack in (a, b):
+        project.stack_file(stack)  # an unknown stack is an error naming the known ones
+    return {a: stack_runs(project, a), b: stack_runs(project, b)}
+
+
 def stack_runs(project: Project, stack: str) -> dict[str, list[StoredRun]]:
     runs = read_stack_runs(project.root, stack, project.display)
     if not runs:
@@ -125,15 +132,16 @@ def compared_rows(
     counting: Counting = Counting(),
     health_tolerance: float = gate.TOLERANCE_PERCENT,
     health_max_age: float = gate.MAX_AGE_HOURS,
+    runs: dict[str, dict[str, list[StoredRun]]] | None = None,
 ) -> list[Row]:
-    """Both stacks' runs read, every kept log checked, both stacks' health compared."""
+    """Both stacks' runs (read here unless given: :func:`both_stacks_runs`), every kept log
+    checked, both stacks' health compared."""
     from trainstack.results.compare import compare as compare_rows
     from trainstack.results.health import health_gate
     from trainstack.results.logcheck import log_problem
 
-    for stack in (a, b):
-        project.stack_file(stack)  # an unknown stack is an error naming the known ones
-    runs = {a: stack_runs(project, a), b: stack_runs(project, b)}
+    if runs is None:
+        runs = both_stacks_runs(project, a, b)
     health, expected = health_gate(project, runs, health_tolerance, health_max_age)
     return compare_rows(
         a,

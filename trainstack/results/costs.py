@@ -25,7 +25,7 @@ from trainstack.cost.money import CONTEXT, SECONDS_PER_HOUR, exact
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row
 from trainstack.results.durations import run_seconds
-from trainstack.results.store import StoredRun, read_stack_runs
+from trainstack.results.store import StoredRun
 
 Runs = Mapping[str, Sequence[StoredRun]]
 """One stack's recorded runs, by experiment."""
@@ -195,8 +195,10 @@ def row_costs(
     return found
 
 
-def compared_costs(project: Project, rows: Sequence[Row], a: str, b: str) -> list[RowCost]:
-    """The rows of ``results compare A B`` priced at each stack's prices now."""
-    runs = tuple(read_stack_runs(project.root, stack, project.display) for stack in (a, b))
+def compared_costs(
+    project: Project, rows: Sequence[Row], a: str, b: str, runs: tuple[Runs, Runs]
+) -> list[RowCost]:
+    """The rows of ``results compare A B`` priced at each stack's prices now (``runs``:
+    both stacks' runs, as the rows were computed from)."""
     prices = (stack_prices(project, a), stack_prices(project, b))
-    return row_costs(rows, prices, (runs[0], runs[1]))
+    return row_costs(rows, prices, runs)
