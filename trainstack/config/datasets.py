@@ -10,7 +10,7 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.config.clusters.alicloud import VSwitchId
 from trainstack.config.nas import NasSpec, Protection
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity
+from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity, Sha256Digest
 from trainstack.core.quantity import parse_quantity
 
 AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
@@ -130,14 +130,12 @@ class Dataset(StrictModel):
         description="Directory inside the export to expose instead of its root (relative).",
     )
     source: DatasetSource = Field(description="Where the data lives.")
-    manifest_sha256: Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")] | None = (
-        Field(
-            default=None,
-            description="The manifest digest this stack expects the data to have (the "
-            "`.trainstack-manifest.sha256` the populate Job's verify writes, docs/data.md), "
-            "e.g. from a run's results. `diff --fairness` compares it when both stacks declare "
-            "it; unset: which bytes were read is checked on the results (`results compare`).",
-        )
+    manifest_sha256: Sha256Digest | None = Field(
+        default=None,
+        description="The manifest digest this stack expects the data to have (the "
+        "`.trainstack-manifest.sha256` the populate Job's verify writes, docs/data.md), "
+        "e.g. from a run's results. `diff --fairness` compares it when both stacks declare "
+        "it; unset: which bytes were read is checked on the results (`results compare`).",
     )
     protection: Protection = Field(
         default_factory=Protection,

@@ -40,6 +40,11 @@ def is_label_key(key: str) -> bool:
 
 
 # RFC 1123 label: namespaces, release names, most object names (63: DNS label limit).
+SHA256_DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
+"""A digest as trainstack writes it: a job's base values, a run's environment, a dataset's
+manifest (``sha256:`` and 64 lowercase hexadecimal digits)."""
+Sha256Digest = Annotated[str, StringConstraints(pattern=SHA256_DIGEST_PATTERN)]
+
 DNS_LABEL_PATTERN = pattern(
     r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
     "a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit",

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field
 
 from trainstack.core.base_model import StrictModel
-from trainstack.core.names import Quantity
+from trainstack.core.names import Quantity, Sha256Digest
 
 FACTS_FORMAT = "trainstack-facts/1"
 
@@ -178,8 +178,7 @@ class RunNodes(FactsModel):
 class RunEnvironment(FactsModel):
     """Where one run ran, read by ``results collect`` when it recorded the run."""
 
-    digest: str = Field(
-        pattern=r"^sha256:[0-9a-f]{64}$",
+    digest: Sha256Digest = Field(
         description="Digest of these facts without the names of nodes: the same digest, "
         "the same environment.",
     )

@@ -55,9 +55,9 @@ PLANS = "plans"
 MAX_ENTRIES = 64
 MAX_BYTES = 512 * 1024 * 1024
 
-_ENTRY = re.compile(r"[0-9a-f]{64}")
-_KEY = re.compile(r"[0-9a-f]{64}")
-"""The key as :meth:`PlanCache.put_all` writes it: 32 random bytes in hexadecimal."""
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+"""An entry's name (a sha256 digest) and the secret key as :meth:`PlanCache.put_all`
+writes it (32 random bytes): 64 hexadecimal digits each."""
 
 
 class CacheUnavailable(Exception):
@@ -104,7 +104,7 @@ class PlanCache:
             if os.path.lexists(path):
                 with os.fdopen(open_regular(path), "rb") as handle:
                     text = handle.read(256).decode("ascii").strip()
-                if not _KEY.fullmatch(text):
+                if not _HEX64.fullmatch(text):
                     raise ValueError("not 64 hexadecimal digits")
                 self._key = bytes.fromhex(text)
             else:
@@ -209,7 +209,7 @@ class PlanCache:
                     shutil.rmtree(path, ignore_errors=True)
 
     def _entry(self, digest: str) -> Path:
-        if _ENTRY.fullmatch(digest) is None:
+        if _HEX64.fullmatch(digest) is None:
             raise ValueError(f"not a cache digest: {digest!r}")
         return self.root / PLANS / digest
 
@@ -225,7 +225,7 @@ def _entries(plans: Path) -> Iterator[Path]:
     if not plans.is_dir():
         return
     for path in plans.iterdir():
-        if _ENTRY.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+        if _HEX64.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
             yield path
 
 

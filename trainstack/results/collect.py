@@ -31,6 +31,7 @@ from trainstack.core.errors import (
     LogError,
     UnknownExperimentError,
 )
+from trainstack.core.names import SHA256_DIGEST_PATTERN
 from trainstack.core.project import Project
 from trainstack.experiments import Experiment, StackRuns, load_stack_experiments
 from trainstack.experiments.overrides import overrides_words, read_recorded
@@ -50,7 +51,7 @@ from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of
 from trainstack.results.collect_telemetry import RunExtras
 from trainstack.results.datasets import MAX_LINES, read_lines
-from trainstack.results.record import DIGEST_PATTERN, JobInfo
+from trainstack.results.record import JobInfo
 from trainstack.results.store import PendingRun, Written, write_runs
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.preflight import CONTAINER as PREFLIGHT
@@ -143,7 +144,7 @@ def _pending(
     digest = job.digest
     if digest is None:
         notes.append(f"{label}: no base-values digest annotation; the stack's current one used")
-    elif not re.fullmatch(DIGEST_PATTERN, digest):
+    elif not re.fullmatch(SHA256_DIGEST_PATTERN, digest):
         # Annotations are anyone's to edit: not a digest is as good as none, and said so.
         notes.append(
             f"{label}: a base-values digest annotation that is no digest "

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StringConstraints
 
 from trainstack.core.base_model import StrictModel
+from trainstack.core.names import Sha256Digest
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics.measurement import Scope
 from trainstack.results.telemetry_model import NOT_COLLECTED, Flag, Goodput, RunTelemetry
@@ -25,12 +26,9 @@ DRIFT_THRESHOLD = 0.05
 """A run whose within-run figures move more than this (last third against first) drifted."""
 
 FORMAT = "trainstack-results/1"
-DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
-"""A base-values digest, as ``trainstack.io/base-values-digest`` annotates a job."""
-Digest = Annotated[str, StringConstraints(pattern=DIGEST_PATTERN)]
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 ClaimName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$")]
-DatasetManifest = Digest | Literal["none", "unknown"]
+DatasetManifest = Sha256Digest | Literal["none", "unknown"]
 """What a run read of one dataset: the manifest digest its preflight printed, ``none``
 (the preflight found no manifest it could trust) or ``unknown`` (nothing was read)."""
 Name = Annotated[str, StringConstraints(max_length=253)]
@@ -134,7 +132,7 @@ class RunRecord(StrictModel):
     source: Literal["cluster", "log file"] = Field(
         description="`cluster`: read by `results collect`; `log file`: by `results add`."
     )
-    base_values_digest: Digest = Field(
+    base_values_digest: Sha256Digest = Field(
         description="Digest of the experiment's base values: runs compare only when equal."
     )
     shape: Shape = Field(description="GPUs and workers.")
