@@ -32,7 +32,11 @@ def data_stack(stack: LoadedDataStack) -> None:
         file_system = NasFileSystem(
             spec.name,
             NasFileSystemArgs(
-                spec, store.vpc_id, spec.vswitch_id, spec.name, spec.protection.enabled
+                spec=spec,
+                vpc_id=store.vpc_id,
+                vswitch_id=spec.vswitch_id,
+                description=spec.name,
+                protected=spec.protection.enabled,
             ),
         )
         facts = {
@@ -64,7 +68,10 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
         team.name: Team(
             team.name,
             TeamArgs(
-                team, deployment.enforcement[team.name].ceiling, cluster, config.queueing.enabled
+                team=team,
+                ceiling=deployment.enforcement[team.name].ceiling,
+                kubernetes=cluster,
+                queueing=config.queueing.enabled,
             ),
         )
         for team in config.teams
@@ -74,13 +81,13 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
             JobQueueing(
                 "queueing",
                 JobQueueingArgs(
-                    config.queueing,
-                    config.node_pools,
-                    config.teams,
-                    list(teams.values()),
-                    cluster,
-                    config.operators,
-                    {pool.name: config.allocatable(pool) for pool in config.node_pools},
+                    queueing=config.queueing,
+                    pools=config.node_pools,
+                    teams=config.teams,
+                    team_resources=list(teams.values()),
+                    kubernetes=cluster,
+                    operators=config.operators,
+                    allocatable={pool.name: config.allocatable(pool) for pool in config.node_pools},
                 ),
             )
         ]
@@ -98,12 +105,14 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
         DatasetVolume(
             dataset.name,
             DatasetVolumeArgs(
-                dataset,
-                resolved,
-                target,
-                cluster,
-                list(teams.values()),
-                references.get(resolved.reference.stack.name) if resolved.reference else None,
+                dataset=dataset,
+                resolved=resolved,
+                cluster=target,
+                kubernetes=cluster,
+                depends_on=list(teams.values()),
+                reference=(
+                    references.get(resolved.reference.stack.name) if resolved.reference else None
+                ),
             ),
         )
         for dataset, resolved in zip(config.datasets, deployment.datasets, strict=True)
@@ -111,25 +120,35 @@ def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:
     operators = TrainingOperators(
         "operators",
         TrainingOperatorsArgs(
-            config.operators,
-            InstallContext(target, cluster, stack.source, deployment.offline),
+            operators=config.operators,
+            context=InstallContext(
+                cluster=target,
+                kubernetes=cluster,
+                source=stack.source,
+                offline=deployment.offline,
+            ),
         ),
     )
     component = config.acceleration.component
     acceleration = (
-        [Acceleration("acceleration", AccelerationArgs(component, target, cluster))]
+        [
+            Acceleration(
+                "acceleration",
+                AccelerationArgs(component=component, cluster=target, kubernetes=cluster),
+            )
+        ]
         if config.acceleration.enabled and component is not None
         else []
     )
     experiments = ExperimentReleases(
         "experiments",
         ExperimentReleasesArgs(
-            deployment.experiments,
-            CHART_PATH,
-            cluster,
-            [operators, *datasets, *acceleration],
-            teams,
-            queues,
+            experiments=deployment.experiments,
+            chart_path=CHART_PATH,
+            kubernetes=cluster,
+            prerequisites=[operators, *datasets, *acceleration],
+            teams=teams,
+            queues=queues,
             gate=crd_gate(
                 deployment, Path(CHART_PATH), access.kubeconfig, access.context, operators.ready
             ),
