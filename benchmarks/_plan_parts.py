@@ -83,7 +83,7 @@ def _registrations(project: Any, stack: str) -> tuple[tuple[float, float], dict[
     """Wall-clock and CPU seconds of the program's run for ``stack`` (after its data stacks),
     and its outputs."""
     from trainstack.deployment import hand_over
-    from trainstack.plan import run_program
+    from trainstack.plan.engine import run_program
 
     stack_file, deployment = _prepared(project, stack)
     seconds, cpu, references = 0.0, 0.0, {}
@@ -110,7 +110,7 @@ def _registrations(project: Any, stack: str) -> tuple[tuple[float, float], dict[
 def _renders(project: Any, stack: str) -> tuple[float, float, int]:
     """Wall-clock and CPU seconds of Helm rendering the stack's releases in one batch, and
     their count."""
-    from trainstack.chart import RenderRequest, render_all
+    from trainstack.chart.batch import RenderRequest, render_all
     from trainstack.deployment import CHART_PATH
 
     _, deployment = _prepared(project, stack)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart import load_chart, render_training_job
+from trainstack.chart.render import load_chart, render_training_job
 
 ROOT = Path(__file__).resolve().parents[1]
 CHART_DIR = ROOT / "charts" / "training-job"

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks._project import copy_project, trainstack_seconds
-from trainstack.plan import CACHE_DIR_ENV, NO_CACHE_ENV
+from trainstack.plan.cache import CACHE_DIR_ENV, NO_CACHE_ENV
 
 PROJECT_FILES = (
     "Pulumi.yaml",

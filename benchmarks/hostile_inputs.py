@@ -12,7 +12,7 @@ from collections.abc import Callable
 from trainstack.core.errors import TrainstackError
 from trainstack.core.quantity import quantity_problem
 from trainstack.core.yaml.io import parse_helm_yaml, parse_yaml
-from trainstack.experiments import ExperimentFile
+from trainstack.experiments.model import ExperimentFile
 
 TARGET_SECONDS = 0.5
 

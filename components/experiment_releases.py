@@ -19,7 +19,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ from trainstack.config.clusters.registry import Cluster
 from trainstack.config.operators import EnabledOperator, OperatorSettings
 from trainstack.core.images import with_images
 from trainstack.core.values import merged
-from trainstack.operators import (
+from trainstack.operators.fetch import fetch_manifest
+from trainstack.operators.spec import (
     AckAddonInstall,
     ChartInstall,
     Controller,
@@ -30,7 +31,6 @@ from trainstack.operators import (
     ManifestInstall,
     OperatorRelease,
 )
-from trainstack.operators.fetch import fetch_manifest
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pulumi
 
 from components.installers import INSTALLERS, InstallContext
 from trainstack.config.operators import EnabledOperator, Operators
-from trainstack.operators import ChartInstall, KustomizeInstall, ManifestInstall
+from trainstack.operators.spec import ChartInstall, KustomizeInstall, ManifestInstall
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import pytest
 
 from trainstack.conformance import CrdSchemas, object_violations
 from trainstack.conformance.kubernetes import is_core
-from trainstack.operators import families
+from trainstack.operators.registry import families
 from trainstack.plan.crd_dir import CRD_DIR_ENV
 
 SKIP_REASON = (

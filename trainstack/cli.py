@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from trainstack.chart import chart_app
+from trainstack.chart.cli import chart_app
 from trainstack.console.commands import App
 from trainstack.console.groups import help_when_bare
 from trainstack.console.lifetime import exit_at_once, tune_garbage_collector
@@ -29,11 +29,11 @@ from trainstack.console.signals import (
 )
 from trainstack.console.terminal import print_error, print_user_error
 from trainstack.core.errors import TrainstackError
-from trainstack.diff import diff
+from trainstack.diff.cli import diff
 from trainstack.healthrun.cli import health
 from trainstack.live.cli import inspect, logs, status
 from trainstack.operators.cli import operators
-from trainstack.plan import plan
+from trainstack.plan.cli import plan
 from trainstack.reference.cli import docs_app
 from trainstack.results.cli import results_app
 from trainstack.submit.chart_render import render as chart_render

@@ -35,8 +35,9 @@ from trainstack.core.errors import PlaceholderError, TrainstackError
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
 from trainstack.core.yaml.positions import where_written
-from trainstack.experiments import Experiment, NotSelected, resolve_selection
 from trainstack.experiments.elsewhere import other_stacks
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.select import NotSelected, resolve_selection
 from trainstack.facts.store import FACTS_DIR, read_facts
 
 CHART_PATH = "./charts/training-job"

@@ -13,7 +13,7 @@ from typing import Any
 from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.operators import release
+from trainstack.operators.registry import release
 
 ARENA = {"operatorApi": "arena", "security": {"seccompProfile": None}}
 IMAGENET = job_values(

@@ -17,7 +17,7 @@ from tests.live.recorded_cluster import Shape, record_cluster
 from tests.project_copy import copy_project
 from trainstack.checks.observed import gpu_model_matches, observed_findings
 from trainstack.core.project import Project
-from trainstack.experiments import load_stack_experiments
+from trainstack.experiments.lookup import load_stack_experiments
 from trainstack.facts.store import read_facts
 
 FACTS = "facts/aiacc.json"

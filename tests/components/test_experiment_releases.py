@@ -9,7 +9,7 @@ import pulumi
 
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from tests.components.mock_engine import Registered, build, provider, value
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.plan.model import Plan
 from trainstack.training_job import TrainingJob
 

@@ -11,7 +11,8 @@ from tests.config.conftest import Loader
 from tests.stack_helpers import example_config
 from trainstack.config import operators as operators_config
 from trainstack.core.errors import ConfigError
-from trainstack.operators import ManifestInstall, release
+from trainstack.operators.registry import release
+from trainstack.operators.spec import ManifestInstall
 
 DIGEST = "0" * 63 + "1"
 ARENA = {"version": "0.14.2"}

@@ -4,7 +4,7 @@ import pytest
 
 from trainstack.core.errors import TrainstackError
 from trainstack.core.project import Project
-from trainstack.experiments import load_stack_experiments
+from trainstack.experiments.lookup import load_stack_experiments
 from trainstack.health.targets import node_targets, offline_members, spans, used_pools
 
 

@@ -24,7 +24,7 @@ from tests.live.recorded_prometheus import (
 )
 from trainstack.config.telemetry import PrometheusUrl
 from trainstack.core.errors import TelemetryError
-from trainstack.live import ClusterOptions
+from trainstack.live.options import ClusterOptions
 from trainstack.live.prometheus import MAX_ANSWER_BYTES, PrometheusReader
 from trainstack.live.prometheus_connect import connect_prometheus
 

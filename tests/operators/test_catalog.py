@@ -11,19 +11,18 @@ from tests.chart.jobs import job_values, render_job
 from tests.conformance import crd_dir
 from tests.stack_helpers import REPO
 from trainstack.conformance import CrdSchemas, object_violations
-from trainstack.operators import (
-    ChartInstall,
-    KustomizeInstall,
-    OperatorRelease,
-    ServedApi,
+from trainstack.operators.compatibility import ANY, REQUIREMENTS, Requirement, Versions
+from trainstack.operators.registry import (
+    OPERATORS,
     families,
+    family,
     image_version,
+    index,
     known_versions,
     latest,
     release,
 )
-from trainstack.operators.compatibility import ANY, REQUIREMENTS, Requirement, Versions
-from trainstack.operators.registry import OPERATORS, family, index
+from trainstack.operators.spec import ChartInstall, KustomizeInstall, OperatorRelease, ServedApi
 from trainstack.training_job.frameworks import by_crd, framework
 from trainstack.training_job.settings import SETTINGS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from trainstack.operators import families
+from trainstack.operators.registry import families
 from trainstack.training_job.dialects import ARENA_LACKS, Dialect
 from trainstack.training_job.frameworks import FRAMEWORKS, by_crd
 from trainstack.training_job.settings import SETTINGS

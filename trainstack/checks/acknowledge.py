@@ -26,7 +26,7 @@ from trainstack.checks.findings import Finding, warning
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, Problem
 from trainstack.core.warning_ids import UNACKNOWLEDGEABLE, Acknowledgement, StackAcknowledgement
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 STALE = "staleAcknowledgement"
 

@@ -18,7 +18,8 @@ from trainstack.checks.pods import RolePods
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
 from trainstack.core.quantity import format_quantity
-from trainstack.experiments import Experiment, role_pools
+from trainstack.experiments.placement import role_pools
+from trainstack.experiments.resolve import Experiment
 
 
 def capacity_findings(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 
 def claim_findings(

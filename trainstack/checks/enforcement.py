@@ -20,7 +20,7 @@ from typing import Literal
 
 from trainstack.config.stack import StackConfig
 from trainstack.config.teams import Amounts, Team
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 Enforcer = Literal["ResourceQuota", "Kueue", "both"]
 _LISTED = 3

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from trainstack.checks.findings import Finding
 from trainstack.checks.pods import total_gpus
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.frameworks import framework
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.defaults import working_dir
 from trainstack.training_job.frameworks import framework
 

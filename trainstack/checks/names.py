@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
 from trainstack.core.names import RELEASE_NAME_MAX
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job import release_name_problems
 
 

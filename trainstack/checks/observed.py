@@ -21,7 +21,7 @@ from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
 from trainstack.console.safe_text import printable
 from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.facts.model import NodeGroup, OperatorFacts, PoolFacts, StackFacts
 from trainstack.training_job.frameworks import framework
 

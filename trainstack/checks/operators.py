@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment, serve_with
+from trainstack.experiments.dialect import serve_with
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.frameworks import framework
 
 

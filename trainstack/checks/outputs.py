@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding, warning
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job import TrainingJob
 
 OUTPUT_OPTIONS = frozenset(

@@ -15,7 +15,8 @@ from trainstack.checks.quotas import usage
 from trainstack.checks.team_jobs import TeamJob, team_jobs
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment, serve_with
+from trainstack.experiments.dialect import serve_with
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.frameworks import framework
 
 

@@ -15,7 +15,7 @@ from trainstack.checks.findings import Finding
 from trainstack.config.stack import StackConfig
 from trainstack.config.teams import model_share
 from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 STACK = "(stack)"
 """The experiment a finding about the stack itself names."""

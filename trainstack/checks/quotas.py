@@ -21,7 +21,7 @@ from trainstack.checks.team_jobs import TeamJob, team_jobs
 from trainstack.config.stack import StackConfig
 from trainstack.config.teams import Amounts, Team
 from trainstack.core.quantity import format_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 _LISTED = 8
 """Experiments named in a message about a team's sums; the rest are counted."""

@@ -22,7 +22,7 @@ from trainstack.checks.team_defaults import team_default_findings
 from trainstack.checks.warning_rules import warning_findings
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import PlanCheckError
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 Check = Callable[[Sequence[Experiment], StackConfig, str], list[Finding]]
 """Every check's signature: the stack's experiments, its validated configuration, and how

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from trainstack.checks.findings import Finding, warning
-from trainstack.experiments import NotSelected
 from trainstack.experiments.elsewhere import OtherStack, selected_by_any
+from trainstack.experiments.select import NotSelected
 
 SELECTED_BY_NO_STACK = "selectedByNoStack"
 

@@ -15,7 +15,7 @@ from trainstack.checks.findings import Finding
 from trainstack.checks.team_jobs import TeamJob, team_jobs
 from trainstack.config.stack import StackConfig
 from trainstack.core.quantity import format_quantity, parse_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.frameworks import framework
 
 

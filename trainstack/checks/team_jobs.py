@@ -18,7 +18,7 @@ from trainstack.checks.pods import RolePods, role_pods
 from trainstack.config.stack import StackConfig
 from trainstack.config.teams import Team
 from trainstack.core.quantity import parse_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 
 @dataclass(frozen=True)

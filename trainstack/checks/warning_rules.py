@@ -10,7 +10,7 @@ from trainstack.config.stack import StackConfig
 from trainstack.core.credentials import holds_credential
 from trainstack.core.key_paths import dotted_path
 from trainstack.core.quantity import parse_quantity
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.training_job.frameworks import FrameworkSpec, framework
 
 NCCL_SHM_MINIMUM = parse_quantity("1Gi")

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing, suspendable_crd
 from trainstack.core.base_model import constraint
-from trainstack.operators import family as operator_family
-from trainstack.operators import known_versions
 from trainstack.operators.compatibility import REQUIREMENTS, Requirement
+from trainstack.operators.registry import family as operator_family
+from trainstack.operators.registry import known_versions
 
 
 @dataclass(frozen=True)

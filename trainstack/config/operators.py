@@ -17,9 +17,10 @@ from pydantic import Field, StringConstraints, model_validator
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.images import normalized
 from trainstack.core.names import PLACEHOLDER_PATTERN, ChartRepo, PinnedVersion, RelativeDirectory
-from trainstack.operators import ManifestInstall, OperatorRelease, ServedApi, known_versions
-from trainstack.operators import family as operator_family
-from trainstack.operators import release as catalog_release
+from trainstack.operators.registry import family as operator_family
+from trainstack.operators.registry import known_versions
+from trainstack.operators.registry import release as catalog_release
+from trainstack.operators.spec import ManifestInstall, OperatorRelease, ServedApi
 
 Sha256 = Annotated[str, StringConstraints(pattern=rf"^([0-9a-f]{{64}}|{PLACEHOLDER_PATTERN})$")]
 HttpsUrl = Annotated[str, StringConstraints(pattern=r"^https://[^\s]+$", max_length=2048)]

@@ -17,7 +17,8 @@ from trainstack.config.operators import Operators
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.limits import INT32_MAX, INT64_MAX
 from trainstack.core.names import DnsLabel
-from trainstack.operators import ChartInstall, known_versions, latest, release
+from trainstack.operators.registry import known_versions, latest, release
+from trainstack.operators.spec import ChartInstall
 from trainstack.training_job.frameworks import framework as framework_spec
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"

@@ -22,7 +22,7 @@ from trainstack.config.telemetry import Telemetry
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.project import CONFIG_NAMESPACE
 from trainstack.core.warning_ids import StackAcknowledgement
-from trainstack.operators import family as operator_family
+from trainstack.operators.registry import family as operator_family
 
 
 class StackConfig(StrictModel):

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart import render_training_job
+from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
 from trainstack.core.files import read_text
 from trainstack.deployment import Deployment
-from trainstack.experiments import Experiment
-from trainstack.live import Cluster, Target, default_kubeconfig_path, parse_kubeconfig
+from trainstack.experiments.resolve import Experiment
 from trainstack.live.api import ApiReader
+from trainstack.live.cluster import Cluster
+from trainstack.live.kubeconfig import Target, default_kubeconfig_path, parse_kubeconfig
 from trainstack.live.transport import ReadLimits
 from trainstack.training_job.frameworks import framework
 

@@ -27,7 +27,7 @@ from trainstack.config.stack import StackConfig
 from trainstack.core.durations import seconds_of
 from trainstack.cost.money import SECONDS_PER_HOUR, exact, total
 from trainstack.cost.pool_prices import PoolPrice, currency_of, pool_prices
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from trainstack.diff.model import (
 from trainstack.diff.not_applied import not_applied
 from trainstack.diff.paths import Location, leaves_equal_to, replaced
 from trainstack.diff.warning_changes import warning_changes
-from trainstack.plan import SECRET
+from trainstack.plan.masking import SECRET
 
 # kubectl diff marks a changed Secret value the same way: the reader sees which value
 # changed and never what it was or became.

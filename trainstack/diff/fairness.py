@@ -45,7 +45,8 @@ from trainstack.diff.paths import MISSING, LeafChange, Location, dotted, leaf_ch
 from trainstack.diff.populate_jobs import populate_digest, populate_digests
 from trainstack.diff.snapshot import CONFIG_TYPE
 from trainstack.health.verdict import HealthReport
-from trainstack.plan import HELM_RELEASE, SECRET
+from trainstack.plan.charts import HELM_RELEASE
+from trainstack.plan.masking import SECRET
 
 Category = Literal["acceleration", "cluster identity", "other"]
 CATEGORIES: tuple[Category, ...] = ("other", "acceleration", "cluster identity")

@@ -13,7 +13,7 @@ from typing import Any
 
 from trainstack.diff.model import ObjectKey, PlanObject
 from trainstack.diff.paths import Location
-from trainstack.plan import COMPUTED
+from trainstack.plan.masking import COMPUTED
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 

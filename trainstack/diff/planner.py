@@ -28,18 +28,13 @@ from trainstack.core.errors import DiffError
 from trainstack.core.project import Project
 from trainstack.diff.children import Children
 from trainstack.diff.progress import Progress
-from trainstack.plan import (
-    DIGEST_KEY_ENV,
-    Plan,
-    PlanCache,
-    TreeTooLarge,
-    environment_digest,
-    plan_digest,
-    plan_stack,
-    side_digest,
-    write_plan,
-)
+from trainstack.plan.cache import PlanCache
+from trainstack.plan.cache_digests import TreeTooLarge, environment_digest, plan_digest, side_digest
 from trainstack.plan.files import RESOURCES_JSON
+from trainstack.plan.masking import DIGEST_KEY_ENV
+from trainstack.plan.model import Plan
+from trainstack.plan.runner import plan_stack
+from trainstack.plan.writer import write_plan
 
 PLAN_TIMEOUT_SECONDS = 600
 _STDERR_TAIL_CHARS = 4000

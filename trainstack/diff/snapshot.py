@@ -27,8 +27,8 @@ from trainstack.diff.object_keys import (
 )
 from trainstack.diff.paths import Location, dotted, leaves_equal_to
 from trainstack.diff.warning_changes import review_from_file
-from trainstack.plan import HELM_RELEASE, SECRET, Masker
 from trainstack.plan.capacity_record import CAPACITY_JSON, CapacityFile
+from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (
     DATASETS_JSON,
     EXPERIMENTS_JSON,
@@ -46,6 +46,7 @@ from trainstack.plan.files import (
     SecretDigests,
     read,
 )
+from trainstack.plan.masking import SECRET, Masker
 
 ACCELERATION_TYPE = "trainstack:acceleration:Acceleration"
 CONFIG_TYPE = "pulumi:config"

@@ -17,7 +17,7 @@ from trainstack.diff.model import Snapshot, StackDiff
 from trainstack.diff.planner import RevisionPlan, make_plans
 from trainstack.diff.progress import Progress
 from trainstack.diff.snapshot import empty_snapshot, load_snapshot
-from trainstack.plan import NO_CACHE_ENV, CacheUnavailable, PlanCache, cache_for
+from trainstack.plan.cache import NO_CACHE_ENV, CacheUnavailable, PlanCache, cache_for
 
 MISSING_AT_BASE = "stack {stack} does not exist at {ref}: every object shows as added"
 MISSING_IN_TREE = "stack {stack} does not exist in the working tree: every object shows as removed"

@@ -14,7 +14,8 @@ from typing import Any
 from trainstack.config.operators import EnabledOperator, Operators
 from trainstack.core.describe import describe_value
 from trainstack.core.errors import Problem
-from trainstack.operators import ServedApi, serving_families
+from trainstack.operators.registry import serving_families
+from trainstack.operators.spec import ServedApi
 from trainstack.training_job import TrainingJob
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.settings import used_settings

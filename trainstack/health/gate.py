@@ -43,7 +43,7 @@ def expected_ranges(
 ) -> dict[tuple[str, str, str], Expected]:
     """(stack, experiment, metric) -> the range each stack's health predicts, for every
     experiment that declares its ``work`` (none without a health file: nothing loaded)."""
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.training_job.frameworks import framework
 
     found: dict[tuple[str, str, str], Expected] = {}

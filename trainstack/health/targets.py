@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import TrainstackError
-from trainstack.experiments import StackRuns
+from trainstack.experiments.lookup import StackRuns
 from trainstack.health.jobs import Span, Target
 from trainstack.training_job.frameworks import framework
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from trainstack.config.stack import StackConfig
 from trainstack.core.names import is_placeholder
-from trainstack.experiments import StackRuns
+from trainstack.experiments.lookup import StackRuns
 from trainstack.health.jobs import Span, Target, namespace, nccl_node_job, node_job, span_job
 from trainstack.health.targets import node_targets, spans, used_pools
 from trainstack.training_job.frameworks import framework

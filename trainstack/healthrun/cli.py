@@ -13,7 +13,7 @@ from trainstack.core.project import Project
 from trainstack.live import options
 
 if TYPE_CHECKING:
-    from trainstack.experiments import StackRuns
+    from trainstack.experiments.lookup import StackRuns
 
 CLEANUP_SECONDS = 120.0
 """Time kept after ``--timeout`` for reading logs and deleting the run's objects."""
@@ -51,7 +51,7 @@ def health(
 ) -> None:
     """Run DCGM diagnostics, GEMM and NCCL tests on the stack's GPU nodes as Kubernetes
     Jobs, and record them in facts/STACK.health.json."""
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.health.targets import offline_members
     from trainstack.healthrun.checks import placeholder_images, plan_checks
     from trainstack.healthrun.render import check_objects, render

@@ -36,7 +36,7 @@ def status(
     """Each experiment's jobs on the stack's cluster: run, kind, phase, pods, timing; and
     each dataset's populate Job: its state and why."""
     from trainstack.config.data_sources import resolve_datasets
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.live.connect import connect
     from trainstack.live.data_jobs import data_job_rows
     from trainstack.live.status import status_rows, status_text
@@ -105,7 +105,7 @@ def logs(
 ) -> None:
     """Print the logs of an experiment's job (the role that reports results by default)."""
     from trainstack.console.safe_text import printable
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.live.connect import connect, operator_of
     from trainstack.live.follow import follow_log
     from trainstack.live.jobs import experiment_jobs, pick_run, role_pods, training_container
@@ -181,7 +181,7 @@ def inspect(
 ) -> None:
     """Read the stack's cluster (nodes, operators, CRDs, Kueue) into facts/STACK.json."""
     from trainstack.console.terminal import print_warning, stderr_console
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.facts.render import facts_markdown, facts_text, observation_notes
     from trainstack.facts.store import facts_json, write_facts
     from trainstack.live.connect import connect_reader

@@ -8,7 +8,7 @@ from trainstack.live.cluster import Cluster
 from trainstack.live.kubeconfig import resolve_target
 from trainstack.live.options import ClusterOptions
 from trainstack.live.transport import ReadLimits
-from trainstack.operators import PodLabels, ServedApi
+from trainstack.operators.spec import PodLabels, ServedApi
 from trainstack.training_job.frameworks import FrameworkSpec
 
 

@@ -15,7 +15,7 @@ from lightkube.generic_resource import create_global_resource
 
 from trainstack.config.node_pool import NodePool
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import StackRuns
+from trainstack.experiments.lookup import StackRuns
 from trainstack.facts.model import (
     KubernetesFacts,
     NodeGroup,

@@ -7,11 +7,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from trainstack.core.errors import JobNotFoundError
-from trainstack.experiments import DIGEST_ANNOTATION, EXPERIMENT_LABEL, RUN_ANNOTATION, Experiment
-from trainstack.experiments.runs import OVERRIDES_ANNOTATION
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.runs import (
+    DIGEST_ANNOTATION,
+    EXPERIMENT_LABEL,
+    OVERRIDES_ANNOTATION,
+    RUN_ANNOTATION,
+)
 from trainstack.live.cluster import Cluster, checked_job
 from trainstack.live.pod_labels import pod_label_choices
-from trainstack.operators import PodLabels
+from trainstack.operators.spec import PodLabels
 from trainstack.training_job.frameworks import FrameworkSpec, framework
 
 # Kubeflow job conditions (JobConditionType), most telling first.

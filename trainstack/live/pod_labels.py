@@ -8,7 +8,7 @@ the fallback when an operator's labels are unknown or unverified (Arena's forks)
 
 from __future__ import annotations
 
-from trainstack.operators import PodLabels
+from trainstack.operators.spec import PodLabels
 
 CHART_POD_LABELS = PodLabels("app.kubernetes.io/instance", "app.kubernetes.io/component")
 """The training-job chart's own labels (the job's release is the job's name)."""

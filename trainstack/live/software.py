@@ -27,8 +27,9 @@ from trainstack.facts.model import AccelerationFacts, CrdFacts, KueueFacts, Oper
 from trainstack.live.api import ApiReader, Malformed
 from trainstack.live.cluster import CRDS
 from trainstack.live.node_facts import labels_of, mapping, text
-from trainstack.operators import Controller, image_version, release
 from trainstack.operators.kueue import KUEUE_CONFIG_KEY, kueue_fullname
+from trainstack.operators.registry import image_version, release
+from trainstack.operators.spec import Controller
 
 DEPLOYMENTS = create_namespaced_resource("apps", "v1", "Deployment", "deployments")
 CONFIG_MAPS = create_namespaced_resource("", "v1", "ConfigMap", "configmaps")

@@ -10,7 +10,8 @@ from lightkube.operators import exists
 
 from trainstack.console.safe_text import printable
 from trainstack.console.tables import text_table
-from trainstack.experiments import EXPERIMENT_LABEL, StackRuns
+from trainstack.experiments.lookup import StackRuns
+from trainstack.experiments.runs import EXPERIMENT_LABEL
 from trainstack.live.cluster import Cluster
 from trainstack.live.connect import operator_of
 from trainstack.live.data_jobs import DataJobRow, data_job_text

@@ -9,7 +9,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from trainstack.chart import RenderRequest, render_all_json, render_training_job
+from trainstack.chart.batch import RenderRequest, render_all_json
+from trainstack.chart.render import render_training_job
 from trainstack.console.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject

@@ -12,7 +12,7 @@ from trainstack.config.data_stack import DataStackConfig
 from trainstack.config.stack import StackConfig
 from trainstack.conformance import CrdSchemas, SchemaFiles, Violation, violations
 from trainstack.core.errors import PlanError
-from trainstack.operators import release
+from trainstack.operators.registry import release
 from trainstack.plan.crd_dir import CRD_DIR_ENV
 from trainstack.plan.model import PlannedResource, RenderedObject
 

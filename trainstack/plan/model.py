@@ -11,7 +11,8 @@ from trainstack.checks.enforcement import Enforcement
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.loader import AnyStack
 from trainstack.cost.estimate import StackCost
-from trainstack.experiments import Experiment, NotSelected
+from trainstack.experiments.resolve import Experiment
+from trainstack.experiments.select import NotSelected
 
 
 @dataclass(frozen=True)

@@ -21,15 +21,15 @@ from trainstack.config.queueing import Queueing
 from trainstack.config.stack import StackConfig
 from trainstack.core.images import container_images, registry_host
 from trainstack.core.names import is_placeholder
-from trainstack.operators import (
+from trainstack.operators.registry import family as operator_family
+from trainstack.operators.registry import release
+from trainstack.operators.spec import (
     ChartInstall,
     KustomizeInstall,
     ManifestInstall,
     OperatorRelease,
     Pull,
-    release,
 )
-from trainstack.operators import family as operator_family
 from trainstack.plan.model import Plan
 from trainstack.plan.outside_data import data_pulls
 from trainstack.plan.outside_pull import DEPLOYER, NODES, OutsidePull

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart import RenderRequest
+from trainstack.chart.batch import RenderRequest
 from trainstack.config.loader import LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import (
     StackFile,

@@ -11,8 +11,8 @@ from trainstack.config.stack import StackConfig
 from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
 from trainstack.core.yaml.positions import locate_mentions
-from trainstack.experiments import Experiment
 from trainstack.experiments.image_facts import shown
+from trainstack.experiments.resolve import Experiment
 
 
 def pool_lines(config: StackConfig, source: str) -> list[str]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from trainstack.config.loader import LoadedStack
-from trainstack.experiments import Experiment
 from trainstack.experiments.image_facts import ssh_setup
+from trainstack.experiments.resolve import Experiment
 from trainstack.plan.model import Plan
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.frameworks.openmpi import RANK_ENV_ANNOTATION, rank_env

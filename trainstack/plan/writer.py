@@ -19,7 +19,7 @@ from trainstack.config.loader import LoadedStack
 from trainstack.core.file_names import child, unique_file_names
 from trainstack.core.yaml.io import canonical_yaml, dump_yaml, sorted_keys
 from trainstack.cost.record import COST_JSON, cost_file
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.plan.capacity_record import CAPACITY_JSON, capacity_file
 from trainstack.plan.charts import HELM_RELEASE
 from trainstack.plan.files import (

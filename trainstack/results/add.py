@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from trainstack.core.project import Project
-from trainstack.experiments import load_stack_experiments
+from trainstack.experiments.lookup import load_stack_experiments
 from trainstack.results.build import measurements, pending_run, read_log_file
 from trainstack.results.store import Written, write_runs
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import LogError, Problem, ResultsError
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.facts.model import RunEnvironment
 from trainstack.metrics import FORMATS, Measurement, extract
 from trainstack.results.datasets import datasets_of

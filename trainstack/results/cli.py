@@ -14,8 +14,8 @@ from trainstack.console.commands import App
 from trainstack.console.groups import help_when_bare
 from trainstack.core.project import Project
 from trainstack.experiments.completion import complete_experiment, complete_matrix, complete_stack
-from trainstack.live import ClusterOptions
 from trainstack.live import options as cluster_options
+from trainstack.live.options import ClusterOptions
 from trainstack.results import health as gate
 from trainstack.results.cli_compare import (
     Counting,

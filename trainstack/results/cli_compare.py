@@ -175,7 +175,7 @@ def matrix_scaling(
     project: Project, stack: str, matrix: str, metric: str | None, experiments: Sequence[str]
 ) -> Scaling:
     """One stack's scaling of a matrix from its recorded runs."""
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.results.scaling import scaling as compute
 
     points = load_stack_experiments(project, stack).matrix_points(matrix)

@@ -33,19 +33,15 @@ from trainstack.core.errors import (
 )
 from trainstack.core.names import SHA256_DIGEST_PATTERN
 from trainstack.core.project import Project
-from trainstack.experiments import Experiment, StackRuns, load_stack_experiments
+from trainstack.experiments.lookup import StackRuns, load_stack_experiments
 from trainstack.experiments.overrides import overrides_words, read_recorded
+from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.runs import OVERRIDES_ANNOTATION
-from trainstack.live import (
-    Cluster,
-    ClusterOptions,
-    LiveJob,
-    experiment_jobs,
-    role_pods,
-    training_container,
-)
+from trainstack.live.cluster import Cluster
 from trainstack.live.connect import connect, connect_reader, operator_of
 from trainstack.live.environment import RunEnvironments
+from trainstack.live.jobs import LiveJob, experiment_jobs, role_pods, training_container
+from trainstack.live.options import ClusterOptions
 from trainstack.live.preflight import preflight_reason
 from trainstack.metrics import job_duration
 from trainstack.results.build import MAX_LOG_BYTES, measurements, pending_run, shape_of

@@ -10,11 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from trainstack.config.stack import StackConfig
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.facts.model import RunEnvironment
-from trainstack.live import ClusterOptions
 from trainstack.live.api import ApiReader
 from trainstack.live.jobs import LiveJob
+from trainstack.live.options import ClusterOptions
 from trainstack.results.goodput import goodput_of, restarts_of
 from trainstack.results.record import MetricValue
 from trainstack.results.telemetry import TelemetryReader, job_end

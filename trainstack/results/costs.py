@@ -44,7 +44,7 @@ class StackPrices:
 def stack_prices(project: Project, stack: str) -> StackPrices:
     """``stack``'s experiments priced from its stack file as it is now; a stack that does
     not load is no error here (the comparison stands without its cost), but said."""
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
 
     try:
         loaded = load_stack_experiments(project, stack)

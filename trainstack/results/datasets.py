@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.results.record import RunRecord
 from trainstack.training_job.preflight import DATASET_LINE, NO_MANIFEST
 

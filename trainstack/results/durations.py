@@ -13,7 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from trainstack.core.errors import TrainstackError
-from trainstack.experiments import Experiment
+from trainstack.experiments.resolve import Experiment
 from trainstack.results.record import RunRecord
 from trainstack.results.store import Display, StoredRun, read_stack_runs
 

@@ -20,9 +20,9 @@ from typing import Any
 from trainstack.config.telemetry import DcgmLabels, Telemetry
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import TelemetryError
-from trainstack.live import ClusterOptions
 from trainstack.live.api import ApiReader
 from trainstack.live.jobs import LiveJob
+from trainstack.live.options import ClusterOptions
 from trainstack.live.prometheus import PrometheusReader, Series
 from trainstack.live.prometheus_connect import connect_prometheus
 from trainstack.metrics.extract import parse_timestamp

@@ -26,7 +26,7 @@ from trainstack.experiments.completion import complete_stack
 from trainstack.submit.options import CrdDir, Sets, SetStrings
 
 if TYPE_CHECKING:
-    from trainstack.experiments import Experiment
+    from trainstack.experiments.resolve import Experiment
 
 VALUES_HEADER = "# Chart values written by `trainstack chart render --stack`"
 

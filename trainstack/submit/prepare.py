@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart import render_training_job
+from trainstack.chart.render import render_training_job
 from trainstack.checks import Finding
 from trainstack.checks.acknowledge import Acknowledged
 from trainstack.config.loader import LoadedStack, load_stack_config
@@ -28,13 +28,13 @@ from trainstack.core.errors import DataStackError, PlanCheckError
 from trainstack.core.file_names import check_stack_name
 from trainstack.core.project import Project
 from trainstack.deployment import CHART_PATH, experiment_placeholders, prepare
-from trainstack.experiments import Experiment
 from trainstack.experiments.overrides import (
     Override,
     check_overrides,
     overrides_mapping,
     with_overrides,
 )
+from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.targets import find_targets
 from trainstack.plan.conformance import check_conformance
 from trainstack.plan.model import RenderedObject

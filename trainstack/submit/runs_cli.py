@@ -39,7 +39,7 @@ def runs(
     deadline: options.Deadline = options.DEFAULT_DEADLINE,
 ) -> None:
     """The runs `trainstack run` created on the stack's cluster, oldest first."""
-    from trainstack.experiments import load_stack_experiments
+    from trainstack.experiments.lookup import load_stack_experiments
     from trainstack.live.cluster import Cluster
     from trainstack.live.connect import connect_reader
     from trainstack.live.writes import ObjectWriter

@@ -29,8 +29,8 @@ from typing import Any
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import TrainstackError
 from trainstack.core.names import LABEL_VALUE_PATTERN, RELEASE_NAME_MAX
-from trainstack.experiments import Experiment
 from trainstack.experiments.overrides import recorded_json
+from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.runs import RUN_ANNOTATION, submitted_metadata
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.naming import HOSTNAME_MAX, release_name_problems
