@@ -18,6 +18,7 @@ from trainstack.config.datasets import (
     Dataset,
     NfsSource,
 )
+from trainstack.core.names import MANAGED_BY
 
 
 @dataclass(frozen=True)
@@ -183,4 +184,4 @@ def _volume_source(
 
 
 def _labels(dataset: Dataset) -> dict[str, str]:
-    return {"app.kubernetes.io/managed-by": "trainstack", "trainstack.io/dataset": dataset.name}
+    return {**MANAGED_BY, "trainstack.io/dataset": dataset.name}

@@ -21,6 +21,7 @@ from trainstack.config.node_pool import GPU_RESOURCE, NodePool
 from trainstack.config.operators import Operators
 from trainstack.config.queueing import Queueing
 from trainstack.config.teams import Amounts, BorrowingLimit, Team, model_share, nominal
+from trainstack.core.names import MANAGED_BY
 from trainstack.core.quantity import exact_quantity
 from trainstack.core.values import merged
 from trainstack.core.yaml.io import dump_yaml
@@ -242,7 +243,7 @@ def _quotas(share: Amounts, limit: BorrowingLimit | None) -> list[dict[str, Any]
 
 
 def _labels(team: Team | None = None) -> dict[str, str]:
-    labels = {"app.kubernetes.io/managed-by": "trainstack"}
+    labels = dict(MANAGED_BY)
     if team is not None:
         labels["trainstack.io/team"] = team.name
     return labels

@@ -57,6 +57,7 @@ from trainstack.config.populate_sources import (
     OssSecretCredentials,
     OssSource,
 )
+from trainstack.core.names import MANAGED_BY
 
 MOUNT = "/data"
 TERMINATION_LOG = "/dev/termination-log"
@@ -133,10 +134,7 @@ class PopulateJob(pulumi.ComponentResource):
         deadline = spec.deadline_hours * 3600
         role = "populate" if args.runs else "wait-populated"
         job_name = populate_job_name(args.dataset, args.runs)
-        labels = {
-            "app.kubernetes.io/managed-by": "trainstack",
-            "trainstack.io/dataset": args.dataset,
-        }
+        labels = {**MANAGED_BY, "trainstack.io/dataset": args.dataset}
         in_cluster = pulumi.ResourceOptions(parent=self, provider=args.kubernetes)
         env = [
             _value("TRAINSTACK_DATA_DIR", MOUNT),

@@ -10,6 +10,7 @@ import pulumi_kubernetes as k8s
 from trainstack.config.node_pool import GPU_RESOURCE
 from trainstack.config.teams import Amounts
 from trainstack.config.teams import Team as TeamConfig
+from trainstack.core.names import MANAGED_BY
 from trainstack.core.quantity import exact_quantity
 from trainstack.training_job.frameworks import frameworks
 
@@ -121,7 +122,7 @@ def _bindings(name: str, team: TeamConfig, queueing: bool, opts: pulumi.Resource
 
 
 def _labels(team: TeamConfig) -> dict[str, str]:
-    return {"app.kubernetes.io/managed-by": "trainstack", "trainstack.io/team": team.name}
+    return {**MANAGED_BY, "trainstack.io/team": team.name}
 
 
 def _namespace_labels(team: TeamConfig) -> dict[str, str]:

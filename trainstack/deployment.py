@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trainstack.chart.paths import CHART_DIR
 from trainstack.checks import Finding, check_experiments, enforce
 from trainstack.checks.acknowledge import Acknowledged, acknowledge
 from trainstack.checks.enforcement import Enforcement, enforcement
@@ -40,7 +41,7 @@ from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.select import NotSelected, resolve_selection
 from trainstack.facts.store import FACTS_DIR, read_facts
 
-CHART_PATH = "./charts/training-job"
+CHART_PATH = f"./{CHART_DIR}"
 """The project's own chart, relative to the project root (absolute paths would differ on
 every machine and show up as a change in every diff)."""
 

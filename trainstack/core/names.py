@@ -8,7 +8,8 @@ model (so a label means the same in a stack file and in an experiment).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, StringConstraints
@@ -16,6 +17,10 @@ from pydantic import AfterValidator, BeforeValidator, StringConstraints
 from trainstack.core.base_model import constraint, pattern
 from trainstack.core.limits import MAX_QUANTITY_CHARS
 from trainstack.core.quantity import QUANTITY_PATTERN, quantity_problem
+
+MANAGED_BY: Mapping[str, str] = MappingProxyType({"app.kubernetes.io/managed-by": "trainstack"})
+"""The label of every object trainstack creates itself (the components' namespaces, quotas,
+queues, volumes and populate jobs; the health run's jobs); Helm labels its releases'."""
 
 # RFC 1123 subdomain: claim, secret, service-account and priority-class names.
 DNS_SUBDOMAIN_PATTERN = pattern(

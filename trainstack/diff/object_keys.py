@@ -13,9 +13,8 @@ from typing import Any
 
 from trainstack.diff.model import ObjectKey, PlanObject
 from trainstack.diff.paths import Location
+from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import COMPUTED
-
-STACK_TYPE = "pulumi:pulumi:Stack"
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from trainstack.core.errors import DiffError
 from trainstack.cost.record import COST_JSON, CostFile
 from trainstack.diff.model import Experiment, Snapshot
 from trainstack.diff.object_keys import (
-    STACK_TYPE,
     Entry,
     kubernetes_identity,
     kubernetes_label,
@@ -37,6 +36,7 @@ from trainstack.plan.files import (
     RESOURCES_JSON,
     REVIEW_JSON,
     SECRET_DIGESTS_JSON,
+    STACK_TYPE,
     DatasetItem,
     ExperimentItem,
     Mapping,

@@ -22,8 +22,8 @@ from typing import Any
 
 from trainstack.config.health import HealthSettings
 from trainstack.config.node_pool import NodePool
+from trainstack.core.names import MANAGED_BY
 
-MANAGED_BY = {"app.kubernetes.io/managed-by": "trainstack"}
 RUN_LABEL = "trainstack.io/health-run"
 CHECK_LABEL = "trainstack.io/health-check"
 NODE_ANNOTATION = "trainstack.io/node"

@@ -25,6 +25,7 @@ from pulumi.runtime.config import set_all_config
 
 from trainstack.config.clusters.registry import offline_invokes
 from trainstack.core.errors import PlanError
+from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
 
@@ -96,7 +97,7 @@ class _EngineMonitor(mocks.MockMonitor):
             _close_thread_loop()
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        if request.urn.endswith("::pulumi:pulumi:Stack::" + request.urn.split("::")[-1]):
+        if request.urn.endswith(f"::{STACK_TYPE}::" + request.urn.split("::")[-1]):
             outputs = rpc.deserialize_properties(request.outputs, keep_unknowns=True)
             self.outputs = Masker(self._digest_key).mask(outputs)
         return super().RegisterResourceOutputs(request)

@@ -25,6 +25,10 @@ from trainstack.core.errors import DiffError
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, too_deep
 from trainstack.core.limits import MAX_PLAN_FILE_BYTES
 
+STACK_TYPE = "pulumi:pulumi:Stack"
+"""The type of the stack's own resource, the root of every other (the first item of
+``resources.json``)."""
+
 RESOURCES_JSON = "resources.json"
 OBJECTS_JSON = "objects.json"
 EXPERIMENTS_JSON = "experiments.json"

@@ -25,6 +25,7 @@ from trainstack.plan.charts import (
 )
 from trainstack.plan.conformance import check_conformance
 from trainstack.plan.engine import ProgramRun, run_program
+from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import SECRET, Masker
 from trainstack.plan.model import Plan, PlannedResource
 from trainstack.plan.output_dir import pause_setting
@@ -70,7 +71,7 @@ def plan_stack(
     _check_project_files(project, deployment)
     run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo)
     resources = run.resources
-    if not any(resource.type != "pulumi:pulumi:Stack" for resource in resources):
+    if not any(resource.type != STACK_TYPE for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = _config_digests(stack_file, digest_key)
     objects = expand_local_releases(project.root, resources, digest_key, renders)

@@ -23,6 +23,7 @@ from trainstack.cost.render_plan import (
     price_placeholders,
 )
 from trainstack.deployment import experiment_placeholders, populate_placeholders
+from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.model import Plan
 from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
@@ -47,7 +48,7 @@ def print_summary(
     long lines wrapped, the details (types, images, transport, pods, preflight, access,
     downloads, cost per experiment, notes) counted in one line.
     """
-    counts = Counter(r.type for r in plan.resources if r.type != "pulumi:pulumi:Stack")
+    counts = Counter(r.type for r in plan.resources if r.type != STACK_TYPE)
     out: Printer = console if verbose else _Grouped(console)
     if not verbose:
         out.print(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from trainstack.chart.paths import CHART_DIR
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import OutputError, TrainstackError
 from trainstack.core.project import Project
@@ -142,7 +143,7 @@ def _write_values(path: Path, experiments: tuple[Experiment, ...], stack: str) -
     header = (
         f"{VALUES_HEADER} for release {first.release_name} of {printable(first.source)} on "
         f"stack {stack}.\n# Install the same objects: helm install {first.release_name} "
-        f"charts/training-job --namespace {first.namespace} -f <this file>\n"
+        f"{CHART_DIR} --namespace {first.namespace} -f <this file>\n"
     )
     text = header + dump_yaml(first.values)
     if path.is_symlink() or (path.exists() and not (path.is_file() and _ours(path))):
