@@ -2,6 +2,8 @@
 
 The mocks play the engine of a ``pulumi preview``: inputs are known, and what the
 cloud computes at creation (IDs, file systems' mount target domains...) stays unknown.
+Running a program under mocks and resetting the SDK between runs takes its internals (no
+public API does it): ``tests/plan/test_sdk_canaries.py`` names each one a release changes.
 """
 
 from __future__ import annotations
