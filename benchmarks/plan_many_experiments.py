@@ -38,6 +38,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks._project import ROOT, copy_project
 from trainstack.core.yaml.io import dump_yaml, read_yaml
@@ -51,10 +52,10 @@ ROUNDS = 1
 FRAMEWORKS = ("mpi", "tensorflow", "pytorch")
 
 
-def experiment(index: int) -> dict:
+def experiment(index: int) -> dict[str, Any]:
     """One generated experiment; shapes vary so that no two renders are the same."""
     framework = FRAMEWORKS[index % 3]
-    job: dict = {
+    job: dict[str, Any] = {
         "framework": framework,
         "image": {"name": f"registry.example.com/bench/train:{index}"},
         "command": f"python /data/train.py --seed {index}",

@@ -24,7 +24,7 @@ from trainstack.console import terminal
 from trainstack.core.errors import DiffError, TrainstackError
 from trainstack.core.project import Project
 from trainstack.diff.budget import GITHUB_COMMENT_LIMIT
-from trainstack.plan.cli import complete_stack
+from trainstack.experiments.completion import complete_stack
 from trainstack.results.health import (
     MAX_AGE_HOURS,
     TOLERANCE_PERCENT,

@@ -58,7 +58,9 @@ class _PreviewMocks(pulumi.runtime.Mocks):
         super().__init__()
         self._stack_outputs = stack_outputs
 
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str | None, dict]:
+    def new_resource(
+        self, args: pulumi.runtime.MockResourceArgs
+    ) -> tuple[str | None, dict[str, Any]]:
         if args.typ == STACK_REFERENCE:
             name = str(args.inputs.get("name") or args.resource_id or "")
             outputs = self._stack_outputs.get(name.rsplit("/", 1)[-1])
@@ -67,12 +69,17 @@ class _PreviewMocks(pulumi.runtime.Mocks):
             return name, {"name": name, "outputs": dict(outputs), "secretOutputNames": []}
         return "", dict(args.inputs)
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict, list[tuple[str, str]] | None]:
+    def call(
+        self, args: pulumi.runtime.MockCallArgs
+    ) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
         return dict(_INVOKE_RESULTS.get(args.token, {})), []
 
 
 class _EngineMonitor(mocks.MockMonitor):
-    """The SDK's mock monitor, keeping the stack's outputs (masked) for StackReferences."""
+    """The SDK's mock monitor, keeping the stack's outputs (masked) for StackReferences.
+
+    Its gRPC methods are untyped in the SDK: the calls to them ignore ``no-untyped-call``.
+    """
 
     def __init__(self, digest_key: bytes | None, stack_outputs: dict[str, dict[str, Any]]) -> None:
         super().__init__(_PreviewMocks(stack_outputs))
@@ -82,19 +89,19 @@ class _EngineMonitor(mocks.MockMonitor):
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         try:
-            return super().RegisterResource(request)
+            return super().RegisterResource(request)  # type: ignore[no-untyped-call]
         finally:
             _close_thread_loop()
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         try:
-            return super().ReadResource(request)
+            return super().ReadResource(request)  # type: ignore[no-untyped-call]
         finally:
             _close_thread_loop()
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         try:
-            return super().Invoke(request)
+            return super().Invoke(request)  # type: ignore[no-untyped-call]
         finally:
             _close_thread_loop()
 
@@ -102,7 +109,7 @@ class _EngineMonitor(mocks.MockMonitor):
         if request.urn.endswith(f"::{STACK_TYPE}::" + request.urn.split("::")[-1]):
             outputs = rpc.deserialize_properties(request.outputs, keep_unknowns=True)
             self.outputs = Masker(self._digest_key).mask(outputs)
-        return super().RegisterResourceOutputs(request)
+        return super().RegisterResourceOutputs(request)  # type: ignore[no-untyped-call]
 
 
 class _RecordingMonitor(_EngineMonitor):
