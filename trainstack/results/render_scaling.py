@@ -8,7 +8,7 @@ from typing import Any
 from trainstack.console.markdown import chart_label, code_span
 from trainstack.console.safe_text import printable
 from trainstack.console.tables import markdown_table, number, rounded, text_table
-from trainstack.results.render_compare import axis_top
+from trainstack.results.render_mermaid import axis_top
 from trainstack.results.scaling import SCALE_OUT, SCALE_UP, Point, Scaling
 
 _RIGHT = {2, 3, 4, 5, 6, 7}
