@@ -130,6 +130,23 @@ unwinding = stopping_on_signals
 """The earlier name (SIGTERM and SIGHUP unwind like Ctrl-C): the same context manager."""
 
 
+def end_at_once() -> None:
+    """Until :func:`install`: each of the three signals ends the process at once with
+    128+N (and the line :func:`announce` prints), raising nothing.
+
+    For the executable's imports (some 2 s): nothing is written yet, so nothing needs
+    unwinding, and an exception raised at a bytecode boundary there may land inside a
+    C extension's module initialisation, which need not survive it.
+    """
+    for number in STOPPING:
+        signal.signal(number, _end_now)
+
+
+def _end_now(signal_number: int, _frame: FrameType | None) -> None:
+    announce(signal_number)
+    os._exit(128 + signal_number)
+
+
 def install() -> None:
     """For the life of the process (the executable, before its imports): the three
     signals stop it as :func:`stopping_on_signals` says, the guard's clock started by the
