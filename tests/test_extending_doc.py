@@ -206,7 +206,7 @@ def test_the_clusters_two_tables_list_the_same_kinds() -> None:
 # The checks must be able to fail, or a clean page proves nothing.
 
 PAGE = DOC.read_text(encoding="utf-8")
-FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>.py`"
+FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>/__init__.py`"
 
 
 def _fake_framework() -> list[dict[str, str]]:
@@ -242,7 +242,7 @@ def _fake_framework() -> list[dict[str, str]]:
         (
             PAGE,
             (Axis("A framework", ("FRAMEWORKS",), _fake_framework, 4), *AXES[1:]),
-            "A framework: trainstack/training_job/frameworks/jax.py "
+            "A framework: trainstack/training_job/frameworks/jax/__init__.py "
             f"(each entry's {FRAMEWORK_MODULE.strip('`')}) missing",
         ),
         (

@@ -48,13 +48,6 @@ def pull_policy(job: TrainingJob) -> str:
     return "Always" if job.arena_submit else "IfNotPresent"
 
 
-def mounts_on_launcher(job: TrainingJob) -> bool:
-    """Whether the MPI launcher mounts the job's data."""
-    if job.mpi.mounts_on_launcher is not None:
-        return job.mpi.mounts_on_launcher
-    return not job.arena_submit
-
-
 def clean_pod_policy(job: TrainingJob) -> str:
     """Which pods the operator deletes when the job ends."""
     if job.run_policy.clean_pod_policy is not None:

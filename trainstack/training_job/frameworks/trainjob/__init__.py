@@ -31,8 +31,8 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
-from trainstack.training_job.frameworks.mpi import MPI_CONFIG_PATH
-from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.mpi.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.mpi.settings import MPI_CONFIG_PATH
 from trainstack.training_job.frameworks.spec import (
     ChartDocs,
     FrameworkSpec,
@@ -41,7 +41,7 @@ from trainstack.training_job.frameworks.spec import (
     RolePods,
     Violation,
 )
-from trainstack.training_job.frameworks.trainjob_unsupported import UNSUPPORTED, WHY
+from trainstack.training_job.frameworks.trainjob.unsupported import UNSUPPORTED, WHY
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob

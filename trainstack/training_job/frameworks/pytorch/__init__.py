@@ -27,7 +27,7 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
-from trainstack.training_job.frameworks.pytorch_elastic import ElasticPolicy
+from trainstack.training_job.frameworks.pytorch.elastic import ElasticPolicy
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     ChartDocs,
