@@ -31,6 +31,11 @@ from trainstack.training_job.frameworks.mpi.settings import (
     mounts_on_launcher,
     slots_per_worker,
 )
+from trainstack.training_job.frameworks.run_defaults import (
+    ArenaSettings,
+    RestartDefaults,
+    RunDefaults,
+)
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     ChartDocs,
@@ -172,6 +177,29 @@ SPEC = FrameworkSpec(
         keywords=("mpi", "horovod"),
     ),
     settings=KUBEFLOW_JOB_SETTINGS,
+    run_defaults=RunDefaults(
+        # The launcher is a batch Job: Never retries it with a new pod (backoffLimit counts
+        # it) and keeps the failed pod with its preflight line (docs/preflight.md).
+        restart=RestartDefaults("Never"),
+        # A restarted worker cannot rejoin a running mpirun: the launcher retries instead
+        # (mpi-operator's own default, pkg/apis/kubeflow/v2beta1/default.go).
+        pinned=(("worker", "Never"),),
+    ),
+    # kubeflow/arena v0.15.5 (e30882c143cc2be32b7ed767ae0f78681892741b), docs/arena-parity.md
+    arena=ArenaSettings(
+        command="mpi",
+        app="mpijob",  # charts/mpijob/templates/mpijob.yaml:9-17, 37-42
+        workers=("worker",),  # env workers = --workers: pkg/argsbuilder/submit.go:653-660
+        gpu_roles=("worker",),  # requestGPUsOfJobOwner = workers x gpus: submit.go:670-673
+        restart=RestartDefaults("Never"),  # charts/mpijob/templates/mpijob.yaml:88
+        backoff_limit=0,  # --retry default 0 (submit.go:103-104), mpijob.yaml:31
+        # --clean-task-policy default All (pkg/argsbuilder/submit_mpijob.go:79), rendered for
+        # ack-arena's v1alpha1, whose fork removes every worker either way. On upstream's
+        # v2beta1 Running deletes the same running workers (they run sshd until the launcher
+        # ends) and keeps a failed one with its preflight line (kubeflow/mpi-operator
+        # b10758da, pkg/controller/mpi_job_controller.go:1078-1084).
+        clean_pod_policy=(("arena", "All"),),
+    ),
     dialects=frozenset({"kubeflow", "arena"}),
     dialect_versions=(("arena", "v1alpha1"),),
     shared_template=_shared_template,
@@ -179,6 +207,7 @@ SPEC = FrameworkSpec(
     command_has_data=mounts_on_launcher,
     warnings=_warnings,
     reserved_mounts=_reserved_mounts,
+    image_sshd=True,
     injected_env=(
         "OMPI_MCA_orte_default_hostfile",
         "OMPI_MCA_plm_rsh_args",
