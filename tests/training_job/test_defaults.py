@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
-
-import pytest
 
 from trainstack.training_job import TrainingJob
 from trainstack.training_job.defaults import (
@@ -15,7 +14,7 @@ from trainstack.training_job.defaults import (
     restart_policy,
     working_dir,
 )
-from trainstack.training_job.frameworks import framework, registry
+from trainstack.training_job.frameworks import FrameworkSpec, framework
 from trainstack.training_job.frameworks.mpi.settings import mounts_on_launcher
 from trainstack.training_job.frameworks.run_defaults import (
     RestartDefaults,
@@ -90,19 +89,19 @@ def test_arenas_restart_policies_and_retries_per_framework() -> None:
 
 
 def test_restart_clean_up_and_retries_follow_the_spec_not_the_name(
-    monkeypatch: pytest.MonkeyPatch,
+    respec: Callable[..., FrameworkSpec],
 ) -> None:
     # PyTorch's roles with other defaults, under PyTorch's name
-    spec = framework("pytorch")
-    assert spec.arena is not None
-    arena = replace(
-        spec.arena,
-        restart=RestartDefaults("OnFailure", (RoleRestart("master", "Never", beside="worker"),)),
-        backoff_limit=None,
-        clean_pod_policy=(("kubeflow", "All"),),
+    arena = framework("pytorch").arena
+    assert arena is not None
+    beside = RestartDefaults("OnFailure", (RoleRestart("master", "Never", beside="worker"),))
+    respec(
+        "pytorch",
+        run_defaults=RunDefaults(RestartDefaults("ExitCode"), pinned=(("worker", "Never"),)),
+        arena=replace(
+            arena, restart=beside, backoff_limit=None, clean_pod_policy=(("kubeflow", "All"),)
+        ),
     )
-    run = RunDefaults(RestartDefaults("ExitCode"), pinned=(("worker", "Never"),))
-    monkeypatch.setitem(registry._BY_NAME, "pytorch", replace(spec, run_defaults=run, arena=arena))
     job = _job(framework="pytorch", worker={"replicas": 3})
     assert [restart_policy(job, role, None) for role in ("master", "worker")] == [
         "ExitCode",
