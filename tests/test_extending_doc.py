@@ -203,10 +203,42 @@ def test_the_clusters_two_tables_list_the_same_kinds() -> None:
     assert [entry.kind for entry in COMPONENTS] == list(KINDS)
 
 
+def spec_keywords(path: Path) -> set[str]:
+    """The keywords of the ``SPEC = FrameworkSpec(...)`` call at the top level of ``path``."""
+    for node in parse_python(path).body:
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", "") for t in node.targets] == ["SPEC"]
+            and isinstance(node.value, ast.Call)
+        ):
+            return {keyword.arg for keyword in node.value.keywords if keyword.arg}
+    return set()
+
+
+def test_a_frameworks_defaults_and_arena_support_are_in_its_first_source_file() -> None:
+    """The 4 files hold for a framework with its own defaults and Arena support: both are
+    keywords of its SPEC, in the package file the page lists first (the shared code that
+    reads them tests no name: tests/test_framework_names.py)."""
+    files = listed(sections(DOC.read_text(encoding="utf-8"))["A framework"])
+    first = next(f.path for f in files if f.group == "Source")
+    assert first == "trainstack/training_job/frameworks/<name>/__init__.py"
+    for spec in FRAMEWORKS:
+        keywords = spec_keywords(REPO / _fill(first, {"<name>": spec.name}))
+        assert {"run_defaults", "arena"} <= keywords, spec.name
+
+
+def test_the_spec_check_fails_without_the_spec(tmp_path: Path) -> None:
+    module = tmp_path / "jax.py"
+    module.write_text("SPEC = FrameworkSpec(name='jax', run_defaults=None)\n", encoding="utf-8")
+    assert spec_keywords(module) == {"name", "run_defaults"}
+    module.write_text("spec = make()\n", encoding="utf-8")
+    assert spec_keywords(module) == set()
+
+
 # The checks must be able to fail, or a clean page proves nothing.
 
 PAGE = DOC.read_text(encoding="utf-8")
-FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>.py`"
+FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>/__init__.py`"
 
 
 def _fake_framework() -> list[dict[str, str]]:
@@ -242,7 +274,7 @@ def _fake_framework() -> list[dict[str, str]]:
         (
             PAGE,
             (Axis("A framework", ("FRAMEWORKS",), _fake_framework, 4), *AXES[1:]),
-            "A framework: trainstack/training_job/frameworks/jax.py "
+            "A framework: trainstack/training_job/frameworks/jax/__init__.py "
             f"(each entry's {FRAMEWORK_MODULE.strip('`')}) missing",
         ),
         (

@@ -13,6 +13,7 @@ from trainstack.core.quantity import format_quantity
 from trainstack.core.yaml.positions import locate_mentions
 from trainstack.experiments import Experiment
 from trainstack.experiments.image_facts import shown
+from trainstack.training_job.frameworks import framework
 
 
 def pool_lines(config: StackConfig, source: str) -> list[str]:
@@ -52,8 +53,9 @@ def _per_node(cpu: str | None, memory: str | None) -> list[str]:
 
 
 def image_lines(experiments: Sequence[Experiment]) -> list[str]:
-    """Each experiment file's image and what it holds (CUDA; sshd for MPI), with the source
-    of those facts, once per file and image (matrix points and runs share them)."""
+    """Each experiment file's image and what it holds (CUDA; sshd where its framework's
+    workers run it), with the source of those facts, once per file and image (matrix
+    points and runs share them)."""
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
     for experiment in experiments:
@@ -67,7 +69,7 @@ def image_lines(experiments: Sequence[Experiment]) -> list[str]:
             lines.append(f"{head}: no imageFacts (CUDA, sshd unverified)")
             continue
         held = [f"CUDA {shown(facts.cuda)}"]
-        if experiment.job.framework == "mpi":
+        if framework(experiment.job.framework).image_sshd:
             held.append(f"sshd {shown(facts.sshd)}")
         lines.append(f"{head}: {', '.join(held)} (source: {facts.source})")
     return lines
