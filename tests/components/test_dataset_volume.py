@@ -33,10 +33,12 @@ def _build(
 ) -> tuple[DatasetVolume, Registered]:
     spec = Dataset.model_validate({"name": "imagenet", "capacity": "10Ti", **dataset})
     resolved = ResolvedDataset(spec.name, {"path": Fact(path, "trainstack:datasets[0]")})
+    # A data stack's file system is mounted as its kind's store says: ACK's.
+    cluster = ACK_CLUSTER if reference else EXISTING_CLUSTER
 
     def make() -> DatasetVolume:
         stack = pulumi.StackReference("data", stack_name=reference) if reference else None
-        args = DatasetVolumeArgs(spec, resolved, EXISTING_CLUSTER, provider(), reference=stack)
+        args = DatasetVolumeArgs(spec, resolved, cluster, provider(), reference=stack)
         return DatasetVolume("imagenet", args)
 
     return build(make, stack_outputs=stack_outputs)
