@@ -19,7 +19,7 @@ from components.clusters.ack_cluster import AckCluster, AckClusterArgs
 from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
 from components.clusters.nas_file_system import NasFileSystem, NasFileSystemArgs, nas_resources
 from trainstack.config.clusters.alicloud import AlicloudCluster
-from trainstack.config.clusters.alicloud_storage import AlicloudNasSource, DataStore
+from trainstack.config.clusters.alicloud_storage import AlicloudDataStore, AlicloudNasSource
 from trainstack.config.datasets import Dataset
 from trainstack.config.node_pool import NodePool
 
@@ -90,7 +90,7 @@ def file_system(
     return mount_target.mount_target_domain
 
 
-def data_store(store: DataStore) -> None:
+def data_store(store: AlicloudDataStore) -> None:
     """A :class:`NasFileSystem` per file system of a data stack, and its facts as
     ``<name>.<fact>`` outputs (``mountTargetDomain``: what clusters mount)."""
     for spec in store.file_systems:

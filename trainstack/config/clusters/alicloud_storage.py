@@ -141,7 +141,7 @@ class StoredFileSystem(NasSpec):
         )
 
 
-class DataStore(DataStoreModel):
+class AlicloudDataStore(DataStoreModel):
     """NAS file systems owned by this stack, for the clusters of one VPC."""
 
     provider: Literal["alicloud"] = Field(description="`alicloud`: Alibaba Cloud NAS.")
@@ -176,5 +176,5 @@ def check_nas_addons(create: AckCreate | None, mount: Mount, dataset: str) -> No
         )
 
 
-STORAGE = Storage(source=AlicloudNasSource, data_store=DataStore)
+STORAGE = Storage(source=AlicloudNasSource, data_store=AlicloudDataStore)
 """ACK's storage, on its kind (``alicloud.KIND.storage``)."""

@@ -15,8 +15,7 @@ from pydantic import Field
 
 from trainstack.config.clusters.alicloud import KIND as ALICLOUD
 from trainstack.config.clusters.alicloud import AlicloudCluster
-from trainstack.config.clusters.alicloud_storage import AlicloudNasSource
-from trainstack.config.clusters.alicloud_storage import DataStore as AlicloudDataStore
+from trainstack.config.clusters.alicloud_storage import AlicloudDataStore, AlicloudNasSource
 from trainstack.config.clusters.existing import KIND as EXISTING
 from trainstack.config.clusters.existing import ExistingCluster
 from trainstack.config.clusters.spec import ClusterKind, CreateOnlyInputs
