@@ -2,10 +2,11 @@
 
 A ``stack-reference`` dataset is looked up in its data stack's file (same stack
 directory): the data stack must exist, hold that file system, and share the cluster's
-region and VPC (NAS mount targets serve their VPC only). Every dataset gets its *facts*
-(file system, path, zone, storage type, protocol, mount options), each with the key it
-comes from, so that the fairness report can name the key when two clusters would read
-different data.
+network (the keys its store's ``network`` names: ACK's region and VPC, as NAS mount
+targets serve their VPC only). Every dataset gets its *facts* (path and mount options,
+and what its source or its store's file system reports: file system, zone, storage
+type, protocol), each with the key it comes from, so that the fairness report can name
+the key when two clusters would read different data.
 """
 
 from __future__ import annotations
