@@ -77,7 +77,7 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     """Read and validate ``stack_name``'s file and resolve its experiments (no checks run)."""
     stack_file = read_stack_file(project, stack_name)
     stack = load_stack_config(
-        stack_name, stack_file.config, stack_file.secret_keys, stack_file.source
+        stack_name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)

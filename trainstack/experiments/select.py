@@ -19,9 +19,11 @@ from trainstack.core.errors import (
     ExperimentError,
     InvalidInputError,
     Problem,
+    TrainstackError,
     raise_all,
 )
 from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
+from trainstack.core.mentions import Files
 from trainstack.core.values import set_path
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.resolve import (
@@ -50,6 +52,8 @@ class Selection:
 
     experiments: list[Experiment]
     not_selected: tuple[NotSelected, ...]
+    files: Files
+    """The experiment files read, by the name messages give them."""
 
 
 def resolve_experiments(
@@ -66,6 +70,16 @@ def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) 
     name it (never the loaded stack and its kubeconfig: resolving needs no secret)."""
     directory = _directory(project_root, config, stack_file)
     catalog = read_catalog(directory, project_root)
+    files = {path: file for source in catalog for path, file in source.files.items()}
+    try:
+        return _resolve_catalog(catalog, config, stack_file, files)
+    except TrainstackError as error:
+        raise error.reading(files) from None
+
+
+def _resolve_catalog(
+    catalog: list[ExperimentSource], config: StackConfig, stack_file: str, files: Files
+) -> Selection:
     _check_count(catalog, config, stack_file)
     candidates = [candidate for source in catalog for candidate in expand(source)]
     selected = _select(candidates, config, stack_file)
@@ -88,6 +102,7 @@ def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) 
     return Selection(
         sorted(resolved, key=lambda experiment: experiment.release_name),
         _not_selected(candidates, selected),
+        files,
     )
 
 
