@@ -133,10 +133,10 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
 def _prepare(project_root: Path, stack: LoadedStack, stack_dir: Path | None) -> Deployment:
     directory = stack_dir or Project.load(project_root).stack_config_dir
     datasets = resolve_datasets(stack, directory)
-    selection = resolve_selection(project_root, stack.config, stack.source)
+    selection = resolve_selection(project_root, stack.config, stack.source, stack.files)
     experiments = selection.experiments
     data_files = (d.reference.stack.files for d in datasets if d.reference is not None)
-    files = dict(stack.files, **selection.files)
+    files = dict(selection.files)
     for each in data_files:
         files.update(each)
     warnings = enforce(check_experiments(experiments, stack.config, stack.source), files)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from trainstack.core.errors import ConfigError, Problem
 from trainstack.core.files import read_source
-from trainstack.core.yaml.positions import at, where_written
+from trainstack.core.yaml.positions import at, key_line, where_written
 
 STACK = """\
 config:
@@ -67,3 +68,16 @@ def test_a_line_comes_from_the_file_the_message_is_about(tmp_path: Path) -> None
         "invalid stack configuration in stacks/Pulumi.s.yaml:6",
     ]
     assert unread == "invalid stack configuration in stacks/Pulumi.s.yaml"
+
+
+def test_a_file_rewritten_within_the_clocks_tick_gets_its_new_lines(tmp_path: Path) -> None:
+    """Same path, same modification time (a test's second write, an editor's quick save):
+    the lines are the new text's."""
+    path = tmp_path / "Pulumi.s.yaml"
+    path.write_text(STACK)
+    key = "trainstack:acceleration.component.version"
+    assert key_line(path, key) == 5
+    stamp = path.stat().st_mtime_ns
+    path.write_text("# one line down\n" + STACK)
+    os.utime(path, ns=(stamp, stamp))
+    assert key_line(path, key) == 6

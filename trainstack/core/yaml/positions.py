@@ -79,7 +79,7 @@ def key_line(path: Path, key: str) -> int | None:
     if not location:
         return None
     try:
-        lines = _key_lines(path, path.stat().st_mtime_ns)
+        lines = _key_lines(read_source(path).text)
     except (OSError, TrainstackError, yaml.YAMLError):
         return None
     for candidate in (location, ("config", *location)):
@@ -112,10 +112,15 @@ def parse_key(key: str) -> Location:
     return tuple(parts) if position == len(text) else ()
 
 
-@functools.lru_cache(maxsize=64)
-def _key_lines(path: Path, _mtime_ns: int) -> dict[Location, int]:
-    """Every key path of the file's document (and list item) with its line."""
-    loader = _Loader(read_source(path).text)
+@functools.lru_cache(maxsize=16)
+def _key_lines(text: str) -> dict[Location, int]:
+    """Every key path of a document (and list item) with its line.
+
+    Kept by the text itself, read again for each message (bounded, a few kB): parsing is
+    what costs when many messages name one file, and a file rewritten within the clock's
+    tick (same path, same modification time) can never get the lines of its old text.
+    """
+    loader = _Loader(text)
     lines: dict[Location, int] = {}
     # One entry per open collection: [is_mapping, current key or index, expecting a key]
     open_: list[list[Any]] = []
