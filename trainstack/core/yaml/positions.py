@@ -7,7 +7,7 @@ Files are parsed for their values by ruamel.yaml (stack files) or Helm's reader
 again, only when a message is printed, as libyaml's event stream (the pre-scan's parser,
 :mod:`trainstack.core.yaml.scan`), so that positions never cost anything on the way to a
 plan. Whoever prints a message passes the files it names, as they were read
-(:data:`trainstack.core.errors.Files`: an error's own, a stack's, a plan's); a message whose
+(:data:`trainstack.core.mentions.Files`: an error's own, a stack's, a plan's); a message whose
 file is not among them (values handed over by the Pulumi engine), cannot be read again, or
 whose key is not written in it, simply has no line.
 
