@@ -96,7 +96,7 @@ def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDatas
     resolved = [_with_manifest(stack, item) for item in resolved]
     resolved = _with_populate(stack, resolved, problems)
     if problems:
-        raise ConfigError(stack.source, problems)
+        raise ConfigError(stack.source, problems, stack.files)
     return tuple(resolved)
 
 
@@ -214,7 +214,7 @@ def _load_data_stack(
     try:
         stack_file = read_stack_file(project, name)
         other = load_stack_config(
-            name, stack_file.config, stack_file.secret_keys, stack_file.source
+            name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
         )
     except TrainstackError as error:
         problems.append(Problem(f"{key}.source.stack", repr(name), f"a valid data stack: {error}"))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from trainstack.config.acceleration import HelmComponent, override_keys
 from trainstack.config.stack import StackConfig
+from trainstack.core.mentions import Files
 from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
 from trainstack.core.yaml.positions import locate_mentions
@@ -16,9 +17,10 @@ from trainstack.experiments.image_facts import shown
 from trainstack.training_job.frameworks import framework
 
 
-def pool_lines(config: StackConfig, source: str) -> list[str]:
+def pool_lines(config: StackConfig, source: str, files: Files) -> list[str]:
     """Each pool: its nodes and GPUs, then per node its capacity and its allocatable (what
-    pods can request, which every check uses), with where the allocatable comes from."""
+    pods can request, which every check uses), with where the allocatable comes from (the
+    key to set, with its line where it is written in ``files``)."""
     lines = []
     for pool in config.node_pools:
         line = f"pool {pool.name}: {pool.describe()}"
@@ -41,7 +43,8 @@ def pool_lines(config: StackConfig, source: str) -> list[str]:
             line += "; allocatable unknown (nothing checked against it)"
         lines.append(line)
         lines += [
-            f"  assumed, not verified: {fact}; set {locate_mentions(config.mention(key, source))}"
+            f"  assumed, not verified: {fact}; set "
+            f"{locate_mentions(config.mention(key, source), files)}"
             for fact, key in allocatable.assumed
         ]
     return lines
