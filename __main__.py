@@ -12,12 +12,11 @@ import pulumi
 
 from components.acceleration import Acceleration, AccelerationArgs
 from components.clusters.provider import kubernetes_provider
-from components.clusters.registry import node_pool, provision
+from components.clusters.registry import make_data_store, node_pool, provision
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from components.experiment_releases import ExperimentReleases, ExperimentReleasesArgs
 from components.installers import InstallContext
 from components.job_queueing import JobQueueing, JobQueueingArgs
-from components.nas_file_system import NasFileSystem, NasFileSystemArgs
 from components.team import Team, TeamArgs
 from components.training_operators import TrainingOperators, TrainingOperatorsArgs
 from trainstack.config.loader import LoadedDataStack, LoadedStack
@@ -27,32 +26,7 @@ from trainstack.deployment import CHART_PATH, Deployment, handed_over, prepare_f
 
 def data_stack(stack: LoadedDataStack) -> None:
     """The file systems of a data stack, and their facts as ``<name>.<fact>`` outputs."""
-    store = stack.config.data_store
-    for spec in store.file_systems:
-        file_system = NasFileSystem(
-            spec.name,
-            NasFileSystemArgs(
-                spec=spec,
-                vpc_id=store.vpc_id,
-                vswitch_id=spec.vswitch_id,
-                description=spec.name,
-                protected=spec.protection.enabled,
-            ),
-        )
-        facts = {
-            "fileSystemId": file_system.file_system_id,
-            "mountTargetDomain": file_system.mount_target_domain,
-            "path": spec.path,
-            "zoneId": spec.zone_id,
-            "storageType": spec.storage_type,
-            "protocolType": spec.protocol_type,
-            "fileSystemType": spec.file_system_type,
-            "vpcId": store.vpc_id,
-            "vswitchId": spec.vswitch_id,
-            "region": store.region,
-        }
-        for fact, value in facts.items():
-            pulumi.export(f"{spec.name}.{fact}", value)
+    make_data_store(stack.config.data_store)
 
 
 def cluster_stack(deployment: Deployment, stack: LoadedStack) -> None:

@@ -69,7 +69,9 @@ def _prepared(project: Any, stack: str) -> tuple[Any, Any]:
     from trainstack.deployment import prepare
 
     stack_file = read_stack_file(project, stack)
-    loaded = load_stack_config(stack, stack_file.config, stack_file.secret_keys, stack_file.source)
+    loaded = load_stack_config(
+        stack, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
+    )
     return stack_file, prepare(project.root, loaded, project.stack_config_dir)
 
 

@@ -12,12 +12,8 @@ from components.clusters.registry import create_file_system
 from components.populate_job import PopulateJob, PopulateJobArgs
 from trainstack.config.clusters.registry import Cluster
 from trainstack.config.data_sources import ResolvedDataset
-from trainstack.config.datasets import (
-    NAS_CSI_DRIVER,
-    AlicloudNasSource,
-    Dataset,
-    NfsSource,
-)
+from trainstack.config.datasets import Dataset
+from trainstack.config.storage import Mount
 from trainstack.core.names import MANAGED_BY
 
 
@@ -39,7 +35,7 @@ class DatasetVolumeArgs:
 
 
 class DatasetVolume(pulumi.ComponentResource):
-    """A static PV (NAS CSI or NFS) and a PVC bound to exactly that PV, per namespace.
+    """A static PV (a CSI driver's or NFS) and a PVC bound to exactly that PV, per namespace.
 
     Static, not dynamically provisioned: the data already exists (in a data stack's NAS,
     or a NAS file system created here, empty, for the data to be copied in) and must
@@ -55,8 +51,8 @@ class DatasetVolume(pulumi.ComponentResource):
     server or path replaces it) leaves running jobs with a lost volume: that must be a
     deliberate ``pulumi state unprotect``, not a side effect. It is not
     ``retainOnDelete``: a PV left behind when its dataset leaves the stack would keep
-    pointing at the data with no owner. A NAS file system created here is protected as
-    in :mod:`components.nas_file_system`.
+    pointing at the data with no owner. A file system created here is its kind's (ACK's
+    NAS, protected as in :mod:`components.clusters.nas_file_system`).
 
     A data stack's file system with ``populate``: the first dataset mounting all of it
     gets a :class:`PopulateJob` (the Job that fills it, on the stack the data stack names;
@@ -105,18 +101,20 @@ class DatasetVolume(pulumi.ComponentResource):
     def _server(
         name: str, args: DatasetVolumeArgs, opts: pulumi.ResourceOptions
     ) -> pulumi.Input[str]:
-        """The NFS server: an existing one, a data stack's, or a new NAS file system's."""
+        """The server: the one the source names, a data stack's, or a new file system's."""
         dataset, source = args.dataset, args.dataset.source
-        if isinstance(source, NfsSource):
-            return source.server
-        if not isinstance(source, AlicloudNasSource):
-            assert args.reference is not None  # the program passes the data stack's reference
-            domain = args.reference.get_output(f"{source.dataset}.mountTargetDomain")
-            return domain.apply(str)
-        if source.create is None:
-            assert source.mount_target_domain is not None  # the model requires one of the two
-            return source.mount_target_domain
-        return create_file_system(name, dataset, source.create, args.cluster, opts)
+        given = source.given_server()
+        if given is not None:
+            return given
+        referenced = source.referenced()
+        if referenced is None:
+            return create_file_system(name, dataset, args.cluster, opts)
+        store = args.cluster.kind.storage.data_store
+        # The program passes the data stack's reference; the stack model refuses a
+        # stack-reference source on a kind without data stacks.
+        assert args.reference is not None and store is not None
+        domain = args.reference.get_output(f"{referenced.file_system}.{store.server_output}")
+        return domain.apply(str)
 
 
 def _claim(
@@ -129,7 +127,10 @@ def _claim(
     args: DatasetVolumeArgs,
 ) -> k8s.core.v1.PersistentVolumeClaim:
     """The PV ``volume_name`` and the claim ``dataset.name`` in ``namespace`` bound to it."""
-    csi, nfs = _volume_source(dataset, volume_name, server, str(args.resolved.facts["path"].value))
+    mount = args.cluster.mount(dataset.source)
+    assert mount is not None  # the stack model refuses a source its cluster cannot mount
+    path = str(args.resolved.facts["path"].value)
+    csi, nfs = _volume_source(mount, volume_name, server, path)
     volume = k8s.core.v1.PersistentVolume(
         f"{name}-pv",
         metadata=k8s.meta.v1.ObjectMetaArgs(name=volume_name, labels=_labels(dataset)),
@@ -167,15 +168,15 @@ def _claim(
 
 
 def _volume_source(
-    dataset: Dataset, volume_name: str, server: pulumi.Input[str], path: str
+    mount: Mount, volume_name: str, server: pulumi.Input[str], path: str
 ) -> tuple[
     k8s.core.v1.CSIPersistentVolumeSourceArgs | None, k8s.core.v1.NFSVolumeSourceArgs | None
 ]:
-    """The PV's volume source: the NAS CSI plug-in, or the in-tree NFS client."""
-    if not isinstance(dataset.source, NfsSource):
+    """The PV's volume source: its kind's CSI driver, or the in-tree NFS client."""
+    if mount.csi_driver is not None:
         csi = k8s.core.v1.CSIPersistentVolumeSourceArgs(
-            driver=NAS_CSI_DRIVER,
-            # The NAS plug-in requires the handle to equal the PV name.
+            driver=mount.csi_driver,
+            # The handle is the PV's name, as ACK's NAS plug-in requires (see Mount).
             volume_handle=volume_name,
             volume_attributes={"server": server, "path": path},
         )

@@ -1,6 +1,6 @@
 """docs/extending.md against the code: every file it lists exists, each section names its
 registries (defined in a source file the section lists), every entry of each registry has
-the files the page says each one has, and each change stays within issue 24's budget of
+the files the page says each one has, and each change stays within issues 24 and 39's budget of
 hand-edited source files. Each check is also shown failing on a page broken on purpose."""
 
 from __future__ import annotations
@@ -81,6 +81,12 @@ AXES = (
         ("KINDS", "COMPONENTS"),
         lambda: [{"<provider>": kind.provider} for kind in KINDS],
         4,
+    ),
+    Axis(
+        "A cluster kind with its own storage",
+        ("KINDS", "COMPONENTS", "DatasetSource", "DataStore"),
+        lambda: [{"<provider>": k.provider} for k in KINDS if k.storage.source is not None],
+        5,
     ),
 )
 
@@ -203,10 +209,42 @@ def test_the_clusters_two_tables_list_the_same_kinds() -> None:
     assert [entry.kind for entry in COMPONENTS] == list(KINDS)
 
 
+def spec_keywords(path: Path) -> set[str]:
+    """The keywords of the ``SPEC = FrameworkSpec(...)`` call at the top level of ``path``."""
+    for node in parse_python(path).body:
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", "") for t in node.targets] == ["SPEC"]
+            and isinstance(node.value, ast.Call)
+        ):
+            return {keyword.arg for keyword in node.value.keywords if keyword.arg}
+    return set()
+
+
+def test_a_frameworks_defaults_and_arena_support_are_in_its_first_source_file() -> None:
+    """The 4 files hold for a framework with its own defaults and Arena support: both are
+    keywords of its SPEC, in the package file the page lists first (the shared code that
+    reads them tests no name: tests/test_framework_names.py)."""
+    files = listed(sections(DOC.read_text(encoding="utf-8"))["A framework"])
+    first = next(f.path for f in files if f.group == "Source")
+    assert first == "trainstack/training_job/frameworks/<name>/__init__.py"
+    for spec in FRAMEWORKS:
+        keywords = spec_keywords(REPO / _fill(first, {"<name>": spec.name}))
+        assert {"run_defaults", "arena"} <= keywords, spec.name
+
+
+def test_the_spec_check_fails_without_the_spec(tmp_path: Path) -> None:
+    module = tmp_path / "jax.py"
+    module.write_text("SPEC = FrameworkSpec(name='jax', run_defaults=None)\n", encoding="utf-8")
+    assert spec_keywords(module) == {"name", "run_defaults"}
+    module.write_text("spec = make()\n", encoding="utf-8")
+    assert spec_keywords(module) == set()
+
+
 # The checks must be able to fail, or a clean page proves nothing.
 
 PAGE = DOC.read_text(encoding="utf-8")
-FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>.py`"
+FRAMEWORK_MODULE = "`trainstack/training_job/frameworks/<name>/__init__.py`"
 
 
 def _fake_framework() -> list[dict[str, str]]:
@@ -242,7 +280,7 @@ def _fake_framework() -> list[dict[str, str]]:
         (
             PAGE,
             (Axis("A framework", ("FRAMEWORKS",), _fake_framework, 4), *AXES[1:]),
-            "A framework: trainstack/training_job/frameworks/jax.py "
+            "A framework: trainstack/training_job/frameworks/jax/__init__.py "
             f"(each entry's {FRAMEWORK_MODULE.strip('`')}) missing",
         ),
         (
@@ -262,6 +300,20 @@ def _fake_framework() -> list[dict[str, str]]:
             ),
             AXES,
             "A cluster kind: 5 source files, more than 4",
+        ),
+        (
+            PAGE.replace(
+                "5. `components/clusters/registry.py`: its `ClusterComponents` entry, naming",
+                "5. `components/dataset_volume.py`: its volumes.\n"
+                "6. `components/clusters/registry.py`: its `ClusterComponents` entry, naming",
+            ),
+            AXES,
+            "A cluster kind with its own storage: 6 source files, more than 5",
+        ),
+        (
+            PAGE.replace("`DatasetSource`", "the sources' union"),
+            AXES,
+            "A cluster kind with its own storage: does not name its registry DatasetSource",
         ),
         (
             PAGE.replace("`stacks/Pulumi.<stack>.yaml`:", "`stack/Pulumi.<stack>.yaml`:"),
@@ -287,6 +339,8 @@ def _fake_framework() -> list[dict[str, str]]:
         "entry without its module",
         "file an entry lacks",
         "over budget",
+        "storage over budget",
+        "storage registry unnamed",
         "missing directory of an optional file",
         "unknown placeholder",
         "missing section",

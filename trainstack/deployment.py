@@ -33,6 +33,7 @@ from trainstack.checks.selection import unselected_findings
 from trainstack.config.data_sources import ResolvedDataset, resolve_datasets
 from trainstack.config.loader import AnyStack, LoadedStack, load_from_pulumi
 from trainstack.core.errors import PlaceholderError, TrainstackError
+from trainstack.core.mentions import Files
 from trainstack.core.names import placeholders
 from trainstack.core.project import Project
 from trainstack.core.yaml.positions import where_written
@@ -72,6 +73,9 @@ class Deployment:
     """Experiments of the directory the stack does not select, by file."""
     facts_note: str = ""
     """What the pools and operators were compared with: the cluster's facts, or nothing."""
+    files: Files = field(default_factory=dict)
+    """The files read for it (the stack's, its template's, the experiments', the data
+    stacks'), by the name messages give them: where printed messages find their keys' lines."""
 
     @property
     def referenced_stacks(self) -> list[str]:
@@ -121,12 +125,23 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
     (default: the project's stack directory).
     """
     if not isinstance(stack, LoadedStack):
-        return Deployment(stack)
+        return Deployment(stack, files=stack.files)
+    try:
+        return _prepare(project_root, stack, stack_dir)
+    except TrainstackError as error:
+        raise error.reading(stack.files) from None
+
+
+def _prepare(project_root: Path, stack: LoadedStack, stack_dir: Path | None) -> Deployment:
     directory = stack_dir or Project.load(project_root).stack_config_dir
     datasets = resolve_datasets(stack, directory)
-    selection = resolve_selection(project_root, stack.config, stack.source)
+    selection = resolve_selection(project_root, stack.config, stack.source, stack.files)
     experiments = selection.experiments
-    warnings = enforce(check_experiments(experiments, stack.config, stack.source))
+    data_files = (d.reference.stack.files for d in datasets if d.reference is not None)
+    files = dict(selection.files)
+    for each in data_files:
+        files.update(each)
+    warnings = enforce(check_experiments(experiments, stack.config, stack.source), files)
     facts_file = f"{FACTS_DIR}/{stack.name}.json"
     facts = read_facts(project_root, stack.name, lambda path: facts_file)
     if facts is not None:
@@ -149,6 +164,7 @@ def prepare(project_root: Path, stack: AnyStack, stack_dir: Path | None = None) 
         acknowledged=tuple(acknowledged),
         not_selected=selection.not_selected,
         facts_note=facts_note(facts_file, facts is not None, stack.name),
+        files=files,
     )
 
 
@@ -172,7 +188,9 @@ def prepare_for_program(handed: Deployment | None) -> Deployment:
         found = deployment.placeholders()
         if found:
             # Each key where it is written (FILE:LINE: KEY), when the file was read here.
-            located = [(where_written(key, stack.source), value) for key, value in found]
+            located = [
+                (where_written(key, stack.source, deployment.files), value) for key, value in found
+            ]
             raise PlaceholderError(stack.source, located)
     except TrainstackError as error:
         raise pulumi.RunError(str(error)) from None

@@ -1,5 +1,5 @@
-"""The program's side of an ACK cluster: node pools, add-ons, NAS file systems and the
-kubeconfig, all through the Alibaba Cloud API.
+"""The program's side of an ACK cluster: node pools, add-ons, NAS file systems (a
+dataset's, a data stack's) and the kubeconfig, all through the Alibaba Cloud API.
 
 Each function takes the ACK model; ``registry.py`` hands a stack's cluster here only when
 its ``provider`` is ``alicloud``.
@@ -17,9 +17,10 @@ import pulumi_kubernetes as k8s
 
 from components.clusters.ack_cluster import AckCluster, AckClusterArgs
 from components.clusters.ack_node_pool import AckNodePool, AckNodePoolArgs
-from components.nas_file_system import NasFileSystemArgs, nas_resources
+from components.clusters.nas_file_system import NasFileSystem, NasFileSystemArgs, nas_resources
 from trainstack.config.clusters.alicloud import AlicloudCluster
-from trainstack.config.datasets import Dataset, NasFileSystem
+from trainstack.config.clusters.alicloud_storage import AlicloudDataStore, AlicloudNasSource
+from trainstack.config.datasets import Dataset
 from trainstack.config.node_pool import NodePool
 
 
@@ -70,14 +71,14 @@ def ack_addon(
 
 
 def file_system(
-    name: str,
-    dataset: Dataset,
-    spec: NasFileSystem,
-    cluster: AlicloudCluster,
-    opts: pulumi.ResourceOptions,
+    name: str, dataset: Dataset, cluster: AlicloudCluster, opts: pulumi.ResourceOptions
 ) -> pulumi.Output[str]:
-    """A NAS file system for ``dataset`` with its mount target in the cluster's VPC (on the
-    cluster's first vSwitch unless the spec names one); the mount target's domain."""
+    """A NAS file system for ``dataset`` (``source.create``) with its mount target in the
+    cluster's VPC (on the cluster's first vSwitch unless the spec names one); the mount
+    target's domain."""
+    source = dataset.source
+    assert isinstance(source, AlicloudNasSource) and source.create is not None
+    spec = source.create
     args = NasFileSystemArgs(
         spec=spec,
         vpc_id=cluster.vpc_id,
@@ -87,3 +88,29 @@ def file_system(
     )
     _, mount_target = nas_resources(name, args, opts)
     return mount_target.mount_target_domain
+
+
+def data_store(store: AlicloudDataStore) -> None:
+    """A :class:`NasFileSystem` per file system of a data stack, and its facts as
+    ``<name>.<fact>`` outputs (``mountTargetDomain``: what clusters mount)."""
+    for spec in store.file_systems:
+        file_system = NasFileSystem(
+            spec.name,
+            NasFileSystemArgs(
+                spec, store.vpc_id, spec.vswitch_id, spec.name, spec.protection.enabled
+            ),
+        )
+        facts = {
+            "fileSystemId": file_system.file_system_id,
+            "mountTargetDomain": file_system.mount_target_domain,
+            "path": spec.path,
+            "zoneId": spec.zone_id,
+            "storageType": spec.storage_type,
+            "protocolType": spec.protocol_type,
+            "fileSystemType": spec.file_system_type,
+            "vpcId": store.vpc_id,
+            "vswitchId": spec.vswitch_id,
+            "region": store.region,
+        }
+        for fact, value in facts.items():
+            pulumi.export(f"{spec.name}.{fact}", value)

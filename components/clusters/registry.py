@@ -19,11 +19,13 @@ import pulumi_kubernetes as k8s
 
 from components.clusters import alicloud, existing
 from trainstack.config.clusters.alicloud import KIND as ALICLOUD
+from trainstack.config.clusters.capabilities import Capability
 from trainstack.config.clusters.existing import KIND as EXISTING
 from trainstack.config.clusters.registry import Cluster
-from trainstack.config.clusters.spec import Capability, ClusterKind
-from trainstack.config.datasets import Dataset, NasFileSystem
+from trainstack.config.clusters.spec import ClusterKind
+from trainstack.config.datasets import Dataset
 from trainstack.config.node_pool import NodePool
+from trainstack.config.storage import DataStoreModel
 
 PoolMaker = Callable[[NodePool, Any, k8s.Provider, bool], "pulumi.Output[str] | None"]
 """(pool, cluster, Kubernetes provider, takes over the former GPU pool's URNs) -> the
@@ -33,10 +35,12 @@ Provisioner = Callable[[Any], Any]
 when the stack creates it."""
 KubeconfigFetcher = Callable[[Any], pulumi.Output[str]]
 """(cluster) -> its kubeconfig, read from the cloud's API."""
-FileSystemMaker = Callable[
-    [str, Dataset, NasFileSystem, Any, pulumi.ResourceOptions], pulumi.Output[str]
-]
-"""(resource name, dataset, file system, cluster, options) -> the NFS server to mount."""
+FileSystemMaker = Callable[[str, Dataset, Any, pulumi.ResourceOptions], pulumi.Output[str]]
+"""(resource name, dataset whose source is the kind's own, cluster, options) -> the server
+its PVs mount."""
+DataStoreMaker = Callable[[Any], None]
+"""(the kind's ``trainstack:dataStore``) -> nothing: its file systems are made and their
+facts exported as ``<name>.<fact>`` (the server a cluster mounts among them)."""
 
 
 class AddonMaker(Protocol):
@@ -67,6 +71,8 @@ class ClusterComponents:
     """With ``addons``: operators and components installed by the cloud."""
     file_system: FileSystemMaker | None = None
     """With ``nas``: a file system created for a dataset."""
+    data_store: DataStoreMaker | None = None
+    """With ``data-stacks``: the file systems of a data stack of the kind."""
 
 
 COMPONENTS: tuple[ClusterComponents, ...] = (
@@ -77,6 +83,7 @@ COMPONENTS: tuple[ClusterComponents, ...] = (
         alicloud.kubeconfig,
         alicloud.ack_addon,
         alicloud.file_system,
+        alicloud.data_store,
     ),
     ClusterComponents(EXISTING, existing.provision, existing.node_pool),
 )
@@ -133,12 +140,16 @@ def install_addon(
 
 
 def create_file_system(
-    name: str,
-    dataset: Dataset,
-    spec: NasFileSystem,
-    cluster: Cluster,
-    opts: pulumi.ResourceOptions,
+    name: str, dataset: Dataset, cluster: Cluster, opts: pulumi.ResourceOptions
 ) -> pulumi.Output[str]:
     """A file system for ``dataset`` in the cluster's network (``nas``); its server."""
     create = _offered(cluster, "nas", components(cluster).file_system)
-    return create(name, dataset, spec, cluster, opts)
+    return create(name, dataset, cluster, opts)
+
+
+def make_data_store(store: DataStoreModel) -> None:
+    """The file systems of a data stack, by the kind whose store it is (``data-stacks``)."""
+    entry = next(e for e in COMPONENTS if e.kind.storage.data_store is type(store))
+    if entry.data_store is None:
+        raise LookupError(f"{entry.kind.label} has no data-stacks: its storage declares a store")
+    entry.data_store(store)

@@ -102,3 +102,16 @@ def test_a_framework_setting_without_its_entry_in_settings_py_is_refused() -> No
 
     with pytest.raises(ChartError, match="framework mpi lists settings .*: mpi.hostfile$"):
         info_facts(spec)
+
+
+def test_arena_settings_naming_a_role_the_framework_lacks_are_refused() -> None:
+    spec = next(spec for spec in FRAMEWORKS if spec.name == "tensorflow")
+    assert spec.arena is not None
+    broken = replace(spec, arena=replace(spec.arena, hides_gpus=("parameter-server",)))
+
+    with pytest.raises(
+        ChartError,
+        match=r"framework tensorflow: arena.hides_gpus names no role of it: parameter-server "
+        r"\(roles: chief, worker, ps, evaluator\)$",
+    ):
+        info_facts(broken)

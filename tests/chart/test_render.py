@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,7 @@ from tests.chart.jobs import CHART_DIR, job_values
 from trainstack.chart.render import load_chart, parse_manifests, render_training_job
 from trainstack.core.errors import ChartError, ValuesError
 from trainstack.training_job.frameworks import FrameworkSpec, frameworks
+from trainstack.training_job.frameworks.run_defaults import ArenaSettings, RestartDefaults
 
 
 def test_returns_parsed_objects_without_notes() -> None:
@@ -138,4 +140,30 @@ def test_each_framework_info_states_its_registry_entry(
         "dialects": sorted(spec.dialects),
         "settings": sorted(spec.settings),
         "roles": list(dict.fromkeys(role.values_key for role in spec.roles)),
+        "roleKeys": {role.name: role.values_key for role in spec.roles},
+        "runDefaults": {
+            "restart": _restart(spec.run_defaults.restart),
+            "pinned": dict(spec.run_defaults.pinned),
+        },
+        "arena": _arena(spec.arena),
+    }
+
+
+def _restart(defaults: RestartDefaults) -> dict[str, Any]:
+    roles = [{"role": r.role, "policy": r.policy, "beside": r.beside} for r in defaults.roles]
+    return {"policy": defaults.policy, "roles": roles}
+
+
+def _arena(arena: ArenaSettings | None) -> dict[str, Any]:
+    if arena is None:
+        return {}
+    return {
+        "command": arena.command,
+        "app": arena.app,
+        "workers": list(arena.workers),
+        "gpuRoles": list(arena.gpu_roles),
+        "restart": _restart(arena.restart),
+        "backoffLimit": arena.backoff_limit,
+        "cleanPodPolicy": dict(arena.clean_pod_policy),
+        "hidesGpus": list(arena.hides_gpus),
     }

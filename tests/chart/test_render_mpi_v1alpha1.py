@@ -1,7 +1,7 @@
 """The MPIJob (kubeflow.org/v1alpha1) the chart renders for ack-arena (operatorApi arena).
 
 ack-arena's fork makes the launcher and the workers from one pod template and starts the
-ranks through kubectl exec (trainstack/training_job/frameworks/mpi_arena.py): the
+ranks through kubectl exec (trainstack/training_job/frameworks/mpi/arena.py): the
 template carries the launcher's command and the workers' GPUs, the launcher's resources
 travel in launcherResources, and nothing of sshd is rendered.
 """

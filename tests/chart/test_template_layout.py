@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests.chart.jobs import CHART_DIR, job_values, render_kinds
 from trainstack.chart.constants import FRAMEWORKS_TEMPLATE
-from trainstack.chart.frameworks_tpl import HEADER
+from trainstack.chart.frameworks_tpl import ARENA_SUBMITS, HEADER
 from trainstack.training_job import release_name_problems, violations
 
 TEMPLATES = CHART_DIR / "templates"
@@ -56,12 +56,13 @@ def _frameworks() -> list[str]:
 
 
 def _generated_infos(templates: Path) -> set[str]:
-    """The helpers the generated template may define: each framework's info; none when
-    _frameworks.tpl is not the generator's (its header)."""
+    """The helpers the generated template may define: each framework's info and the list of
+    the frameworks arena submit has; none when _frameworks.tpl is not the generator's (its
+    header)."""
     path = templates / GENERATED
     if not (path.is_file() and path.read_text(encoding="utf-8").startswith(HEADER)):
         return set()
-    return {f"training-job.{fw}.info" for fw in _frameworks()}
+    return {f"training-job.{fw}.info" for fw in _frameworks()} | {ARENA_SUBMITS}
 
 
 def _volume_names() -> list[str]:
@@ -289,7 +290,8 @@ def test_the_generated_template_is_the_generators() -> None:
 
     assert text.startswith(HEADER)
     assert [name for name, _ in _defines(TEMPLATES / GENERATED)] == [
-        f"training-job.{fw}.info" for fw in _frameworks()
+        *(f"training-job.{fw}.info" for fw in _frameworks()),
+        ARENA_SUBMITS,
     ]
 
 

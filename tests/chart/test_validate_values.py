@@ -155,14 +155,14 @@ INCONSISTENT = {
         security={"seccompProfile": None},
         datasets=[{"claimName": "d", "mountPath": "/opt/kube"}],
     ),
-    # the fork strips claims off its launcher in place: two panic it (mpi_arena.py)
+    # the fork strips claims off its launcher in place: two panic it (mpi/arena.py)
     "two claims off ack-arena's launcher": _arena_claims(results=RESULTS),
     "an ack-arena launcher without a command keeps its preflight": job_values(
         "mpi", operatorApi="arena", security={"seccompProfile": None}, command=None
     ),
     "arenaSubmit on a trainjob": job_values("trainjob", arenaSubmit=True),
     "a trainjob without a command keeps its preflight": job_values("trainjob", command=None),
-    # Trainer rewrites exactly [tune, run]: wrapped, it would not (trainjob_unsupported.py)
+    # Trainer rewrites exactly [tune, run]: wrapped, it would not (trainjob/unsupported.py)
     "a torchtune trainjob keeps its preflight": job_values(
         "trainjob", command=["tune", "run"], args=["--config", "llama3_2/1B_lora"]
     ),

@@ -91,7 +91,9 @@ def test_team_quotas_beyond_the_pools_name_the_pools_size(deploy: Deployer) -> N
 
 def test_the_assumed_eviction_threshold_names_the_pool_in_the_template() -> None:
     stack = load(_config())
-    gpu, cpu = (line for line in pool_lines(stack.config, stack.source) if "assumed" in line)
+    gpu, cpu = (
+        line for line in pool_lines(stack.config, stack.source, stack.files) if "assumed" in line
+    )
     # Not written: named at its pool, where it is to be added.
     assert gpu.endswith(f"; set {TEMPLATE}:{GPU_POOL}: nodePools[0].evictionThreshold")
     assert cpu.endswith(f"; set {TEMPLATE}:{CPU_POOL}: nodePools[1].evictionThreshold")

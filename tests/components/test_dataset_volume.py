@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pulumi
+import pytest
 
 from components.dataset_volume import DatasetVolume, DatasetVolumeArgs
 from tests.components.minimal import ACK_CLUSTER, EXISTING_CLUSTER
 from tests.components.mock_engine import Registered, build, provider, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import ACK_STACKS, example_config, only
+from tests.storage_helpers import SHARE, SHARE_DRIVER, share_dataset, use_share_kind
 from trainstack.config.data_sources import Fact, ResolvedDataset
 from trainstack.config.datasets import Dataset
 from trainstack.plan.masking import COMPUTED
@@ -33,10 +35,12 @@ def _build(
 ) -> tuple[DatasetVolume, Registered]:
     spec = Dataset.model_validate({"name": "imagenet", "capacity": "10Ti", **dataset})
     resolved = ResolvedDataset(spec.name, {"path": Fact(path, "trainstack:datasets[0]")})
+    # A data stack's file system is mounted as its kind's store says: ACK's.
+    cluster = ACK_CLUSTER if reference else EXISTING_CLUSTER
 
     def make() -> DatasetVolume:
         stack = pulumi.StackReference("data", stack_name=reference) if reference else None
-        args = DatasetVolumeArgs(spec, resolved, EXISTING_CLUSTER, provider(), reference=stack)
+        args = DatasetVolumeArgs(spec, resolved, cluster, provider(), reference=stack)
         return DatasetVolume("imagenet", args)
 
     return build(make, stack_outputs=stack_outputs)
@@ -127,6 +131,26 @@ def test_a_nas_created_for_the_dataset_is_in_the_clusters_vpc_and_first_vswitch(
     assert (file_system.name, file_system.inputs["description"]) == ("imagenet-nas", "imagenet")
     assert (file_system.protect, file_system.retain_on_delete) == (True, True)
     assert (mount_target.inputs["vpcId"], mount_target.inputs["vswitchId"]) == ("vpc-1", "vsw-1")
+
+
+def test_a_kinds_own_source_is_mounted_by_the_driver_its_kind_declares(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A kind the code does not know (tests/storage_helpers.py): shared code mounts its
+    # source as the source declares, at the server it names.
+    use_share_kind(monkeypatch)
+    spec = share_dataset()
+    resolved = ResolvedDataset(spec.name, {"path": Fact("/", "trainstack:datasets[0]")})
+    _, registered = build(
+        lambda: DatasetVolume(
+            "imagenet", DatasetVolumeArgs(spec, resolved, EXISTING_CLUSTER, provider())
+        )
+    )
+    assert registered.one(PV).inputs["spec"]["csi"] == {
+        "driver": SHARE_DRIVER,
+        "volumeHandle": "imagenet",
+        "volumeAttributes": {"server": SHARE, "path": "/"},
+    }
 
 
 def _plan_with_source(write_stack: StackWriter, source: dict[str, Any], **extra: Any) -> Plan:

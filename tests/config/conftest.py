@@ -21,8 +21,7 @@ def load(write_stack: StackWriter) -> Loader:
     def run(config: dict[str, Any]) -> LoadedStack:
         project = write_stack(config)
         stack_file = read_stack_file(project, "test")
-        return load_stack_config(
-            "test", stack_file.config, stack_file.secret_keys, stack_file.source
-        )
+        config, secret_keys = stack_file.config, stack_file.secret_keys
+        return load_stack_config("test", config, secret_keys, stack_file.source, stack_file.path)
 
     return run

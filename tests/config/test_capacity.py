@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,17 +11,15 @@ import pytest
 from tests.config.conftest import Loader
 from tests.stack_helpers import example_config, existing_cluster_config, with_gpu_pool
 from trainstack.core.errors import ConfigError
-from trainstack.core.files import remembered
 from trainstack.core.quantity import parse_quantity
 from trainstack.plan.summary_cluster import pool_lines
 
 GPU = "trainstack:nodePools[0]"
 
 
-def _first_pool_line(source: str) -> int:
+def _first_pool_line(path: Path | None) -> int:
     """The line the first pool starts on in the stack file (the one after its key): where a
     key the pool does not set is named."""
-    path = remembered(source)
     assert path is not None
     lines = path.read_text().splitlines()
     return next(i for i, text in enumerate(lines) if "trainstack:nodePools:" in text) + 2
@@ -108,7 +107,7 @@ def test_an_existing_cluster_must_declare_it(load: Loader) -> None:
 
 def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
     stack = load(example_config("aiacc"))
-    lines = pool_lines(stack.config, stack.source)
+    lines = pool_lines(stack.config, stack.source, stack.files)
     assert lines[0] == (
         "pool gpu-v100: 4 node(s) x 4 V100 = 16 GPUs, NVIDIA driver 550.144.03; per node: "
         "capacity 48 CPU, 368Gi; "
@@ -119,6 +118,6 @@ def test_the_plan_shows_capacity_and_allocatable_per_pool(load: Loader) -> None:
     assert lines[1] == (
         "  assumed, not verified: eviction threshold 300Mi on pool gpu-v100: ACK documents "
         "none, inferred from its own example; set "
-        f"{stack.source}:{_first_pool_line(stack.source)}: "
+        f"{stack.source}:{_first_pool_line(stack.path)}: "
         "trainstack:nodePools[0].evictionThreshold"
     )

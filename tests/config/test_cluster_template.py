@@ -30,7 +30,8 @@ def _stack(write_stack: StackWriter, config: dict[str, Any], template: Any = Non
     else:
         target.write_text(dump_yaml(template))
     stack_file = read_stack_file(project, "test")
-    return load_stack_config("test", stack_file.config, stack_file.secret_keys, stack_file.source)
+    config, secret_keys = stack_file.config, stack_file.secret_keys
+    return load_stack_config("test", config, secret_keys, stack_file.source, stack_file.path)
 
 
 def _naming_template() -> dict[str, Any]:

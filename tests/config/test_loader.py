@@ -156,7 +156,9 @@ def test_an_empty_stack_file_is_one_problem(write_stack: StackWriter, tmp_path: 
     (tmp_path / "Pulumi.test.yaml").write_text("")
     stack_file = read_stack_file(project, "test")
     with pytest.raises(ConfigError) as caught:
-        load_stack_config("test", stack_file.config, stack_file.secret_keys, stack_file.source)
+        load_stack_config(
+            "test", stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
+        )
     assert [(p.path, p.found) for p in caught.value.problems] == [
         ("config", "no trainstack: settings")
     ]

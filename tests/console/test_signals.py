@@ -62,6 +62,26 @@ with signals.stopping_on_signals():
 
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_the_modules_load_ends_the_process_at_once_raising_nothing(
+    tmp_path: Path, number: int
+) -> None:
+    """Before the command runs (its imports): no exception lands in the code that runs,
+    whatever catches it there; the process ends with 128+N and says why once."""
+    body = """
+signals.end_at_once()
+try:
+    ready()
+    time.sleep(30)
+except BaseException:
+    marker.write_text("an exception was raised")
+"""
+    status, stderr, marker = _run(tmp_path, body, number)
+    assert (status, marker) == (128 + number, "")
+    expected = "" if number == signal.SIGINT else f"error: stopped by signal {number}\n"
+    assert stderr == expected
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_lost_stop_is_ended_by_the_guard_after_its_cleanups(tmp_path: Path, number: int) -> None:
     """The exception is swallowed (as inside an asyncio task): the guard still ends the
     process, runs what was registered with on_stop, and says why once."""

@@ -30,7 +30,7 @@ from trainstack.console.terminal import (
     print_warning,
 )
 from trainstack.core.errors import ConfigError, Problem
-from trainstack.core.yaml.io import read_yaml
+from trainstack.core.files import read_source
 
 ESCAPE = "\x1b["
 YELLOW_WARNING = "\x1b[33mwarning:\x1b[0m"
@@ -211,10 +211,10 @@ def test_errors_are_red_on_a_terminal() -> None:
 def test_a_users_error_is_printed_with_the_line_of_each_key(tmp_path: Path) -> None:
     path = tmp_path / "stack.yaml"
     path.write_text("config:\n  trainstack:a: 1\n  trainstack:b: 2\n")
-    read_yaml(path, "stack.yaml")
     error = ConfigError(
         "stack.yaml",
         [Problem("trainstack:b", "2", "text"), Problem("trainstack:c", "3", "text")],
+        read_source(path, "stack.yaml").files,
     )
     out = io.StringIO()
     print_user_error(error, console(out))

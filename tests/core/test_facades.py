@@ -1,5 +1,5 @@
-"""Package ``__init__`` files are plain: a docstring, or imports and ``__all__`` naming each
-name once; heavy libraries load inside the functions (the commands) that use them."""
+"""Package ``__init__`` files are plain: no lazy facade, each public name written once;
+heavy libraries load inside the functions (the commands) that use them."""
 
 from __future__ import annotations
 
@@ -17,20 +17,35 @@ INITS = sorted((REPO / "trainstack").glob("*/**/__init__.py"))  # the root's hol
 
 
 @pytest.mark.parametrize("init", INITS, ids=lambda init: str(init.parent.relative_to(REPO)))
-def test_a_package_init_holds_only_imports_and_its_all(init: Path) -> None:
-    """No module ``__getattr__``, no ``TYPE_CHECKING`` copy of the names: a package that
-    re-exports imports each name once and lists it once in ``__all__``."""
+def test_a_package_init_is_plain(init: Path) -> None:
+    """No module ``__getattr__`` (names resolved lazily, hidden from static readers), and
+    ``__all__``, where there is one, lists each name once, bound by a plain import or a
+    definition of the module itself (not only under ``TYPE_CHECKING``)."""
     tree = parse_python(init)
-    imported: set[str] = set()
-    listed: set[str] | None = None
-    for node in tree.body[1:] if ast.get_docstring(tree) else tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            imported.update(alias.asname or alias.name for alias in node.names)
-        elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__":
-            listed = set(ast.literal_eval(node.value))
-        elif not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
-            pytest.fail(f"{init.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)[:60]}")
-    assert listed == (imported or None), f"{init.relative_to(REPO)}: __all__ is not the imports"
+    where = init.relative_to(REPO)
+    bound: set[str] = set()
+    listed: list[str] = []
+    lazy = [
+        node.lineno
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
+        or (isinstance(node, ast.Name) and node.id == "__getattr__")
+    ]
+    assert not lazy, f"{where}:{lazy[0]}: a lazy facade (a module __getattr__)"
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {ast.unparse(target) for target in targets}
+            if "__all__" in names and node.value is not None:
+                listed = list(ast.literal_eval(node.value))
+            bound.update(names)
+    assert len(listed) == len(set(listed)), f"{where}: __all__ names a name twice"
+    unbound = sorted(set(listed) - bound)
+    assert not unbound, f"{where}: __all__ lists {unbound}, which the module does not bind"
 
 
 def test_a_package_loads_its_modules_only_when_one_is_imported() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from trainstack.core.errors import InputLimitError
-from trainstack.core.files import open_regular, read_at_most, read_text
+from trainstack.core.files import open_regular, read_at_most, read_source
 from trainstack.core.limits import MAX_FILE_BYTES
 
 
@@ -16,7 +16,7 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path)
     path = tmp_path / "big.yaml"
     path.write_text("a: " + "x" * MAX_FILE_BYTES + "\n")
     with pytest.raises(InputLimitError, match=r"\(file\): found more than 1048576 bytes"):
-        read_text(path, "big.yaml")
+        read_source(path, "big.yaml")
 
 
 @pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
@@ -29,12 +29,12 @@ def test_only_regular_files_are_read(tmp_path: Path, kind: str) -> None:
     else:
         path = Path("/dev/zero")  # reading it would never end
     with pytest.raises(InputLimitError, match="found a directory, device or pipe"):
-        read_text(path, "values.yaml")
+        read_source(path, "values.yaml")
 
 
 def test_a_missing_file_is_one_clear_problem(tmp_path: Path) -> None:
     with pytest.raises(InputLimitError, match=r"found unreadable \(No such file or directory\)"):
-        read_text(tmp_path / "absent.yaml")
+        read_source(tmp_path / "absent.yaml")
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device", "link"])

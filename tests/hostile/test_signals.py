@@ -44,6 +44,8 @@ def _start(root: Path, scratch: Path, *args: str) -> subprocess.Popen[str]:
         "PYTHONPATH": str(REPO),
         "TMPDIR": str(scratch),
         "TRAINSTACK_CACHE_DIR": str(scratch.parent / "cache"),
+        # A crash (CI once saw SIGSEGV instead of 129) prints every thread's stack.
+        "PYTHONFAULTHANDLER": "1",
     }
     return subprocess.Popen(
         [sys.executable, "-m", "trainstack", *args],

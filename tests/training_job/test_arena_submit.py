@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from tests.stack_helpers import REPO
 from trainstack.core.errors import ValuesError
 from trainstack.training_job import TrainingJob, validate_values
-from trainstack.training_job.arena_submit import arena_env, arena_labels, requested_gpus
+from trainstack.training_job.arena_submit import arena_env, arena_labels, requested_gpus, submits
+from trainstack.training_job.frameworks import FRAMEWORKS, FrameworkSpec, framework
 
 IMAGE = {"name": "registry.example.com/train:1"}
 
@@ -78,3 +83,33 @@ def test_arena_has_no_trainjob() -> None:
     assert problem.allowed == (
         "false with framework trainjob (arena submit has no such job: mpi, tensorflow, pytorch)"
     )
+
+
+def test_arena_parity_has_a_section_per_arena_command_of_the_registry() -> None:
+    # docs/arena-parity.md: "## <section title> (`arena submit <command>`)" per framework
+    text = (REPO / "docs" / "arena-parity.md").read_text(encoding="utf-8")
+    sections = re.findall(r"(?m)^## (.+) \(`arena submit (\w+)`\)$", text)
+    assert sections == [
+        (spec.section_title, spec.arena.command) for spec in FRAMEWORKS if spec.arena is not None
+    ]
+    assert submits() == ["mpi", "tensorflow", "pytorch"]
+
+
+def test_a_new_framework_gets_arenas_env_labels_and_gpus_from_its_spec_alone(
+    respec: Callable[..., FrameworkSpec],
+) -> None:
+    # TensorFlow's roles with other Arena settings, under TensorFlow's name: what Arena gives
+    # follows the data, never the name
+    arena = framework("tensorflow").arena
+    assert arena is not None
+    other = replace(arena, app="jaxjob", workers=("chief", "worker"), gpu_roles=("worker",))
+    respec("tensorflow", arena=replace(other, hides_gpus=("evaluator",)))
+    job = _job(framework="tensorflow", worker={"replicas": 2, "gpus": 1})
+    assert arena_env(job, "ps", 0) == {"gpus": "1", "workers": "3"}
+    assert arena_env(job, "evaluator", 0)["NVIDIA_VISIBLE_DEVICES"] == "void"
+    assert arena_labels(job, "r")["app"] == "jaxjob"
+    assert requested_gpus(job) == 2
+    respec("tensorflow", arena=None)
+    with pytest.raises(ValuesError, match="arenaSubmit: found true") as caught:
+        validate_values({"image": IMAGE, "framework": "tensorflow", "arenaSubmit": True}, "x")
+    assert "arena submit has no such job" in str(caught.value.problems[0])

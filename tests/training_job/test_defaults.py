@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from trainstack.training_job import TrainingJob
 from trainstack.training_job.defaults import (
     backoff_limit,
     clean_pod_policy,
-    mounts_on_launcher,
     pull_policy,
     restart_policy,
     working_dir,
+)
+from trainstack.training_job.frameworks import FrameworkSpec, framework
+from trainstack.training_job.frameworks.mpi.settings import mounts_on_launcher
+from trainstack.training_job.frameworks.run_defaults import (
+    RestartDefaults,
+    RoleRestart,
+    RunDefaults,
 )
 
 IMAGE = {"name": "registry.example.com/train:1"}
@@ -78,3 +86,29 @@ def test_arenas_restart_policies_and_retries_per_framework() -> None:
         "Never",
         "OnFailure",
     ]
+
+
+def test_restart_clean_up_and_retries_follow_the_spec_not_the_name(
+    respec: Callable[..., FrameworkSpec],
+) -> None:
+    # PyTorch's roles with other defaults, under PyTorch's name
+    arena = framework("pytorch").arena
+    assert arena is not None
+    beside = RestartDefaults("OnFailure", (RoleRestart("master", "Never", beside="worker"),))
+    respec(
+        "pytorch",
+        run_defaults=RunDefaults(RestartDefaults("ExitCode"), pinned=(("worker", "Never"),)),
+        arena=replace(
+            arena, restart=beside, backoff_limit=None, clean_pod_policy=(("kubeflow", "All"),)
+        ),
+    )
+    job = _job(framework="pytorch", worker={"replicas": 3})
+    assert [restart_policy(job, role, None) for role in ("master", "worker")] == [
+        "ExitCode",
+        "Never",
+    ]
+    arena_job = _job(framework="pytorch", arenaSubmit=True, worker={"replicas": 3})
+    assert restart_policy(arena_job, "master", None) == "Never"  # beside the Workers
+    alone = _job(framework="pytorch", arenaSubmit=True, worker={"replicas": 1})
+    assert restart_policy(alone, "master", None) == "OnFailure"  # no Worker: the default
+    assert (backoff_limit(arena_job), clean_pod_policy(arena_job)) == (None, "All")

@@ -12,11 +12,11 @@ from trainstack.training_job import TrainingJob, validate_values
 from trainstack.training_job.defaults import (
     backoff_limit,
     clean_pod_policy,
-    mounts_on_launcher,
     pull_policy,
     restart_policy,
     working_dir,
 )
+from trainstack.training_job.frameworks.mpi.settings import mounts_on_launcher
 
 MINIMAL = {"image": {"name": "registry.example.com/train:1"}, "command": "python train.py"}
 

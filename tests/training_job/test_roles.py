@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trainstack.training_job.frameworks.mpi import Launcher
+from trainstack.training_job.frameworks.mpi.settings import Launcher
 from trainstack.training_job.frameworks.pytorch import Master
 from trainstack.training_job.frameworks.tensorflow import Chief, Evaluator, ParameterServers
 from trainstack.training_job.roles import RoleOverrides, Worker

@@ -1,24 +1,28 @@
 """``templates/_frameworks.tpl``: each framework's ``training-job.<framework>.info``, the
-facts of its registry entry the templates use, written from ``FRAMEWORKS``.
+facts of its registry entry the templates use, written from ``FRAMEWORKS``, and the list
+of the frameworks ``arena submit`` has a command for.
 
 The shared helpers read a framework's identity from its info (NOTES.txt: kind, apiVersion,
-plural, lead; validateValues: port, roles, dialects, settings), derived here from the
-registry rather than restated in each kind template. Only the lead role stays there, by hand
-(``training-job.<framework>.lead``, which the info includes): it is computed from the values
-at render time (a TFJob without a chief reports from its workers, a TrainJob on an MPI
-runtime from its launcher). Every framework has one, constant or not, so that this file has
-one shape and each framework's lead is written in one place, beside the object it names.
+plural, lead; validateValues: port, roles, dialects, settings; _defaults.tpl and
+_arena.tpl: its run defaults and Arena settings), derived here from the registry rather
+than restated in each kind template or tested by name in the shared ones. Only the lead
+role stays there, by hand (``training-job.<framework>.lead``, which the info includes): it
+is computed from the values at render time (a TFJob without a chief reports from its
+workers, a TrainJob on an MPI runtime from its launcher). Every framework has one, constant
+or not, so that this file has one shape and each framework's lead is written in one place,
+beside the object it names.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import get_args
+from typing import Any, get_args
 
 from trainstack.core.errors import ChartError
 from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.frameworks import FRAMEWORKS, FrameworkSpec
+from trainstack.training_job.frameworks.run_defaults import RestartDefaults
 from trainstack.training_job.settings import SETTINGS
 
 HEADER = (
@@ -34,10 +38,17 @@ training-job.<framework>.info: what the chart renders for a framework (JSON), as
 FrameworkSpec says: kind, apiVersion, plural, the name of the port its operator injects
 ("": none), the dialects it can be rendered in (operatorApi), the operator-dependent
 settings its object can carry (in the order of SETTINGS in training_job/settings.py), and
-the values keys of its roles (each once). Its lead, the role whose logs carry the job's
+the values keys of its roles (each once) and of each role by name (roleKeys), its run
+defaults (runDefaults: the restart policy per role, and the roles runPolicy does not
+set) and what arena submit gives it (arena: {} when arena submit has no command for
+it; the roles --workers and requestGPUsOfJobOwner count, the app label, restart
+policies, backoffLimit, clean-pod policy per dialect, the roles hidden from the GPUs
+without any). Its lead, the role whose logs carry the job's
 results, depends on the values (a TFJob without a chief reports from its workers, a
 TrainJob on an MPI runtime from its launcher): the kind template computes it, by hand, in
 training-job.<framework>.lead, which the info includes.
+
+training-job.frameworks.arenaSubmits: the frameworks arena submit has a command for.
 */}}
 """
 
@@ -47,8 +58,21 @@ def _string(text: str) -> str:
     return json.dumps(text)
 
 
-def _list(items: Iterable[str]) -> str:
-    return "(" + " ".join(["list", *(_string(item) for item in items)]) + ")"
+def _value(value: Any, indent: str = "  ") -> str:
+    """``value`` (text, a number, a list or a mapping of them) as a Go template argument."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "nil"}[value]
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list):
+        return "(" + " ".join(["list", *(_value(item, indent) for item in value)]) + ")"
+    if not value:
+        return "(dict)"
+    inner = indent + "  "
+    entries = [f"\n{inner}{_string(key)} {_value(item, inner)}" for key, item in value.items()]
+    return "(dict" + "".join(entries) + ")"
 
 
 def _settings(spec: FrameworkSpec) -> list[str]:
@@ -63,8 +87,50 @@ def _settings(spec: FrameworkSpec) -> list[str]:
     return ordered
 
 
-def info_facts(spec: FrameworkSpec) -> dict[str, str | list[str]]:
+def _roles(spec: FrameworkSpec, names: Iterable[str], where: str) -> list[str]:
+    """``names``, each a role of ``spec`` (a misspelt one would never match, silently)."""
+    known = [role.name for role in spec.roles]
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ChartError(
+            f"framework {spec.name}: {where} names no role of it: {', '.join(unknown)} "
+            f"(roles: {', '.join(known)})"
+        )
+    return list(names)
+
+
+def _restart(spec: FrameworkSpec, defaults: RestartDefaults, where: str) -> dict[str, Any]:
+    for entry in defaults.roles:
+        _roles(spec, [entry.role, *([entry.beside] if entry.beside else [])], where)
+    return {
+        "policy": defaults.policy,
+        "roles": [
+            {"role": entry.role, "policy": entry.policy, "beside": entry.beside}
+            for entry in defaults.roles
+        ],
+    }
+
+
+def _arena(spec: FrameworkSpec) -> dict[str, Any]:
+    arena = spec.arena
+    if arena is None:
+        return {}
+    return {
+        "command": arena.command,
+        "app": arena.app,
+        "workers": _roles(spec, arena.workers, "arena.workers"),
+        "gpuRoles": _roles(spec, arena.gpu_roles, "arena.gpu_roles"),
+        "restart": _restart(spec, arena.restart, "arena.restart"),
+        "backoffLimit": arena.backoff_limit,
+        "cleanPodPolicy": dict(arena.clean_pod_policy),
+        "hidesGpus": _roles(spec, arena.hides_gpus, "arena.hides_gpus"),
+    }
+
+
+def info_facts(spec: FrameworkSpec) -> dict[str, Any]:
     """The facts ``training-job.<framework>.info`` states for ``spec``, lead aside."""
+    pinned = dict(spec.run_defaults.pinned)
+    _roles(spec, pinned, "run_defaults.pinned")
     return {
         "kind": spec.kind,
         "apiVersion": spec.api_version,
@@ -73,6 +139,12 @@ def info_facts(spec: FrameworkSpec) -> dict[str, str | list[str]]:
         "dialects": [dialect for dialect in get_args(Dialect) if dialect in spec.dialects],
         "settings": _settings(spec),
         "roles": list(dict.fromkeys(role.values_key for role in spec.roles)),
+        "roleKeys": {role.name: role.values_key for role in spec.roles},
+        "runDefaults": {
+            "restart": _restart(spec, spec.run_defaults.restart, "run_defaults.restart"),
+            "pinned": pinned,
+        },
+        "arena": _arena(spec),
     }
 
 
@@ -80,10 +152,7 @@ def _info(spec: FrameworkSpec) -> str:
     name = f"training-job.{spec.name}.info"
     facts = info_facts(spec)
     lead = f'(include "training-job.{spec.name}.lead" .)'
-    entries = [
-        f"  {_string(key)} {_list(value) if isinstance(value, list) else _string(value)}"
-        for key, value in facts.items()
-    ]
+    entries = [f"  {_string(key)} {_value(value)}" for key, value in facts.items()]
     # lead after plural, for readers: toJson sorts the keys anyway
     entries.insert(list(facts).index("plural") + 1, f'  "lead" {lead}')
     return (
@@ -97,7 +166,24 @@ def _info(spec: FrameworkSpec) -> str:
     )
 
 
+ARENA_SUBMITS = "training-job.frameworks.arenaSubmits"
+"""The generated helper that lists the frameworks with an ``arena submit`` command."""
+
+
+def _arena_submits() -> str:
+    names = [spec.name for spec in FRAMEWORKS if spec.arena is not None]
+    return (
+        "\n{{/*\n"
+        f"{ARENA_SUBMITS}: the frameworks arena submit has a command for (JSON list).\n"
+        f'Usage: {{{{ include "{ARENA_SUBMITS}" . | fromJsonArray }}}}\n'
+        "*/}}\n"
+        f'{{{{- define "{ARENA_SUBMITS}" -}}}}\n'
+        f"{{{{- toJson {_value(names)} -}}}}\n"
+        "{{- end -}}\n"
+    )
+
+
 def frameworks_tpl_text() -> str:
     """The text of ``templates/_frameworks.tpl``: the info of every framework of
-    ``FRAMEWORKS``, in its order."""
-    return HEADER + _ABOUT + "".join(_info(spec) for spec in FRAMEWORKS)
+    ``FRAMEWORKS``, in its order, then the frameworks arena submit has."""
+    return HEADER + _ABOUT + "".join(_info(spec) for spec in FRAMEWORKS) + _arena_submits()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from trainstack.core.mentions import Files
 from trainstack.core.warning_ids import WARNING_IDS
 
 Severity = Literal["error", "warning"]
@@ -30,16 +31,17 @@ class Finding:
     def __str__(self) -> str:
         return self._text(self.source)
 
-    def located(self) -> str:
+    def located(self, files: Files) -> str:
         """What is printed: ``str()`` with the key's line in the file (``file:LINE``), and
-        the line of each key its message mentions (``FILE: KEY``) where that is written.
+        the line of each key its message mentions (``FILE: KEY``) where that is written,
+        found in ``files`` (those read, by the name messages give them).
 
         Not ``str()`` itself: a plan compares findings across revisions, and a line that
         moves is no new finding.
         """
         from trainstack.core.yaml.positions import at, locate_mentions
 
-        return self._text(at(self.source, self.key), locate_mentions(self.message))
+        return self._text(at(self.source, self.key, files), locate_mentions(self.message, files))
 
     def _text(self, where: str, message: str | None = None) -> str:
         message = self.message if message is None else message

@@ -22,6 +22,7 @@ from trainstack.checks.team_defaults import team_default_findings
 from trainstack.checks.warning_rules import warning_findings
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import PlanCheckError
+from trainstack.core.mentions import Files
 from trainstack.experiments.resolve import Experiment
 
 Check = Callable[[Sequence[Experiment], StackConfig, str], list[Finding]]
@@ -54,9 +55,10 @@ def check_experiments(
     return sorted({found for check in CHECKS for found in check(experiments, config, source)})
 
 
-def enforce(findings: list[Finding]) -> list[Finding]:
-    """Raise when any finding is an error; return the warnings."""
+def enforce(findings: list[Finding], files: Files) -> list[Finding]:
+    """Raise when any finding is an error; return the warnings. ``files``: those read, by
+    the name messages give them (where the errors' keys are found)."""
     errors = [f for f in findings if f.severity == "error"]
     if errors:
-        raise PlanCheckError([str(f) for f in errors], [f.located() for f in errors])
+        raise PlanCheckError([str(f) for f in errors], [f.located(files) for f in errors])
     return [f for f in findings if f.severity == "warning"]

@@ -22,7 +22,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
-from trainstack.core.files import link_leaving, outside_problem, remembered
+from trainstack.core.files import link_leaving, outside_problem
+from trainstack.core.mentions import Files
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.core.yaml.io import read_yaml
 
@@ -44,9 +45,15 @@ class Template:
     """A template a stack names: where it is, and the keys it gave the stack."""
 
     display: str
+    path: Path
     keys: tuple[str, ...]
     acknowledgements: int = 0
     """How many of the stack's ``acknowledge`` items are the template's (they come first)."""
+
+    @property
+    def files(self) -> Files:
+        """The template by the name messages give it."""
+        return {self.display: self.path}
 
     def locate(self, key: str, value: str) -> tuple[str, str]:
         """``(key, value)`` of a stack's key, as ``<template>: <key>`` when the template
@@ -98,11 +105,12 @@ def _project_root(directory: Path) -> Path:
 
 
 def expand(
-    values: dict[str, Any], problems: list[Problem], source: str
+    values: dict[str, Any], problems: list[Problem], source: str, stack_file: Path | None
 ) -> tuple[dict[str, Any], Template | None]:
-    """``values`` of the stack file ``source`` with the template's keys added
-    (``clusterTemplate`` removed; the file is found beside the stack file); problems of
-    the stack's own keys are appended to ``problems``, the template's are raised."""
+    """``values`` of the stack file ``source`` (on disk: ``stack_file``, ``None`` when the
+    values were handed over otherwise) with the template's keys added (``clusterTemplate``
+    removed; the file is found beside the stack file); problems of the stack's own keys
+    are appended to ``problems``, the template's are raised."""
     if TEMPLATE_KEY not in values:
         return values, None
     values = dict(values)
@@ -118,10 +126,9 @@ def expand(
             )
         )
         return values, None
-    stack_file = remembered(source)
-    if stack_file is not None:  # read by trainstack: the template is beside it
+    if stack_file is not None:  # the template is beside it
         directory = stack_file.parent
-    else:  # under `pulumi up`, the engine read it: the project's stack directory
+    else:  # values without their file: the project's stack directory
         try:
             directory = Project.find().stack_config_dir
         except TrainstackError as error:
@@ -142,10 +149,11 @@ def expand(
         problems.append(Problem(key, name, f"a file that exists ({display} does not)"))
         return values, None
     document = read_yaml(path, display)
+    files = {display: path}
     if not isinstance(document, dict) or not document:
         found = "an empty file" if not document else type(document).__name__
         raise ConfigError(
-            display, [Problem("(file)", found, f"a mapping of {', '.join(_ALLOWED)}")]
+            display, [Problem("(file)", found, f"a mapping of {', '.join(_ALLOWED)}")], files
         )
     extra = sorted(str(k) for k in document if k not in _ALLOWED)
     if extra:
@@ -155,10 +163,12 @@ def expand(
                 Problem(k, "a key a template does not share", f"only {', '.join(_ALLOWED)}")
                 for k in extra
             ],
+            files,
         )
     shared_acks = document.pop(ACKNOWLEDGE, [])
     if not isinstance(shared_acks, list):
-        raise ConfigError(display, [Problem(ACKNOWLEDGE, type(shared_acks).__name__, "a list")])
+        problem = Problem(ACKNOWLEDGE, type(shared_acks).__name__, "a list")
+        raise ConfigError(display, [problem], files)
     if shared_acks:
         own = values.get(ACKNOWLEDGE, [])
         values[ACKNOWLEDGE] = [*shared_acks, *(own if isinstance(own, list) else [own])]
@@ -173,4 +183,4 @@ def expand(
                 )
             )
         values[shared] = document[shared]
-    return values, Template(display, tuple(sorted(document)), len(shared_acks))
+    return values, Template(display, path, tuple(sorted(document)), len(shared_acks))

@@ -2,10 +2,11 @@
 
 A ``stack-reference`` dataset is looked up in its data stack's file (same stack
 directory): the data stack must exist, hold that file system, and share the cluster's
-region and VPC (NAS mount targets serve their VPC only). Every dataset gets its *facts*
-(file system, path, zone, storage type, protocol, mount options), each with the key it
-comes from, so that the fairness report can name the key when two clusters would read
-different data.
+network (the keys its store's ``network`` names: ACK's region and VPC, as NAS mount
+targets serve their VPC only). Every dataset gets its *facts* (path and mount options,
+and what its source or its store's file system reports: file system, zone, storage
+type, protocol), each with the key it comes from, so that the fairness report can name
+the key when two clusters would read different data.
 """
 
 from __future__ import annotations
@@ -15,13 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.config.data_stack import StoredFileSystem
-from trainstack.config.datasets import (
-    AlicloudNasSource,
-    Dataset,
-    NfsSource,
-    StackReferenceSource,
-)
+from trainstack.config.datasets import Dataset
 from trainstack.config.loader import (
     LoadedDataStack,
     LoadedStack,
@@ -29,6 +24,7 @@ from trainstack.config.loader import (
 )
 from trainstack.config.populate import Populate
 from trainstack.config.pulumi_config import read_stack_file
+from trainstack.config.storage import Fact, Referenced, StoreFileSystem
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
 from trainstack.core.project import Project
 
@@ -40,20 +36,12 @@ declare it; declared on one side or neither, unknown (checked on the runs' resul
 
 
 @dataclass(frozen=True)
-class Fact:
-    """One fact of a dataset and the key (in its stack file) it comes from."""
-
-    value: Any
-    key: str
-
-
-@dataclass(frozen=True)
 class Reference:
     """A file system of a data stack that a dataset mounts."""
 
     stack: LoadedDataStack
     index: int
-    file_system: StoredFileSystem
+    file_system: StoreFileSystem
 
     @property
     def key(self) -> str:
@@ -98,17 +86,17 @@ def resolve_datasets(stack: LoadedStack, stack_dir: Path) -> tuple[ResolvedDatas
     resolved = []
     for index, dataset in enumerate(stack.config.datasets):
         key = f"trainstack:datasets[{index}]"
-        source = dataset.source
-        if isinstance(source, StackReferenceSource):
-            reference = _reference(stack, key, source, stack_dir, loaded, problems)
+        referenced = dataset.source.referenced()
+        if referenced is not None:
+            reference = _reference(stack, key, referenced, stack_dir, loaded, problems)
             if reference is not None:
-                resolved.append(_referenced(dataset, key, reference))
+                resolved.append(_referenced(dataset, key, referenced, reference))
             continue
         resolved.append(_local(stack, dataset, key))
     resolved = [_with_manifest(stack, item) for item in resolved]
     resolved = _with_populate(stack, resolved, problems)
     if problems:
-        raise ConfigError(stack.source, problems)
+        raise ConfigError(stack.source, problems, stack.files)
     return tuple(resolved)
 
 
@@ -170,7 +158,7 @@ def _with_populate(
 def _reference(
     stack: LoadedStack,
     key: str,
-    source: StackReferenceSource,
+    source: Referenced,
     stack_dir: Path,
     loaded: dict[str, LoadedDataStack | None],
     problems: list[Problem],
@@ -192,18 +180,18 @@ def _reference(
     if data is None:
         return None
     store = data.config.data_store
-    found = store.file_system(source.dataset)
+    found = store.file_system(source.file_system)
     if found is None:
         names = ", ".join(fs.name for fs in store.file_systems)
         problems.append(
             Problem(
                 f"{key}.source.dataset",
-                repr(source.dataset),
+                repr(source.file_system),
                 f"a file system of data stack {source.stack} ({data.source}): {names}",
             )
         )
         return None
-    network = {"vpcId": store.vpc_id, "region": store.region}
+    network = store.network()
     for field, mine in cluster.network().items():
         theirs = network.get(field)
         if mine != theirs:
@@ -212,8 +200,8 @@ def _reference(
                     _written(stack, f"cluster.{field}"),
                     repr(mine),
                     f"{theirs!r}, the {field} of data stack {source.stack} "
-                    f"({data.source}: trainstack:dataStore.{field}) that {key} mounts: a NAS "
-                    "mount target serves its own VPC only",
+                    f"({data.source}: trainstack:dataStore.{field}) that {key} mounts: "
+                    f"{store.network_reason}",
                 )
             )
     return Reference(data, found[0], found[1])
@@ -226,7 +214,7 @@ def _load_data_stack(
     try:
         stack_file = read_stack_file(project, name)
         other = load_stack_config(
-            name, stack_file.config, stack_file.secret_keys, stack_file.source
+            name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
         )
     except TrainstackError as error:
         problems.append(Problem(f"{key}.source.stack", repr(name), f"a valid data stack: {error}"))
@@ -243,50 +231,37 @@ def _load_data_stack(
     return other
 
 
-def _referenced(dataset: Dataset, key: str, reference: Reference) -> ResolvedDataset:
+def _referenced(
+    dataset: Dataset, key: str, source: Referenced, reference: Reference
+) -> ResolvedDataset:
     file_system, where = reference.file_system, reference.key
-    source = dataset.source
-    assert isinstance(source, StackReferenceSource)
+    path = dataset.source.path
     in_file = f" in {reference.stack.source}"
-    path_key = f"{key}.source.path" if source.path else f"{where}.path{in_file}"
-    return ResolvedDataset(
-        dataset.name,
-        {
-            "fileSystem": Fact(
-                f"data stack {source.stack}, file system {source.dataset}", f"{key}.source"
-            ),
-            "path": Fact(dataset.export_path(source.path or file_system.path), path_key),
-            "zoneId": Fact(file_system.zone_id, f"{where}.zoneId{in_file}"),
-            "storageType": Fact(file_system.storage_type, f"{where}.storageType{in_file}"),
-            "protocolType": Fact(file_system.protocol_type, f"{where}.protocolType{in_file}"),
-            "mountOptions": Fact(list(dataset.mount_options), f"{key}.mountOptions"),
-        },
-        reference,
-    )
+    path_key = f"{key}.source.path" if path else f"{where}.path{in_file}"
+    facts = {
+        "fileSystem": Fact(
+            f"data stack {source.stack}, file system {source.file_system}", f"{key}.source"
+        ),
+        "path": Fact(dataset.export_path(path or file_system.path), path_key),
+        **file_system.facts(where, in_file),
+        "mountOptions": Fact(list(dataset.mount_options), f"{key}.mountOptions"),
+    }
+    return ResolvedDataset(dataset.name, _in_order(facts), reference)
 
 
 def _local(stack: LoadedStack, dataset: Dataset, key: str) -> ResolvedDataset:
-    source = dataset.source
     facts = {
         "path": Fact(dataset.export_path(), f"{key}.source.path"),
         "mountOptions": Fact(list(dataset.mount_options), f"{key}.mountOptions"),
+        **dataset.source.facts(stack.name, f"{key}.source"),
     }
-    if isinstance(source, NfsSource):
-        facts["fileSystem"] = Fact(f"nfs server {source.server}", f"{key}.source.server")
-    elif isinstance(source, AlicloudNasSource) and source.create is not None:
-        create = source.create
-        # A file system this stack creates is its own copy: another stack's never equals it.
-        facts["fileSystem"] = Fact(
-            f"a NAS file system created by stack {stack.name}", f"{key}.source.create"
-        )
-        facts["zoneId"] = Fact(create.zone_id, f"{key}.source.create.zoneId")
-        facts["storageType"] = Fact(create.storage_type, f"{key}.source.create.storageType")
-        facts["protocolType"] = Fact(create.protocol_type, f"{key}.source.create.protocolType")
-    elif isinstance(source, AlicloudNasSource):
-        facts["fileSystem"] = Fact(
-            f"NAS mount target {source.mount_target_domain}", f"{key}.source.mountTargetDomain"
-        )
-    return ResolvedDataset(dataset.name, {name: facts[name] for name in FACTS if name in facts})
+    return ResolvedDataset(dataset.name, _in_order(facts))
+
+
+def _in_order(facts: dict[str, Fact]) -> dict[str, Fact]:
+    """The facts in report order (:data:`FACTS`), then any a kind adds, in its order."""
+    known = {name: facts[name] for name in FACTS if name in facts}
+    return known | {name: fact for name, fact in facts.items() if name not in known}
 
 
 def _written(stack: LoadedStack, key: str) -> str:

@@ -1,4 +1,9 @@
-"""Shared datasets on NAS/NFS, exposed to training pods as a static PV + PVC pair."""
+"""Shared datasets, exposed to training pods as a static PV + PVC pair.
+
+Where the data lives (``source``) is one of the sources the cluster kinds declare (an
+``nfs`` export, a data stack's file system, or a kind's own: ACK's NAS), joined in
+``clusters/registry.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,92 +12,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from trainstack.config.clusters.alicloud import VSwitchId
-from trainstack.config.nas import NasSpec, Protection
+from trainstack.config.clusters.registry import DatasetSource
+from trainstack.config.storage import Protection
 from trainstack.core.base_model import StrictModel, constraint
-from trainstack.core.names import PLACEHOLDER_PATTERN, DnsLabel, Quantity, Sha256Digest
+from trainstack.core.names import DnsLabel, Quantity, Sha256Digest
 from trainstack.core.quantity import parse_quantity
 
-AbsolutePath = Annotated[str, StringConstraints(pattern=r"^/[^\s]*$")]
 AccessMode = Literal["ReadWriteMany", "ReadOnlyMany", "ReadWriteOnce", "ReadWriteOncePod"]
-
-# The ACK CSI plug-in that mounts NAS volumes.
-NAS_CSI_DRIVER = "nasplugin.csi.alibabacloud.com"
-
-
-class NasFileSystem(NasSpec):
-    """A NAS file system (and a mount target in the cluster's VPC) created by this stack.
-
-    Only for data one cluster uses: data that two stacks compare on belongs to a data
-    stack (``trainstack:dataStore``) read through a ``stack-reference`` source.
-    """
-
-    vswitch_id: VSwitchId | None = Field(
-        default=None,
-        description="vSwitch of the mount target; unset uses the cluster's first vSwitch.",
-    )
-
-
-class AlicloudNasSource(StrictModel):
-    """Alibaba Cloud NAS, mounted with the ACK NAS CSI plug-in."""
-
-    type: Literal["alicloud-nas"] = Field(description="`alicloud-nas`: a NAS file system.")
-    create: NasFileSystem | None = Field(
-        default=None, description="Create a file system and mount target for this dataset."
-    )
-    mount_target_domain: str | None = Field(
-        default=None,
-        description="Use an existing mount target instead, e.g. "
-        "`0a1b2c3d4e-abc12.cn-beijing.nas.aliyuncs.com`.",
-    )
-    path: AbsolutePath = Field(default="/", description="Directory exported by the file system.")
-
-    @model_validator(mode="after")
-    def _one_source(self) -> AlicloudNasSource:
-        if (self.create is None) == (self.mount_target_domain is None):
-            raise constraint(
-                "mountTargetDomain",
-                self.mount_target_domain,
-                "exactly one of `create` (a new NAS file system) or `mountTargetDomain` "
-                "(an existing mount target)",
-            )
-        return self
-
-
-class NfsSource(StrictModel):
-    """An existing NFS export (e.g. NetApp), mounted with the in-tree NFS volume type."""
-
-    type: Literal["nfs"] = Field(description="`nfs`: an existing NFS export.")
-    server: Annotated[
-        str, StringConstraints(min_length=1, pattern=rf"^([^\s/<>]+|{PLACEHOLDER_PATTERN})$")
-    ] = Field(description="NFS server host name or IP address.")
-    path: AbsolutePath = Field(description="Exported path on the server.")
-
-
-class StackReferenceSource(StrictModel):
-    """A file system owned by a data stack of this project, read through a StackReference.
-
-    The data stack (e.g. ``stacks/Pulumi.imagenet.yaml``) creates the NAS file system and
-    its mount target and exports their facts; every cluster stack that names it mounts
-    the very same data.
-    """
-
-    type: Literal["stack-reference"] = Field(
-        description="`stack-reference`: a file system of a data stack (`trainstack:dataStore`)."
-    )
-    stack: DnsLabel = Field(description="Name of the data stack, e.g. `imagenet`.")
-    dataset: DnsLabel = Field(
-        description="Name of the file system in the data stack's `dataStore.fileSystems`."
-    )
-    path: AbsolutePath | None = Field(
-        default=None,
-        description="Directory to mount; unset: the directory the data stack exports.",
-    )
-
-
-DatasetSource = Annotated[
-    AlicloudNasSource | NfsSource | StackReferenceSource, Field(discriminator="type")
-]
 
 
 def _read_write_many() -> list[AccessMode]:

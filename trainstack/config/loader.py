@@ -7,7 +7,9 @@ config), so both see exactly the same validation and the same messages.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -23,6 +25,7 @@ from trainstack.config.secret_keys import (
 )
 from trainstack.config.stack import StackConfig
 from trainstack.core.errors import ConfigError, Problem, TrainstackError
+from trainstack.core.mentions import Files
 from trainstack.core.names import placeholders
 from trainstack.core.project import CONFIG_NAMESPACE, Project
 from trainstack.core.validation import problems_from
@@ -43,6 +46,14 @@ class LoadedStack:
     """The kubeconfig secret's value (a placeholder offline); ``None`` when not set."""
     template: cluster_template.Template | None = None
     """The cluster template the stack names (``trainstack:clusterTemplate``), if any."""
+    path: Path | None = None
+    """The stack file on disk (``None``: values handed over without their file)."""
+
+    @property
+    def files(self) -> Files:
+        """The stack file and its template by the names messages give them, where read."""
+        own = {self.source: self.path} if self.path is not None else {}
+        return {**own, **(self.template.files if self.template is not None else {})}
 
     def placeholders(self) -> list[tuple[str, str]]:
         """(key, placeholder) of every value still to set before deploying, by key; those
@@ -60,6 +71,13 @@ class LoadedDataStack:
     name: str
     source: str
     config: DataStackConfig
+    path: Path | None = None
+    """The stack file on disk (``None``: values handed over without their file)."""
+
+    @property
+    def files(self) -> Files:
+        """The stack file by the name messages give it, where read."""
+        return {self.source: self.path} if self.path is not None else {}
 
     def placeholders(self) -> list[tuple[str, str]]:
         """(key, placeholder) of every value still to set before deploying, by key."""
@@ -81,13 +99,24 @@ _MISSING = "nothing (the key is missing)"
 
 
 def load_stack_config(
-    stack: str, raw: dict[str, Any], secret_keys: set[str], source: str
+    stack: str, raw: dict[str, Any], secret_keys: set[str], source: str, path: Path | None = None
 ) -> AnyStack:
-    """Validate the runtime config map of ``stack`` (keys like ``trainstack:nodePools``).
+    """Validate the runtime config map of ``stack`` (keys like ``trainstack:nodePools``),
+    read from the file ``source`` (on disk: ``path``; ``None`` for values handed over
+    without their file: messages then name keys without lines).
 
     A stack with ``trainstack:dataStore`` is a data stack and may hold nothing else of
     ``trainstack:``; every other stack is a cluster stack.
     """
+    try:
+        return _load(stack, raw, secret_keys, source, path)
+    except TrainstackError as error:
+        raise error.reading({source: path} if path is not None else {}) from None
+
+
+def _load(
+    stack: str, raw: dict[str, Any], secret_keys: set[str], source: str, path: Path | None
+) -> AnyStack:
     found = _by_kind(raw, secret_keys)
     if not found.values and not found.secrets and found.kubeconfig is None and not found.problems:
         # An empty file (or one without trainstack: settings) is one problem, not one per key.
@@ -98,10 +127,11 @@ def load_stack_config(
         )
         raise ConfigError(source, [empty])
     if DATA_STORE_KEY in found.values:
-        return _data_stack(
+        data = _data_stack(
             stack, found.values, found.secrets, found.kubeconfig, found.problems, source
         )
-    return _cluster_stack(stack, raw, found, source)
+        return dataclasses.replace(data, path=path)
+    return _cluster_stack(stack, raw, found, source, path)
 
 
 @dataclass(frozen=True)
@@ -150,10 +180,14 @@ def _by_kind(raw: dict[str, Any], secret_keys: set[str]) -> _ByKind:
     return _ByKind(values, secrets, kubeconfig, problems)
 
 
-def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str) -> LoadedStack:
+def _cluster_stack(
+    stack: str, raw: dict[str, Any], found: _ByKind, source: str, path: Path | None
+) -> LoadedStack:
     """A cluster stack: the old single-pool key refused, the rest validated, then secrets."""
     problems = list(found.problems)
-    values, template = cluster_template.expand(found.values, problems, source)
+    values, template = cluster_template.expand(found.values, problems, source, path)
+    # Its problems may name the template's keys (`FILE: KEY`).
+    files = template.files if template is not None else {}
     if OLD_POOL_KEY in values:
         problems.append(
             Problem(
@@ -180,7 +214,7 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
         if template is not None:
             shared, invalid = template.claim(invalid)
             if shared:
-                raise ConfigError(template.display, shared) from None
+                raise ConfigError(template.display, shared, files) from None
         problems.extend(invalid)
         config = None
     if config is not None and config.cluster.creates and found.kubeconfig is not None:
@@ -197,13 +231,14 @@ def _cluster_stack(stack: str, raw: dict[str, Any], found: _ByKind, source: str)
         )
     problems.extend(secret_problems(config, raw, found.secrets))
     if problems or config is None:
-        raise ConfigError(source, problems)
+        raise ConfigError(source, problems, files)
     return LoadedStack(
         name=stack,
         source=source,
         config=config.shares(template),
         kubeconfig=found.kubeconfig,
         template=template,
+        path=path,
     )
 
 
@@ -246,13 +281,16 @@ def load_from_pulumi() -> AnyStack:
 
     stack = pulumi.get_stack()
     raw, secret_keys = engine_config()
-    return load_stack_config(stack, raw, secret_keys, stack_source(stack))
+    source, path = stack_source(stack)
+    return load_stack_config(stack, raw, secret_keys, source, path)
 
 
-def stack_source(stack: str) -> str:
-    """How error messages name the stack's file (relative to the project)."""
+def stack_source(stack: str) -> tuple[str, Path | None]:
+    """How error messages name the stack's file (relative to the project), and the file
+    the engine read the values from (the project's, ``None`` outside a project)."""
     try:
         project = Project.find()
     except TrainstackError:
-        return f"Pulumi.{stack}.yaml"
-    return project.display(project.stack_config_dir / f"Pulumi.{stack}.yaml")
+        return f"Pulumi.{stack}.yaml", None
+    path = project.stack_config_dir / f"Pulumi.{stack}.yaml"
+    return project.display(path), path

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trainstack.core.errors import ConfigError, EnvironmentVariableError, Problem
+from trainstack.core.errors import ConfigError, EnvironmentVariableError, Problem, TrainstackError
 from trainstack.core.project import Project
 
 SECRET_PLACEHOLDER = "[secret]"
@@ -134,6 +134,8 @@ class StackFile:
     secret_keys: set[str]
     ciphertexts: dict[str, Any]
     """The raw ``secure:`` values of the secret keys (never decrypted, never printed)."""
+    path: Path
+    """Where it is on disk: the file its messages' keys are found in."""
 
 
 def read_stack_file(project: Project, stack: str) -> StackFile:
@@ -143,7 +145,10 @@ def read_stack_file(project: Project, stack: str) -> StackFile:
     path: Path = project.stack_file(stack)
     source = project.display(path)
     document = read_yaml(path, source)
-    config, secret_keys = pulumi_config_map(document, source)
+    try:
+        config, secret_keys = pulumi_config_map(document, source)
+    except TrainstackError as error:
+        raise error.reading({source: path}) from None
     section = document.get("config") if isinstance(document, dict) else None
     ciphertexts = {key: section[key] for key in secret_keys} if section else {}
-    return StackFile(source, config, secret_keys, ciphertexts)
+    return StackFile(source, config, secret_keys, ciphertexts, path)

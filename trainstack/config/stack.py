@@ -9,7 +9,7 @@ from trainstack.config.capacity import NodeAllocatable, pool_allocatable
 from trainstack.config.cluster_template import Template
 from trainstack.config.clusters.registry import Cluster
 from trainstack.config.compatibility import check_pairs
-from trainstack.config.datasets import AlicloudNasSource, Dataset, NfsSource
+from trainstack.config.datasets import Dataset
 from trainstack.config.experiments import StackExperiments
 from trainstack.config.health import HealthSettings
 from trainstack.config.node_pool import NodePool
@@ -116,27 +116,19 @@ class StackConfig(StrictModel):
             raise constraint(
                 "acceleration.component.kind", "ack-addon", f"`helm` on {cluster.label}"
             )
-        nas = [i for i, d in enumerate(self.datasets) if not isinstance(d.source, NfsSource)]
-        missing = cluster.missing_nas_addons() if nas else None
-        if missing:
-            raise constraint(
-                "cluster.create.addons",
-                f"no {missing}",
-                f"the NAS CSI add-ons (`csi-plugin` and `managed-csiprovisioner` or "
-                f"`csi-provisioner`): datasets[{nas[0]}] mounts NAS through them",
-            )
+        # The first dataset mounted through a CSI driver: the add-ons it needs, once.
         for index, dataset in enumerate(self.datasets):
-            source = dataset.source
-            if (
-                isinstance(source, AlicloudNasSource)
-                and source.create
-                and not cluster.supports("nas")
-            ):
+            mount = cluster.mount(dataset.source)
+            if mount is not None and mount.csi_driver is not None:
+                cluster.check_mount(mount, f"datasets[{index}]")
+                break
+        for index, dataset in enumerate(self.datasets):
+            need = dataset.source.needs()
+            if need is not None and not cluster.supports(need.capability):
                 raise constraint(
-                    f"datasets[{index}].source.create",
-                    "a new NAS file system",
-                    "`mountTargetDomain` of an existing NAS, or an `nfs` source, on "
-                    f"{cluster.label}",
+                    f"datasets[{index}].source.{need.key}",
+                    need.found,
+                    need.allowed.format(kind=cluster.label),
                 )
         return self
 

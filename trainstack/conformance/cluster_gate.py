@@ -15,7 +15,7 @@ from typing import Any
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
-from trainstack.core.files import read_text
+from trainstack.core.files import read_source
 from trainstack.deployment import Deployment
 from trainstack.experiments.resolve import Experiment
 from trainstack.live.api import ApiReader
@@ -59,7 +59,7 @@ def _target(kubeconfig: str | None, context: str | None) -> Target:
     if kubeconfig is None:
         path = default_kubeconfig_path()
         try:
-            text = read_text(path)  # bounded: a regular file of at most MAX_FILE_BYTES
+            text = read_source(path).text  # bounded: a regular file of at most MAX_FILE_BYTES
         except InputLimitError as error:
             found = error.problems[0].found
             raise ClusterError(f"cannot read kubeconfig {path}: {found}") from None

@@ -44,10 +44,16 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from trainstack.console.held_signals import (
+    DEFERRED_WAIT_SECONDS,
+    critical,
+    deferred,
+    in_main_thread,
+    noted,
+)
+
 GRACE_SECONDS = 0.3
 """How long the main thread has to unwind by itself before the guard ends the process."""
-DEFERRED_WAIT_SECONDS = 5.0
-"""How long the guard waits for a :func:`deferred` block (a swap) to end."""
 STOP_DEADLINE_SECONDS = 1.0
 """What a stop takes at most, outside a deferred block (documented in docs/faults.md)."""
 
@@ -65,25 +71,15 @@ class Interrupted(BaseException):  # noqa: N818 (a signal, not an error: like Ke
 
 
 UNWINDING = (signal.SIGTERM, signal.SIGHUP)
-DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 STOPPING = (signal.SIGINT, *UNWINDING)
 
 _stop: int | None = None
 _guarding = threading.Lock()
 """Taken by whoever starts the guard (once per process)."""
 _announced = threading.Lock()
-_critical = threading.Lock()
-"""Held by the main thread inside a :func:`deferred` block; the guard waits for it."""
 _registry_lock = threading.Lock()
 _cleanups: dict[int, Callable[[], None]] = {}
 _ids = itertools.count()
-_noted: list[int] = []
-"""Signals held by the deferred block running now."""
-
-
-def _in_main_thread() -> bool:
-    # Handlers and the signal mask of the process are the main thread's business.
-    return threading.current_thread() is threading.main_thread()
 
 
 def stop_signal() -> int | None:
@@ -93,7 +89,7 @@ def stop_signal() -> int | None:
 
 def signal_arrived() -> bool:
     """A stop began, or a deferred block holds a signal (for tests' pause points)."""
-    return _stop is not None or bool(_noted)
+    return _stop is not None or bool(noted)
 
 
 def raise_if_stopping() -> None:
@@ -115,7 +111,7 @@ def _on_signal(signal_number: int, _frame: FrameType | None) -> None:
 @contextlib.contextmanager
 def stopping_on_signals() -> Iterator[None]:
     """While inside: the three signals stop the command (module docstring; main thread)."""
-    if not _in_main_thread():
+    if not in_main_thread():
         yield
         return
     previous = {number: signal.signal(number, _on_signal) for number in STOPPING}
@@ -126,12 +122,25 @@ def stopping_on_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
-unwinding = stopping_on_signals
-"""The earlier name (SIGTERM and SIGHUP unwind like Ctrl-C): the same context manager."""
+def end_at_once() -> None:
+    """Until :func:`install`: each of the three signals ends the process at once with
+    128+N (and the line :func:`announce` prints), raising nothing.
+
+    For the executable's imports (some 2 s): nothing is written yet, so nothing needs
+    unwinding, and an exception raised at a bytecode boundary there may land inside a
+    C extension's module initialisation, which need not survive it.
+    """
+    for number in STOPPING:
+        signal.signal(number, _end_now)
+
+
+def _end_now(signal_number: int, _frame: FrameType | None) -> None:
+    announce(signal_number)
+    os._exit(128 + signal_number)
 
 
 def install() -> None:
-    """For the life of the process (the executable, before its imports): the three
+    """For the rest of the process (the executable, once its modules are loaded): the three
     signals stop it as :func:`stopping_on_signals` says, the guard's clock started by the
     signal's arrival (module docstring)."""
     for number in STOPPING:
@@ -229,7 +238,7 @@ def announce(signal_number: int) -> None:
 
 def _guard(signal_number: int) -> None:
     time.sleep(GRACE_SECONDS)
-    held = _critical.acquire(timeout=DEFERRED_WAIT_SECONDS)
+    held = critical.acquire(timeout=DEFERRED_WAIT_SECONDS)
     done: set[int] = set()
     # Twice: the main thread still runs meanwhile, and may have registered one more (a
     # scratch directory it made just before the stop reached it).
@@ -257,44 +266,3 @@ def _silence_the_engine() -> None:
             previous(unraisable)
 
     sys.unraisablehook = hook
-
-
-@contextlib.contextmanager
-def deferred() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block is done (then they are handled).
-
-    Held by Python-level handlers that only note the signal, not by the thread's signal
-    mask: the kernel gives a signal sent to the process to any thread that does not block
-    it (the Pulumi SDK's worker threads), and Python then runs the main thread's handler
-    at once. When the block ends each noted signal goes to the handler it was meant for
-    (the default action of a signal without one). A stop's guard waits for the block.
-    """
-    if not _in_main_thread():
-        yield
-        return
-
-    def note(signal_number: int, _frame: FrameType | None) -> None:
-        _noted.append(signal_number)
-
-    outer = not _critical.locked()
-    if outer:
-        _critical.acquire()
-    previous = {number: signal.signal(number, note) for number in DEFERRED}
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        held = list(dict.fromkeys(_noted))
-        _noted.clear()
-        if outer:
-            _critical.release()
-        for noted in held:
-            _deliver(noted, previous[signal.Signals(noted)])
-
-
-def _deliver(signal_number: int, handler: Any) -> None:
-    if callable(handler):
-        handler(signal_number, None)
-    elif handler == signal.SIG_DFL:
-        os.kill(os.getpid(), signal_number)

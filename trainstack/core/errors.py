@@ -3,25 +3,19 @@
 The CLI prints :meth:`TrainstackError.lines` (one ``error:`` line per problem) for any
 :class:`TrainstackError` and exits with status 2; the Pulumi program turns it into a
 ``pulumi.RunError`` so that ``pulumi up`` stops with the same message and no traceback.
-Errors only format what they are given: the console, which prints them, passes the
-function that finds a key's line in its file (:func:`trainstack.core.yaml.positions.at`).
+Errors only format: each carries the files it names, and the console passes the function
+that finds a key's line in them (:func:`trainstack.core.yaml.positions.at`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import Self
 
-from trainstack.core.mentions import located_mentions, written_in
-
-Locate = Callable[[str, str], str]
-"""``(source, key path)`` -> where the key is written: ``source:LINE``, else ``source``."""
-
-
-def unlocated(source: str, key: str) -> str:
-    """No line: the file as the message names it."""
-    return source
+from trainstack.core.mentions import Files, Locate, located_mentions, unlocated, written_in
 
 
 @dataclass(frozen=True)
@@ -40,11 +34,19 @@ class Problem:
 class TrainstackError(Exception):
     """Base class of every error caused by user input or by the user's environment."""
 
+    source_files: Files = MappingProxyType({})  # the files its messages name, where known
+
     def lines(self, locate: Locate = unlocated) -> list[str]:
         """What the CLI prints: one self-contained line per problem (each after ``error:``);
         ``locate`` names the line of a key in its file, for the errors whose problems have
         keys."""
         return str(self).splitlines() or [type(self).__name__]
+
+    def reading(self, files: Files) -> Self:
+        """This error, knowing more of the files its messages name: added by whoever read
+        them (a stack's loader, a plan's preparation); its own come first."""
+        self.source_files = {**files, **self.source_files}
+        return self
 
 
 class InvalidInputError(TrainstackError):
@@ -52,23 +54,29 @@ class InvalidInputError(TrainstackError):
 
     kind = "input"
 
-    def __init__(self, source: str | Path, problems: Sequence[Problem]) -> None:
+    def __init__(
+        self, source: str | Path, problems: Sequence[Problem], files: Files | None = None
+    ) -> None:
         self.source = str(source)
         self.problems = tuple(problems)
+        if files:
+            self.source_files = dict(files)
         super().__init__(self._render())
 
     def lines(self, locate: Locate = unlocated) -> list[str]:
         """One line per problem, each naming the file and, where ``locate`` finds its keys
         in it, their lines (``file:LINE``; ``str()`` keeps them under one header)."""
         lines = []
+        files = self.source_files
         for problem in self.problems:
             # A key written in another file (a stack's cluster template) comes as
             # ``FILE: KEY`` (``StackConfig.mention``): located in that file.
             at, path = written_in(self.source, problem.path)
             shown = Problem(path, problem.found, problem.allowed, problem.related)
-            related = [f"{locate(self.source, k)} ({k})" for k in problem.related]
-            where = " and ".join([locate(at, path), *related])
-            lines.append(f"invalid {self.kind} in {where}: {located_mentions(str(shown), locate)}")
+            related = [f"{locate(self.source, k, files)} ({k})" for k in problem.related]
+            where = " and ".join([locate(at, path, files), *related])
+            text = located_mentions(str(shown), lambda f, k: locate(f, k, files))
+            lines.append(f"invalid {self.kind} in {where}: {text}")
         return lines
 
     def _render(self) -> str:
@@ -120,6 +128,11 @@ class InvalidExperimentsError(TrainstackError):
     def lines(self, locate: Locate = unlocated) -> list[str]:
         """One line per problem of every file."""
         return [line for error in self.errors for line in error.lines(locate)]
+
+    def reading(self, files: Files) -> Self:  # each file's error too
+        for error in self.errors:
+            error.reading(files)
+        return super().reading(files)
 
 
 def raise_all(errors: Sequence[InvalidInputError]) -> None:

@@ -1,8 +1,11 @@
-"""Reading the files users write: bounded, and remembered by the name messages give them.
+"""Reading the files users write: bounded, and returned with the name messages give them.
 
-Every reader of user files goes through :func:`read_text`, which records which file a
-message's ``source`` names (:func:`remember`), so that whoever prints a message can find
-the key's line in that file again (:mod:`trainstack.core.yaml.positions`).
+Every reader of user files goes through :func:`read_source`, which returns the text with
+its :class:`SourceText` (how messages name the file, and where it is), so that whoever
+prints a message about it can find a key's line in it again
+(:mod:`trainstack.core.yaml.positions`): the file travels with the values read from it,
+never through a table of the files a process has read (a message would then get the
+line of another project's file of the same name).
 """
 
 from __future__ import annotations
@@ -10,38 +13,38 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainstack.core.errors import InputLimitError, Problem, YamlSyntaxError
 from trainstack.core.limits import MAX_FILE_BYTES
-
-# Every experiment file a plan may read (MAX_EXPERIMENT_FILES), and stacks and templates:
-# past this, a message names its file without the key's line.
-_MAX_REMEMBERED = 16_384
-
-_sources: dict[str, Path] = {}
+from trainstack.core.mentions import Files
 
 
-def remember(source: str, path: Path) -> None:
-    """``source`` (how messages name a file) is ``path`` on disk."""
-    if len(_sources) < _MAX_REMEMBERED or source in _sources:
-        _sources[source] = path
+@dataclass(frozen=True)
+class SourceText:
+    """A file the user wrote, read: how messages name it, where it is, what it holds."""
+
+    display: str
+    path: Path
+    text: str
+
+    @property
+    def files(self) -> Files:
+        """The file by the name messages give it, for an error about it."""
+        return {self.display: self.path}
 
 
-def remembered(source: str) -> Path | None:
-    """The file on disk that messages name ``source``, if one was read under that name."""
-    return _sources.get(source)
-
-
-def read_text(path: Path, display: str | None = None) -> str:
+def read_source(path: Path, display: str | None = None) -> SourceText:
     """The text of a file the user wrote: a regular file, at most ``MAX_FILE_BYTES``, UTF-8.
 
     Checked before reading, so that ``/dev/zero`` or a 10 GB file is refused at once.
+    ``display``: how messages name it (default: ``path`` as given).
     """
     source = display or str(path)
-    remember(source, path)
+    files = {source: path}
     not_regular = InputLimitError(
-        source, [Problem("(file)", "a directory, device or pipe", "a regular file")]
+        source, [Problem("(file)", "a directory, device or pipe", "a regular file")], files
     )
     try:
         # stat first: opening a FIFO would wait for a writer
@@ -54,7 +57,7 @@ def read_text(path: Path, display: str | None = None) -> str:
     except OSError as error:
         reason = error.strerror or str(error)
         raise InputLimitError(
-            source, [Problem("(file)", f"unreadable ({reason})", "a readable file")]
+            source, [Problem("(file)", f"unreadable ({reason})", "a readable file")], files
         ) from None
     if len(data) > MAX_FILE_BYTES:
         raise InputLimitError(
@@ -66,15 +69,16 @@ def read_text(path: Path, display: str | None = None) -> str:
                     f"at most {MAX_FILE_BYTES} bytes (1 MiB, trainstack's limit)",
                 )
             ],
+            files,
         )
     try:
-        return data.decode("utf-8").removeprefix("\ufeff")
+        return SourceText(source, path, data.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         found = f"the byte 0x{data[error.start]:02x}, which is not UTF-8"
         raise YamlSyntaxError(
-            source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")]
+            source, [Problem(f"line {line}, column {column}", found, "UTF-8 text")], files
         ) from None
 
 

@@ -1,4 +1,5 @@
-"""Keys a message mentions in another file than its own: ``FILE: KEY``.
+"""The files messages name (:data:`Files`, where their keys' lines are found), and the keys
+a message mentions in another file than its own: ``FILE: KEY``.
 
 A stack's cluster and pools may be written in a cluster template, its teams in the stack
 file, a job's keys in an experiment file: a message names each key with the file that
@@ -11,7 +12,23 @@ revisions). Lines are found by the caller's ``locate``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+Files = Mapping[str, Path]
+"""Files that messages name, by the name they give them (``stacks/Pulumi.aiacc.yaml``): where
+each is on disk, for its keys' lines. A file not listed (values the Pulumi engine handed
+over, text given on the command line) is named without lines."""
+
+Locate = Callable[[str, str, Files], str]
+"""``(source, key path, files)`` -> where the key is written: ``source:LINE`` when ``source``
+is one of ``files`` and the key is found in it, else ``source``."""
+
+
+def unlocated(source: str, key: str, files: Files) -> str:
+    """No line: the file as the message names it."""
+    return source
+
 
 # `stacks/templates/workload-1-ack.yaml: nodePools[0].desiredSize` in a message's text: the
 # key ends before a space, a comma, a closing parenthesis or a sentence's full stop.

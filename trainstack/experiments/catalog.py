@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from trainstack.core.errors import ExperimentError, InvalidInputError, Problem, raise_all
 from trainstack.core.files import link_leaving, outside_problem
 from trainstack.core.limits import MAX_EXPERIMENT_FILES
+from trainstack.core.mentions import Files
 from trainstack.core.validation import problems_from
 from trainstack.core.yaml.io import read_helm_yaml
 from trainstack.experiments.model import ExperimentFile
@@ -25,6 +26,11 @@ class ExperimentSource:
     path: Path
     display: str
     spec: ExperimentFile
+
+    @property
+    def files(self) -> Files:
+        """The file by the name messages give it."""
+        return {self.display: self.path}
 
 
 def read_catalog(directory: Path, display_root: Path) -> list[ExperimentSource]:
@@ -87,7 +93,8 @@ def read_experiment(path: Path, display: str) -> ExperimentSource:
     try:
         spec = ExperimentFile.model_validate(document)
     except ValidationError as error:
-        raise ExperimentError(display, problems_from(error, ExperimentFile)) from error
+        problems = problems_from(error, ExperimentFile)
+        raise ExperimentError(display, problems, {display: path}) from error
     return ExperimentSource(path=path, display=display, spec=spec)
 
 

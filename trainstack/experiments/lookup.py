@@ -49,7 +49,8 @@ class StackRuns:
         key = f"{experiment} {recorded_json(overrides)}"
         if key not in self._with:
             config = with_overrides(self.stack.config, [experiment], overrides)
-            runs = resolve_experiments(self.project.root, config, self.stack.source)
+            stack = self.stack
+            runs = resolve_experiments(self.project.root, config, stack.source, stack.files)
             found = [run for run in runs if run.point_name == experiment]
             if not found:
                 raise UnknownExperimentError(
@@ -77,10 +78,9 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     """Read and validate ``stack_name``'s file and resolve its experiments (no checks run)."""
     stack_file = read_stack_file(project, stack_name)
     stack = load_stack_config(
-        stack_name, stack_file.config, stack_file.secret_keys, stack_file.source
+        stack_name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
-    return StackRuns(
-        project, stack, tuple(resolve_experiments(project.root, stack.config, stack.source))
-    )
+    runs = resolve_experiments(project.root, stack.config, stack.source, stack.files)
+    return StackRuns(project, stack, tuple(runs))

@@ -19,9 +19,11 @@ from trainstack.core.errors import (
     ExperimentError,
     InvalidInputError,
     Problem,
+    TrainstackError,
     raise_all,
 )
 from trainstack.core.limits import MAX_EXPERIMENTS, MAX_RELEASES
+from trainstack.core.mentions import Files
 from trainstack.core.values import set_path
 from trainstack.experiments.catalog import ExperimentSource, read_catalog
 from trainstack.experiments.resolve import (
@@ -50,22 +52,39 @@ class Selection:
 
     experiments: list[Experiment]
     not_selected: tuple[NotSelected, ...]
+    files: Files
+    """The files read (the stack's, the experiments'), by the name messages give them."""
 
 
 def resolve_experiments(
-    project_root: Path, config: StackConfig, stack_file: str
+    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files
 ) -> list[Experiment]:
     """The experiments the stack of ``config`` runs, validated, sorted by name
     (``stack_file``: its file, as messages name it)."""
-    return resolve_selection(project_root, config, stack_file).experiments
+    return resolve_selection(project_root, config, stack_file, stack_files).experiments
 
 
-def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) -> Selection:
+def resolve_selection(
+    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files
+) -> Selection:
     """The experiments the stack of ``config`` runs (validated, sorted by name) and the files'
     experiments it does not select, by file. ``stack_file``: the stack's file, as messages
-    name it (never the loaded stack and its kubeconfig: resolving needs no secret)."""
-    directory = _directory(project_root, config, stack_file)
-    catalog = read_catalog(directory, project_root)
+    name it (never the loaded stack and its kubeconfig: resolving needs no secret), and
+    ``stack_files`` where it and its template were read (for the lines of its errors)."""
+    files = dict(stack_files)
+    try:
+        directory = _directory(project_root, config, stack_file)
+        catalog = read_catalog(directory, project_root)
+        for source in catalog:
+            files.update(source.files)
+        return _resolve_catalog(catalog, config, stack_file, files)
+    except TrainstackError as error:
+        raise error.reading(files) from None
+
+
+def _resolve_catalog(
+    catalog: list[ExperimentSource], config: StackConfig, stack_file: str, files: Files
+) -> Selection:
     _check_count(catalog, config, stack_file)
     candidates = [candidate for source in catalog for candidate in expand(source)]
     selected = _select(candidates, config, stack_file)
@@ -88,6 +107,7 @@ def resolve_selection(project_root: Path, config: StackConfig, stack_file: str) 
     return Selection(
         sorted(resolved, key=lambda experiment: experiment.release_name),
         _not_selected(candidates, selected),
+        files,
     )
 
 

@@ -35,8 +35,8 @@ import httpx2
 from lightkube.config.kubeconfig import SingleConfig
 from lightkube.config.models import Cluster, User
 
+from trainstack.console.held_signals import deferred
 from trainstack.console.safe_text import printable
-from trainstack.console.signals import deferred
 from trainstack.core.errors import ClusterError
 from trainstack.live.exec_plugin import run_plugin
 from trainstack.live.kubeconfig_files import read_named_file

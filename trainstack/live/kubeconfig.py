@@ -25,7 +25,7 @@ from trainstack.config.secret_keys import KUBECONFIG_KEY
 from trainstack.console.safe_text import printable
 from trainstack.core.credentials import masked_url
 from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxError
-from trainstack.core.files import read_text
+from trainstack.core.files import read_source
 from trainstack.core.yaml.scan import check_yaml
 from trainstack.live.options import ClusterOptions
 
@@ -146,7 +146,7 @@ def resolve_target(stack: LoadedStack, options: ClusterOptions) -> Target:
 
 def _read(path: Path, stack: LoadedStack) -> dict[str, Any]:
     try:
-        text = read_text(path, str(path))
+        text = read_source(path).text
     except InputLimitError as error:
         raise ClusterError(
             f"cannot read kubeconfig {path}: {error.problems[0].found}; {_how_to_get(stack)}"

@@ -10,6 +10,7 @@ from trainstack.checks.acknowledge import Acknowledged
 from trainstack.checks.enforcement import Enforcement
 from trainstack.config.data_sources import ResolvedDataset
 from trainstack.config.loader import AnyStack
+from trainstack.core.mentions import Files
 from trainstack.cost.estimate import StackCost
 from trainstack.experiments.resolve import Experiment
 from trainstack.experiments.select import NotSelected
@@ -102,6 +103,9 @@ class Plan:
     """Experiments of the experiments directory that the stack does not select, by file."""
     cost: StackCost | None = None
     """What the stack's pools and experiments cost (``cost.json``); ``None``: a data stack."""
+    files: Files = field(default_factory=dict)
+    """The files read for it, by the name messages give them (where printed messages find
+    their keys' lines; never written into the plan: a line that moves is no change)."""
 
     def of_type(self, type_token: str) -> list[PlannedResource]:
         """Resources of one Pulumi type, e.g. ``kubernetes:core/v1:PersistentVolume``."""

@@ -47,8 +47,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from trainstack.console.held_signals import deferred
 from trainstack.console.safe_text import printable
-from trainstack.console.signals import deferred, raise_if_stopping, removed_on_stop, signal_arrived
+from trainstack.console.signals import raise_if_stopping, removed_on_stop, signal_arrived
 from trainstack.core.errors import EnvironmentVariableError, OutputError
 from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (

@@ -13,7 +13,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from trainstack.console.signals import deferred
+from trainstack.console.held_signals import deferred
 from trainstack.core.errors import OutputError
 
 MARKER = ".trainstack-plan"

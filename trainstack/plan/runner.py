@@ -66,7 +66,7 @@ def plan_stack(
     pause_setting()
     stack_file = read_stack_file(project, stack_name)
     config, secret_keys = stack_file.config, stack_file.secret_keys
-    stack = load_stack_config(stack_name, config, secret_keys, stack_file.source)
+    stack = load_stack_config(stack_name, config, secret_keys, stack_file.source, stack_file.path)
     deployment = prepare(project.root, stack, project.stack_config_dir)
     _check_project_files(project, deployment)
     run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo)
@@ -93,6 +93,7 @@ def plan_stack(
         acknowledged=deployment.acknowledged,
         not_selected=deployment.not_selected,
         cost=cost,
+        files=deployment.files,
     )
 
 

@@ -70,7 +70,7 @@ def print_summary(
     else:
         _cluster_summary(plan, stack, out, verbose)
         for warning in plan.warnings:
-            print_warning(warning.located(), err)
+            print_warning(warning.located(plan.files), err)
             hint = how_to_acknowledge(warning, stack.config, stack.source)
             if hint:
                 (err or stderr_console()).print(f"  {hint}", markup=False, soft_wrap=True)
@@ -102,7 +102,7 @@ def print_summary(
             out.print(f"{title}:", markup=False)
         _heading(out, title)
         for key, value in placeholders:
-            item = f"{where_written(key, plan.stack.source)}: {value}"
+            item = f"{where_written(key, plan.stack.source, plan.files)}: {value}"
             out.print(f"  {item}" if verbose else item, markup=False)
     if not verbose:
         details = [
@@ -147,7 +147,7 @@ def _cluster_summary(
 ) -> None:
     config = stack.config
     _heading(console, "capacity")
-    for line in pool_lines(config, stack.source):
+    for line in pool_lines(config, stack.source, plan.files):
         console.print(line, markup=False)
     for resolved in plan.datasets:
         dataset = next(d for d in config.datasets if d.name == resolved.name)

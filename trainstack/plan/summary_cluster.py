@@ -8,16 +8,19 @@ from collections.abc import Sequence
 
 from trainstack.config.acceleration import HelmComponent, override_keys
 from trainstack.config.stack import StackConfig
+from trainstack.core.mentions import Files
 from trainstack.core.names import is_placeholder
 from trainstack.core.quantity import format_quantity
 from trainstack.core.yaml.positions import locate_mentions
 from trainstack.experiments.image_facts import shown
 from trainstack.experiments.resolve import Experiment
+from trainstack.training_job.frameworks import framework
 
 
-def pool_lines(config: StackConfig, source: str) -> list[str]:
+def pool_lines(config: StackConfig, source: str, files: Files) -> list[str]:
     """Each pool: its nodes and GPUs, then per node its capacity and its allocatable (what
-    pods can request, which every check uses), with where the allocatable comes from."""
+    pods can request, which every check uses), with where the allocatable comes from (the
+    key to set, with its line where it is written in ``files``)."""
     lines = []
     for pool in config.node_pools:
         line = f"pool {pool.name}: {pool.describe()}"
@@ -40,7 +43,8 @@ def pool_lines(config: StackConfig, source: str) -> list[str]:
             line += "; allocatable unknown (nothing checked against it)"
         lines.append(line)
         lines += [
-            f"  assumed, not verified: {fact}; set {locate_mentions(config.mention(key, source))}"
+            f"  assumed, not verified: {fact}; set "
+            f"{locate_mentions(config.mention(key, source), files)}"
             for fact, key in allocatable.assumed
         ]
     return lines
@@ -52,8 +56,9 @@ def _per_node(cpu: str | None, memory: str | None) -> list[str]:
 
 
 def image_lines(experiments: Sequence[Experiment]) -> list[str]:
-    """Each experiment file's image and what it holds (CUDA; sshd for MPI), with the source
-    of those facts, once per file and image (matrix points and runs share them)."""
+    """Each experiment file's image and what it holds (CUDA; sshd where its framework's
+    workers run it), with the source of those facts, once per file and image (matrix
+    points and runs share them)."""
     lines: list[str] = []
     seen: set[tuple[str, str]] = set()
     for experiment in experiments:
@@ -67,7 +72,7 @@ def image_lines(experiments: Sequence[Experiment]) -> list[str]:
             lines.append(f"{head}: no imageFacts (CUDA, sshd unverified)")
             continue
         held = [f"CUDA {shown(facts.cuda)}"]
-        if experiment.job.framework == "mpi":
+        if framework(experiment.job.framework).image_sshd:
             held.append(f"sshd {shown(facts.sshd)}")
         lines.append(f"{head}: {', '.join(held)} (source: {facts.source})")
     return lines

@@ -14,9 +14,7 @@ def file_system_lines(stack: LoadedDataStack) -> list[str]:
     lines = []
     for file_system in stack.config.data_store.file_systems:
         lines.append(
-            f"file system {file_system.name}: {file_system.file_system_type} NAS, "
-            f"{file_system.storage_type}, {file_system.protocol_type}, zone "
-            f"{file_system.zone_id}, mount target in {file_system.vswitch_id}, "
+            f"file system {file_system.name}: {file_system.summary()}, "
             f"protected: {'yes' if file_system.protection.enabled else 'no'}"
         )
         spec = file_system.populate

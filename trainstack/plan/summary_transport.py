@@ -1,7 +1,7 @@
 """The plan's MPI transport lines: per MPI API the stack serves, how the ranks start, when
 the launcher starts and how the job's env reaches the ranks; per MPI experiment its image,
 how its ssh setup is known, and what is exported to every rank
-(``trainstack.training_job.transports``, ``frameworks/openmpi.py``)."""
+(``trainstack.training_job.transports``, ``frameworks/mpi/openmpi.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from trainstack.experiments.image_facts import ssh_setup
 from trainstack.experiments.resolve import Experiment
 from trainstack.plan.model import Plan
 from trainstack.training_job.frameworks import framework
-from trainstack.training_job.frameworks.openmpi import RANK_ENV_ANNOTATION, rank_env
+from trainstack.training_job.frameworks.mpi.openmpi import RANK_ENV_ANNOTATION, rank_env
 from trainstack.training_job.transports import TRANSPORTS, TransportFacts
 
 

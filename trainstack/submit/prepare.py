@@ -26,6 +26,7 @@ from trainstack.config.loader import LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import DataStackError, PlanCheckError
 from trainstack.core.file_names import check_stack_name
+from trainstack.core.mentions import Files
 from trainstack.core.project import Project
 from trainstack.deployment import CHART_PATH, experiment_placeholders, prepare
 from trainstack.experiments.overrides import (
@@ -54,6 +55,8 @@ class Prepared:
     """The ``--set`` values, as one mapping of job values (``{}`` without any)."""
     selected: bool
     """Whether the stack selects it (``pulumi up`` deploys it)."""
+    files: Files
+    """The files read for it, by the name messages give them (for its warnings' lines)."""
 
     @property
     def first_runs(self) -> tuple[Experiment, ...]:
@@ -72,7 +75,9 @@ def load_cluster_stack(project: Project, name: str) -> LoadedStack:
     """``name``'s stack file, validated; a data stack is an error (it runs no job)."""
     check_stack_name(name)
     stack_file = read_stack_file(project, name)
-    stack = load_stack_config(name, stack_file.config, stack_file.secret_keys, stack_file.source)
+    stack = load_stack_config(
+        name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
+    )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
     return stack
@@ -110,6 +115,7 @@ def prepare_experiment(
         acknowledged=tuple(a for a in deployment.acknowledged if a.warning.experiment in releases),
         overrides=mapping,
         selected=selected,
+        files=deployment.files,
     )
 
 

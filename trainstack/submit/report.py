@@ -20,7 +20,7 @@ def print_findings(campaigns: Sequence[Campaign]) -> None:
     err = stderr_console()
     for campaign in campaigns:
         for finding in campaign.prepared.warnings:
-            print_warning(f"{campaign.stack}: {finding.located()}", err)
+            print_warning(f"{campaign.stack}: {finding.located(campaign.prepared.files)}", err)
         for note in campaign.notes:
             print_note(note)
 

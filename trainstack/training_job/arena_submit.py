@@ -4,19 +4,22 @@ Facts (kubeflow/arena v0.15.5, e30882c143cc2be32b7ed767ae0f78681892741b; the ful
 docs/arena-parity.md):
 
 - env ``workers`` (``--workers``) and ``gpus`` (``--gpus``) on every container
-  (pkg/argsbuilder/submit.go:653-660, ``setJobInfoToEnv``); for PyTorch ``--workers``
-  counts the master, so ``workers`` is masters plus Workers (pkg/training/
-  submit_pytorchjob.go:46-47 lowers the worker count after the env is set);
+  (pkg/argsbuilder/submit.go:653-660, ``setJobInfoToEnv``);
 - ``NVIDIA_VISIBLE_DEVICES=void`` on every container when ``--gpus`` is 0
-  (submit.go:629-645), and on TensorFlow parameter servers without GPUs
-  (charts/tfjob/templates/tfjob.yaml:294-304);
-- labels ``app`` (mpijob, tfjob, pytorchjob), ``release`` (the job's name) and
-  ``createdBy`` (MPIJob, TFJob, PyTorchJob) on the job and its pods
-  (charts/mpijob/templates/mpijob.yaml:9-17, 37-42; the tfjob and pytorchjob charts
-  alike), which Arena's own commands select pods by (pkg/apis/utils/training.go:22-36);
-- annotation ``requestGPUsOfJobOwner`` on the job and its pods: the job's GPUs, workers x
-  gpus (submit.go:670-673; TensorFlow: chiefs, evaluators and workers, not parameter
-  servers, submit_tfjob.go:505-516), read by ``arena top`` (pkg/training/gpu.go:34-49).
+  (submit.go:629-645);
+- labels ``app``, ``release`` (the job's name) and ``createdBy`` (the kind) on the job and
+  its pods (charts/mpijob/templates/mpijob.yaml:9-17, 37-42; the tfjob and pytorchjob
+  charts alike), which Arena's own commands select pods by (pkg/apis/utils/training.go:
+  22-36);
+- annotation ``requestGPUsOfJobOwner`` on the job and its pods: the GPUs of the job
+  (submit.go:670-673), read by ``arena top`` (pkg/training/gpu.go:34-49).
+
+What differs by framework is its spec's :class:`~trainstack.training_job.frameworks.
+run_defaults.ArenaSettings` (``FrameworkSpec.arena``, sourced in the framework's package):
+the roles ``--workers`` counts (PyTorch's master too), the roles whose GPUs the annotation
+counts, the value of ``app``, and the roles hidden from the GPUs when they have none
+(TensorFlow's parameter servers). A framework without them has no ``arena submit``
+command, and ``arenaSubmit`` is refused for it.
 
 Arena's defaults for what the job leaves null: ``trainstack.training_job.defaults``.
 Not reproduced: the submitter's identity (label ``arena.kubeflow.org/uid``, annotation
@@ -28,14 +31,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trainstack.training_job.frameworks import Violation, framework
-from trainstack.training_job.frameworks.pytorch import counts_master
+from trainstack.training_job.frameworks import FRAMEWORKS, Violation, framework
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
 
-SUBMITS = ("mpi", "tensorflow", "pytorch")
-"""The frameworks ``arena submit`` has a command for (mpi, tf, pytorch)."""
 ENV = ("workers", "gpus", "NVIDIA_VISIBLE_DEVICES")
 LABELS = ("app", "release", "createdBy")
 GPU_ANNOTATION = "requestGPUsOfJobOwner"
@@ -43,44 +43,42 @@ NO_GPU = "void"
 
 
 def arena_workers(job: TrainingJob) -> int:
-    """``--workers``: the workers, and a PyTorch job's master among them.
-
-    With ``pytorch.countMasterAsWorker`` (Arena's own semantics) ``worker.replicas`` is
-    already Arena's ``--workers``; without, the master is added to it.
-    """
-    if job.framework == "pytorch":
-        if counts_master(job):
-            return job.worker.replicas
-        return job.worker.replicas + job.pytorch.master.replicas
-    return job.worker.replicas
+    """``--workers``: the pods of the roles Arena counts as workers (a PyTorch job's
+    master among them); 0 for a framework arena submit has no command for."""
+    spec = framework(job.framework)
+    counted = spec.arena.workers if spec.arena else ()
+    return sum(pods.replicas for pods in spec.role_pods(job) if pods.role in counted)
 
 
 def arena_env(job: TrainingJob, role: str, gpus: int) -> dict[str, str]:
     """The variables Arena sets on the containers of ``role`` (with ``gpus`` each)."""
-    if not job.arena_submit:
+    arena = framework(job.framework).arena
+    if not job.arena_submit or arena is None:
         return {}
     env = {"gpus": str(job.worker.gpus), "workers": str(arena_workers(job))}
-    if job.worker.gpus == 0 or (job.framework == "tensorflow" and role == "ps" and gpus == 0):
+    if job.worker.gpus == 0 or (role in arena.hides_gpus and gpus == 0):
         env["NVIDIA_VISIBLE_DEVICES"] = NO_GPU
     return env
 
 
 def arena_labels(job: TrainingJob, release: str) -> dict[str, str]:
     """Arena's labels on the job and its pods."""
-    if not job.arena_submit:
+    spec = framework(job.framework)
+    if not job.arena_submit or spec.arena is None:
         return {}
-    kind = framework(job.framework).kind
-    return {"app": kind.lower(), "createdBy": kind, "release": release}
+    return {"app": spec.arena.app, "createdBy": spec.kind, "release": release}
 
 
 def requested_gpus(job: TrainingJob) -> int:
-    """Arena's ``requestGPUsOfJobOwner``: the GPUs of the job's pods, parameter servers'
-    aside."""
-    return sum(
-        pods.replicas * pods.gpus
-        for pods in framework(job.framework).pods(job)
-        if pods.role != "ps"
-    )
+    """Arena's ``requestGPUsOfJobOwner``: the GPUs of the pods of the roles it counts."""
+    spec = framework(job.framework)
+    counted = spec.arena.gpu_roles if spec.arena else ()
+    return sum(pods.replicas * pods.gpus for pods in spec.pods(job) if pods.role in counted)
+
+
+def submits() -> list[str]:
+    """The frameworks ``arena submit`` has a command for, in the registry's order."""
+    return [spec.name for spec in FRAMEWORKS if spec.arena is not None]
 
 
 def arena_submit_rules(job: TrainingJob) -> list[Violation]:
@@ -88,13 +86,13 @@ def arena_submit_rules(job: TrainingJob) -> list[Violation]:
     none of the variables, labels or annotation Arena sets written by hand."""
     if not job.arena_submit:
         return []
-    if job.framework not in SUBMITS:
+    if framework(job.framework).arena is None:
         return [
             Violation(
                 "arenaSubmit",
                 True,
                 f"false with framework {job.framework} (arena submit has no such job: "
-                f"{', '.join(SUBMITS)})",
+                f"{', '.join(submits())})",
             )
         ]
     spec = framework(job.framework)

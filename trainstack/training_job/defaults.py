@@ -2,36 +2,30 @@
 ``arenaSubmit``, what ``arena submit`` sets (docs/arena-parity.md).
 
 The chart computes the same in ``_defaults.tpl`` (``training-job.defaults.*``); the keys
-are null in values.yaml so that both can tell "left to the default" from "set". Arena's
-values (kubeflow/arena v0.15.5, e30882c143cc2be32b7ed767ae0f78681892741b):
-
-- ``--working-dir`` default ``/root``, ``--image-pull-policy`` default ``Always``,
-  ``--retry`` default 0 (pkg/argsbuilder/submit.go:103-109, 140-141), rendered as
-  ``backoffLimit: <retry>`` by the MPIJob and PyTorchJob charts
-  (charts/mpijob/templates/mpijob.yaml:31, charts/pytorchjob/templates/pytorchjob.yaml:34,
-  45); the TFJob chart renders none (the operator's);
-- MPI: ``--mounts-on-launcher`` default false, ``--clean-task-policy`` default ``All``
-  (pkg/argsbuilder/submit_mpijob.go:75-79), rendered for ack-arena's MPIJob v1alpha1; on
-  upstream's v2beta1 ``Running``, which deletes the same running workers and keeps a
-  failed one (kubeflow/mpi-operator b10758da, pkg/controller/mpi_job_controller.go:
-  1078-1084); TF and PyTorch: ``--clean-task-policy``
-  default ``Running`` (submit_tfjob.go:147-149, submit_pytorchjob.go:81-87);
-- restart policies: the MPIJob template ``Never`` (charts/mpijob/templates/mpijob.yaml:88);
-  TFJob PS, Chief and Evaluator ``Never``, Worker ``OnFailure`` beside a chief, else
-  ``Never`` (charts/tfjob/templates/tfjob.yaml:56, 346-352, 674, 1030); PyTorchJob Master
-  ``Never``, Worker ``OnFailure`` (charts/pytorchjob/templates/pytorchjob.yaml:48-50,
-  346-349).
+are null in values.yaml so that both can tell "left to the default" from "set". What
+differs by framework is data on its spec, read here and, through its generated
+``training-job.<framework>.info``, by the chart: restart policies per role
+(``FrameworkSpec.run_defaults``), and Arena's restart policies, clean-pod policy and
+``backoffLimit`` (``FrameworkSpec.arena``), each with its source in the framework's
+package. Arena's values for every framework (kubeflow/arena v0.15.5,
+e30882c143cc2be32b7ed767ae0f78681892741b): ``--working-dir`` default ``/root``,
+``--image-pull-policy`` default ``Always`` (pkg/argsbuilder/submit.go:107-109, 140-141).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trainstack.training_job.frameworks import framework
+
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
     from trainstack.training_job.run_policy import RestartPolicy
 
 ARENA_WORKING_DIR = "/root"
+CLEAN_POD_POLICY = "Running"
+"""trainstack's clean-pod policy: frees the GPUs and keeps finished pods' logs, and a failed
+pod's preflight line (docs/preflight.md)."""
 
 
 def working_dir(job: TrainingJob) -> str | None:
@@ -48,47 +42,36 @@ def pull_policy(job: TrainingJob) -> str:
     return "Always" if job.arena_submit else "IfNotPresent"
 
 
-def mounts_on_launcher(job: TrainingJob) -> bool:
-    """Whether the MPI launcher mounts the job's data."""
-    if job.mpi.mounts_on_launcher is not None:
-        return job.mpi.mounts_on_launcher
-    return not job.arena_submit
-
-
 def clean_pod_policy(job: TrainingJob) -> str:
     """Which pods the operator deletes when the job ends."""
     if job.run_policy.clean_pod_policy is not None:
         return job.run_policy.clean_pod_policy
-    arena_mpi = job.arena_submit and job.framework == "mpi"
-    # v2beta1 removes failed workers with All and keeps them with Running; its workers run
-    # sshd until the launcher ends, so both remove the same running ones: Running keeps a
-    # failed worker's preflight line (docs/preflight.md). ack-arena's fork removes every
-    # worker either way: Arena's All.
-    return "All" if arena_mpi and job.operator_api == "arena" else "Running"
+    arena = framework(job.framework).arena
+    if job.arena_submit and arena is not None:
+        return dict(arena.clean_pod_policy).get(job.operator_api, CLEAN_POD_POLICY)
+    return CLEAN_POD_POLICY
 
 
 def backoff_limit(job: TrainingJob) -> int | None:
     """Retries before the job fails (``None``: the operator's)."""
-    if job.run_policy.backoff_limit is None and job.arena_submit and job.framework != "tensorflow":
-        return 0
-    return job.run_policy.backoff_limit
+    if job.run_policy.backoff_limit is not None:
+        return job.run_policy.backoff_limit
+    arena = framework(job.framework).arena
+    return arena.backoff_limit if job.arena_submit and arena is not None else None
 
 
 def restart_policy(job: TrainingJob, role: str, own: RestartPolicy | None) -> str:
-    """The restart policy of ``role`` whose own setting is ``own`` (MPI workers aside: they
-    take their own or Never, whatever runPolicy says)."""
+    """The restart policy of ``role`` whose own setting is ``own`` (a pinned role, such as
+    MPI's workers, takes its own or its framework's, whatever runPolicy says)."""
     if own is not None:
         return own
-    if job.framework == "mpi" and role == "worker":
-        return "Never"
+    spec = framework(job.framework)
+    pinned = dict(spec.run_defaults.pinned)
+    if role in pinned:
+        return pinned[role]
     if job.run_policy.restart_policy is not None:
         return job.run_policy.restart_policy
-    if not job.arena_submit:
-        # A launcher is a batch Job: Never retries it with a new pod (backoffLimit counts
-        # it) and keeps the failed pod with its preflight line; OnFailure's pod is deleted
-        # when the Job fails (docs/preflight.md).
-        return "Never" if role == "launcher" else "OnFailure"
-    beside_chief = job.framework == "tensorflow" and job.tensorflow.chief.replicas > 0
-    if role == "worker" and (job.framework == "pytorch" or beside_chief):
-        return "OnFailure"
-    return "Never"
+    policies = spec.run_defaults.restart
+    if job.arena_submit and spec.arena is not None:
+        policies = spec.arena.restart
+    return policies.of(role, {pods.role: pods.replicas for pods in spec.role_pods(job)})

@@ -18,7 +18,7 @@ from trainstack.training_job.code_sync import CodeSync
 from trainstack.training_job.dialects import Dialect
 from trainstack.training_job.env import EnvFrom, EnvMap
 from trainstack.training_job.frameworks import FRAMEWORKS
-from trainstack.training_job.frameworks.mpi import MpiSettings
+from trainstack.training_job.frameworks.mpi.settings import MpiSettings
 from trainstack.training_job.frameworks.pytorch import PyTorchSettings
 from trainstack.training_job.frameworks.tensorflow import TensorFlowSettings
 from trainstack.training_job.frameworks.trainjob import TrainJobSettings

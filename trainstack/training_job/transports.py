@@ -17,7 +17,7 @@ transport (:data:`DIALECT_TRANSPORT`, held equal to the catalog by a test).
   with the keys of the Secret ``<job>-ssh`` mounted at ``sshAuthMountPath`` in the first
   container only (``setupSSHOnPod``, L1793-1816). The image needs sshd (workers) and an
   ssh client (launcher), set up as mpi-operator's base image (build/base/Dockerfile).
-  A rank gets mpirun's exports, not its pod's env (``frameworks/openmpi.py``).
+  A rank gets mpirun's exports, not its pod's env (``frameworks/mpi/openmpi.py``).
 - ``kubectl-exec``, ack-arena's mpi-operator fork, MPIJob ``kubeflow.org/v1alpha1``
   (AliyunContainerService/mpi-operator d40ff84155fbcd6f2cbf8e49714e00b963e8b059,
   ``pkg/controllers/mpi_job_controller.go``): the workers are a StatefulSet whose

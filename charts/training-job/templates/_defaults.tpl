@@ -1,7 +1,9 @@
 {{/*
 What a job runs with where its values leave a key null: trainstack's default, or, with
-arenaSubmit, what `arena submit` sets, as trainstack/training_job/defaults.py (the facts
-and their sources are there).
+arenaSubmit, what `arena submit` sets, as trainstack/training_job/defaults.py. What differs
+by framework is data in its training-job.<framework>.info (runDefaults, arena), generated
+from its registry entry, whose package cites the sources; no helper here tests a
+framework's name.
 */}}
 
 {{/*
@@ -32,22 +34,9 @@ Usage: {{ include "training-job.defaults.workingDir" $root }}
 {{- end -}}
 
 {{/*
-training-job.defaults.mountsOnLauncher: "true" when the MPI launcher mounts the job's data:
-mpi.mountsOnLauncher, else true (false with arenaSubmit); empty otherwise.
-Usage: {{ if include "training-job.defaults.mountsOnLauncher" $root }}
-*/}}
-{{- define "training-job.defaults.mountsOnLauncher" -}}
-{{- $own := .Values.mpi.mountsOnLauncher -}}
-{{- if kindIs "invalid" $own -}}
-{{- if ne .Values.arenaSubmit true -}}true{{- end -}}
-{{- else if $own -}}true
-{{- end -}}
-{{- end -}}
-
-{{/*
 training-job.defaults.cleanPodPolicy: runPolicy.cleanPodPolicy, else Running (with
-arenaSubmit: All for ack-arena's MPIJob v1alpha1, whose fork removes every worker either
-way; Running for the others: on v2beta1 it keeps a failed worker and its preflight line).
+arenaSubmit: Arena's where the framework's info renders it in the job's dialect, as
+ack-arena's MPIJob v1alpha1: All).
 Usage: {{ include "training-job.defaults.cleanPodPolicy" $root }}
 */}}
 {{- define "training-job.defaults.cleanPodPolicy" -}}
@@ -55,29 +44,37 @@ Usage: {{ include "training-job.defaults.cleanPodPolicy" $root }}
 {{- if not (kindIs "invalid" $v.runPolicy.cleanPodPolicy) -}}
 {{- $v.runPolicy.cleanPodPolicy -}}
 {{- else -}}
-{{- ternary "All" "Running" (and (eq $v.arenaSubmit true) (eq $v.framework "mpi") (eq $v.operatorApi "arena")) -}}
+{{- $byDialect := dict -}}
+{{- if eq $v.arenaSubmit true -}}
+{{- $byDialect = (include (printf "training-job.%s.info" $v.framework) . | fromJson).arena.cleanPodPolicy | default dict -}}
+{{- end -}}
+{{- get $byDialect $v.operatorApi | default "Running" -}}
 {{- end -}}
 {{- end -}}
 
 {{/*
-training-job.defaults.backoffLimit: runPolicy.backoffLimit, else 0 with arenaSubmit (MPI and
-PyTorch: Arena's TFJob renders none), else empty (the operator's).
+training-job.defaults.backoffLimit: runPolicy.backoffLimit, else with arenaSubmit the one
+Arena's chart renders (the framework's info: arena.backoffLimit, 0 or none), else empty
+(the operator's).
 Usage: {{ include "training-job.defaults.backoffLimit" $root }}
 */}}
 {{- define "training-job.defaults.backoffLimit" -}}
 {{- $v := .Values -}}
 {{- if not (kindIs "invalid" $v.runPolicy.backoffLimit) -}}
 {{- $v.runPolicy.backoffLimit | int64 -}}
-{{- else if and (eq $v.arenaSubmit true) (ne $v.framework "tensorflow") -}}
-0
+{{- else if eq $v.arenaSubmit true -}}
+{{- $limit := (include (printf "training-job.%s.info" $v.framework) . | fromJson).arena.backoffLimit -}}
+{{- if not (kindIs "invalid" $limit) -}}
+{{- $limit | int64 -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
 {{/*
-training-job.defaults.restartPolicy: the restart policy of one role: its own, else (MPI
-workers: Never) runPolicy.restartPolicy, else OnFailure (a launcher, a batch Job: Never, so
-that a failed pod and its preflight line are kept), or with arenaSubmit arena submit's:
-Never, OnFailure for TensorFlow workers beside a chief and PyTorch workers.
+training-job.defaults.restartPolicy: the restart policy of one role: its own, else the
+framework's pinned one (MPI workers: Never), else runPolicy.restartPolicy, else the
+framework's default for the role (runDefaults.restart; with arenaSubmit arena.restart), a
+role entry applying only beside pods of its `beside` role (TensorFlow workers beside a chief).
 Usage: {{ include "training-job.defaults.restartPolicy" (dict "root" $ "role" "worker" "own" $v.worker.restartPolicy) }}
 Parameters:
   - root - Context - Required. The chart's root context ($).
@@ -86,17 +83,28 @@ Parameters:
 */}}
 {{- define "training-job.defaults.restartPolicy" -}}
 {{- $v := .root.Values -}}
+{{- $info := include (printf "training-job.%s.info" $v.framework) .root | fromJson -}}
 {{- if not (kindIs "invalid" .own) -}}
 {{- .own -}}
-{{- else if and (eq $v.framework "mpi") (eq .role "worker") -}}
-Never
+{{- else if hasKey $info.runDefaults.pinned .role -}}
+{{- get $info.runDefaults.pinned .role -}}
 {{- else if not (kindIs "invalid" $v.runPolicy.restartPolicy) -}}
 {{- $v.runPolicy.restartPolicy -}}
-{{- else if ne $v.arenaSubmit true -}}
-{{- ternary "Never" "OnFailure" (eq .role "launcher") -}}
-{{- else if and (eq .role "worker") (or (eq $v.framework "pytorch") (and (eq $v.framework "tensorflow") (gt ($v.tensorflow.chief.replicas | int) 0))) -}}
-OnFailure
 {{- else -}}
-Never
+{{- $defaults := $info.runDefaults.restart -}}
+{{- if and (eq $v.arenaSubmit true) $info.arena -}}
+{{- $defaults = $info.arena.restart -}}
+{{- end -}}
+{{- $replicas := dict -}}
+{{- range include "training-job.framework.pods" .root | fromJsonArray -}}
+{{- $_ := set $replicas (index . 2) (index . 1 | int) -}}
+{{- end -}}
+{{- $policy := "" -}}
+{{- range $defaults.roles -}}
+{{- if and (not $policy) (eq .role $.role) (or (not .beside) (gt (get $replicas .beside | int) 0)) -}}
+{{- $policy = .policy -}}
+{{- end -}}
+{{- end -}}
+{{- $policy | default $defaults.policy -}}
 {{- end -}}
 {{- end -}}

@@ -7,10 +7,17 @@ training-job.<framework>.info: what the chart renders for a framework (JSON), as
 FrameworkSpec says: kind, apiVersion, plural, the name of the port its operator injects
 ("": none), the dialects it can be rendered in (operatorApi), the operator-dependent
 settings its object can carry (in the order of SETTINGS in training_job/settings.py), and
-the values keys of its roles (each once). Its lead, the role whose logs carry the job's
+the values keys of its roles (each once) and of each role by name (roleKeys), its run
+defaults (runDefaults: the restart policy per role, and the roles runPolicy does not
+set) and what arena submit gives it (arena: {} when arena submit has no command for
+it; the roles --workers and requestGPUsOfJobOwner count, the app label, restart
+policies, backoffLimit, clean-pod policy per dialect, the roles hidden from the GPUs
+without any). Its lead, the role whose logs carry the job's
 results, depends on the values (a TFJob without a chief reports from its workers, a
 TrainJob on an MPI runtime from its launcher): the kind template computes it, by hand, in
 training-job.<framework>.lead, which the info includes.
+
+training-job.frameworks.arenaSubmits: the frameworks arena submit has a command for.
 */}}
 
 {{/*
@@ -26,7 +33,28 @@ Usage: {{ include "training-job.mpi.info" . | fromJson }}
   "port" ""
   "dialects" (list "kubeflow" "arena")
   "settings" (list "runPolicy.cleanPodPolicy" "runPolicy.backoffLimit" "runPolicy.activeDeadlineSeconds" "runPolicy.ttlSecondsAfterFinished" "scheduling.gang.enabled" "security.seccompProfile")
-  "roles" (list "mpi.launcher" "worker")) -}}
+  "roles" (list "mpi.launcher" "worker")
+  "roleKeys" (dict
+    "launcher" "mpi.launcher"
+    "worker" "worker")
+  "runDefaults" (dict
+    "restart" (dict
+      "policy" "Never"
+      "roles" (list))
+    "pinned" (dict
+      "worker" "Never"))
+  "arena" (dict
+    "command" "mpi"
+    "app" "mpijob"
+    "workers" (list "worker")
+    "gpuRoles" (list "worker")
+    "restart" (dict
+      "policy" "Never"
+      "roles" (list))
+    "backoffLimit" 0
+    "cleanPodPolicy" (dict
+      "arena" "All")
+    "hidesGpus" (list))) -}}
 {{- end -}}
 
 {{/*
@@ -42,7 +70,31 @@ Usage: {{ include "training-job.tensorflow.info" . | fromJson }}
   "port" "tfjob-port"
   "dialects" (list "kubeflow" "arena")
   "settings" (list "runPolicy.cleanPodPolicy" "runPolicy.backoffLimit" "runPolicy.activeDeadlineSeconds" "runPolicy.ttlSecondsAfterFinished" "scheduling.gang.enabled" "security.seccompProfile" "tensorflow.successPolicy")
-  "roles" (list "tensorflow.chief" "worker" "tensorflow.ps" "tensorflow.evaluator")) -}}
+  "roles" (list "tensorflow.chief" "worker" "tensorflow.ps" "tensorflow.evaluator")
+  "roleKeys" (dict
+    "chief" "tensorflow.chief"
+    "worker" "worker"
+    "ps" "tensorflow.ps"
+    "evaluator" "tensorflow.evaluator")
+  "runDefaults" (dict
+    "restart" (dict
+      "policy" "OnFailure"
+      "roles" (list))
+    "pinned" (dict))
+  "arena" (dict
+    "command" "tf"
+    "app" "tfjob"
+    "workers" (list "worker")
+    "gpuRoles" (list "chief" "worker" "evaluator")
+    "restart" (dict
+      "policy" "Never"
+      "roles" (list (dict
+        "role" "worker"
+        "policy" "OnFailure"
+        "beside" "chief")))
+    "backoffLimit" nil
+    "cleanPodPolicy" (dict)
+    "hidesGpus" (list "ps"))) -}}
 {{- end -}}
 
 {{/*
@@ -58,7 +110,29 @@ Usage: {{ include "training-job.pytorch.info" . | fromJson }}
   "port" "pytorchjob-port"
   "dialects" (list "kubeflow" "arena")
   "settings" (list "runPolicy.cleanPodPolicy" "runPolicy.backoffLimit" "runPolicy.activeDeadlineSeconds" "runPolicy.ttlSecondsAfterFinished" "scheduling.gang.enabled" "security.seccompProfile" "pytorch.nprocPerNode" "pytorch.elasticPolicy" "pytorch.master.replicas")
-  "roles" (list "pytorch.master" "worker")) -}}
+  "roles" (list "pytorch.master" "worker")
+  "roleKeys" (dict
+    "master" "pytorch.master"
+    "worker" "worker")
+  "runDefaults" (dict
+    "restart" (dict
+      "policy" "OnFailure"
+      "roles" (list))
+    "pinned" (dict))
+  "arena" (dict
+    "command" "pytorch"
+    "app" "pytorchjob"
+    "workers" (list "master" "worker")
+    "gpuRoles" (list "master" "worker")
+    "restart" (dict
+      "policy" "Never"
+      "roles" (list (dict
+        "role" "worker"
+        "policy" "OnFailure"
+        "beside" "")))
+    "backoffLimit" 0
+    "cleanPodPolicy" (dict)
+    "hidesGpus" (list))) -}}
 {{- end -}}
 
 {{/*
@@ -74,5 +148,22 @@ Usage: {{ include "training-job.trainjob.info" . | fromJson }}
   "port" ""
   "dialects" (list "kubeflow")
   "settings" (list "runPolicy.activeDeadlineSeconds" "security.seccompProfile")
-  "roles" (list "worker")) -}}
+  "roles" (list "worker")
+  "roleKeys" (dict
+    "launcher" "worker"
+    "worker" "worker")
+  "runDefaults" (dict
+    "restart" (dict
+      "policy" "OnFailure"
+      "roles" (list))
+    "pinned" (dict))
+  "arena" (dict)) -}}
+{{- end -}}
+
+{{/*
+training-job.frameworks.arenaSubmits: the frameworks arena submit has a command for (JSON list).
+Usage: {{ include "training-job.frameworks.arenaSubmits" . | fromJsonArray }}
+*/}}
+{{- define "training-job.frameworks.arenaSubmits" -}}
+{{- toJson (list "mpi" "tensorflow" "pytorch") -}}
 {{- end -}}

@@ -47,7 +47,8 @@ activeDeadlineSeconds: {{ $policy.activeDeadlineSeconds | int64 }}
 
 {{/*
 training-job.framework.pods: the pods of the job, role by role, as the framework's template
-counts them: a JSON list of [host-name suffix of the role's last pod, replicas].
+counts them (its registry entry's role_pods): a JSON list of [host-name suffix of the
+role's last pod, replicas, role, GPUs per pod].
 Usage: {{ include "training-job.framework.pods" . | fromJsonArray }}
 */}}
 {{- define "training-job.framework.pods" -}}

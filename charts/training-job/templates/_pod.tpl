@@ -5,9 +5,11 @@ training-job.pod.template once per role, and defines its framework's helpers, as
 registry entry in trainstack/training_job/frameworks/ does, but .info, which `trainstack
 chart generate` writes from that entry into _frameworks.tpl:
   training-job.<framework>.info      what it renders: kind, apiVersion, plural, lead role,
-                                     port, dialects, settings, role values keys (JSON)
+                                     port, dialects, settings, role values keys, run
+                                     defaults, Arena settings (JSON)
   training-job.<framework>.lead      the role whose logs carry the results (info's lead)
-  training-job.<framework>.pods      [host-name suffix of the last pod, replicas] per role (JSON)
+  training-job.<framework>.pods      [host-name suffix of the last pod, replicas, role,
+                                     GPUs per pod] per role (JSON)
   training-job.<framework>.mounts    [key, path] of the container paths its operator takes (JSON)
   training-job.<framework>.validate  the framework's own rules: a JSON list of problems
 The shared helpers dispatch by computed name (include (printf "training-job.%s.info"

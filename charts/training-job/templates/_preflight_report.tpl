@@ -33,7 +33,7 @@ Usage: {{ include "training-job.preflightReport.script" $root }}
 {{/*
 training-job.preflightReport.validate: the launcher reads the workers' reports before its
 command, so a job with the preflight has one (JSON list of problems), as
-trainstack/training_job/frameworks/mpi_arena.py _launcher_reads_workers.
+trainstack/training_job/frameworks/mpi/arena.py _launcher_reads_workers.
 Usage: {{ include "training-job.preflightReport.validate" . | fromJsonArray }}
 */}}
 {{- define "training-job.preflightReport.validate" -}}

@@ -39,31 +39,33 @@ Usage: {{ include "training-job.validate.operatorApi" . | fromJsonArray }}
 {{- end -}}
 
 {{/*
-training-job.validate.arenaSubmit: with arenaSubmit, a framework arena submit has, and none
-of the variables, labels or annotation Arena sets written by hand (rules.py
-_arena_submit_rules, trainstack/training_job/arena_submit.py).
+training-job.validate.arenaSubmit: with arenaSubmit, a framework arena submit has (its info
+has arena settings), and none of the variables, labels or annotation Arena sets written by
+hand, on any role of its pods helper (rules.py _arena_submit_rules,
+trainstack/training_job/arena_submit.py).
 Usage: {{ include "training-job.validate.arenaSubmit" . | fromJsonArray }}
 */}}
 {{- define "training-job.validate.arenaSubmit" -}}
 {{- $v := .Values -}}
 {{- $problems := list -}}
 {{- if eq $v.arenaSubmit true -}}
-{{- $submits := list "mpi" "tensorflow" "pytorch" -}}
-{{- if not (has $v.framework $submits) -}}
+{{- $info := include (printf "training-job.%s.info" $v.framework) . | fromJson -}}
+{{- if not $info.arena -}}
+{{- $submits := include "training-job.frameworks.arenaSubmits" . | fromJsonArray -}}
 {{- $problems = append $problems (printf "arenaSubmit: found true; allowed: false with framework %s (arena submit has no such job: %s)" $v.framework (join ", " $submits)) -}}
 {{- else -}}
-{{- $info := include (printf "training-job.%s.info" $v.framework) . | fromJson -}}
 {{- $sources := list (list "env" $v.env "worker" $v.worker.gpus) -}}
-{{- range $key := $info.roles -}}
+{{- $seen := dict "env" true -}}
+{{- range include "training-job.framework.pods" . | fromJsonArray -}}
+{{- $key := get $info.roleKeys (index . 2) -}}
+{{- if not (hasKey $seen (printf "%s.env" $key)) -}}
+{{- $_ := set $seen (printf "%s.env" $key) true -}}
 {{- $role := $v -}}
 {{- range splitList "." $key -}}
 {{- $role = get $role . -}}
 {{- end -}}
-{{- $gpus := ternary $v.worker.gpus $role.gpus (kindIs "invalid" $role.gpus) -}}
-{{- if eq $key "mpi.launcher" -}}
-{{- $gpus = 0 -}}
+{{- $sources = append $sources (list (printf "%s.env" $key) $role.env (index . 2) (index . 3 | int)) -}}
 {{- end -}}
-{{- $sources = append $sources (list (printf "%s.env" $key) $role.env (last (splitList "." $key)) $gpus) -}}
 {{- end -}}
 {{- range $sources -}}
 {{- $env := index . 1 | default dict -}}

@@ -66,17 +66,13 @@ def test_an_add_on_is_pinned_on_the_cluster(config: dict, expected: str | None) 
 
 @pytest.mark.parametrize(("vswitch", "used"), [(None, "vsw-1"), ("vsw-2", "vsw-2")])
 def test_a_datasets_file_system_is_in_the_clusters_vpc(vswitch: str | None, used: str) -> None:
+    create = {"zoneId": "cn-beijing-h", **({"vswitchId": vswitch} if vswitch else {})}
     dataset = Dataset.model_validate(
-        {
-            "name": "scratch",
-            "capacity": "1Ti",
-            "source": {"type": "alicloud-nas", "create": {"zoneId": "cn-beijing-h"}},
-        }
+        {"name": "scratch", "capacity": "1Ti", "source": {"type": "alicloud-nas", "create": create}}
     )
-    spec = dataset.source.create.model_copy(update={"vswitch_id": vswitch})  # type: ignore[union-attr]
 
     _, registered = build(
-        lambda: file_system("scratch", dataset, spec, ACK_CLUSTER, pulumi.ResourceOptions())
+        lambda: file_system("scratch", dataset, ACK_CLUSTER, pulumi.ResourceOptions())
     )
     fs = registered.one("alicloud:nas/fileSystem:FileSystem")
     target = registered.one("alicloud:nas/mountTarget:MountTarget")

@@ -21,6 +21,7 @@ def test_each_cluster_kind_has_its_components_and_only_its_capabilities() -> Non
             "kubeconfig-api": entry.kubeconfig is not None,
             "addons": entry.addon is not None,
             "nas": entry.file_system is not None,
+            "data-stacks": entry.data_store is not None,
         }
         assert offered == {name: entry.kind.supports(name) for name in offered}
 

@@ -15,6 +15,7 @@ from tests.experiment_helpers import load as load_without_file
 from tests.stack_helpers import REPO, example_config
 from trainstack.config.clusters import alicloud, existing
 from trainstack.config.clusters import alicloud_rules as rules
+from trainstack.config.clusters.capabilities import CAPABILITIES, Capability
 from trainstack.config.clusters.registry import (
     KINDS,
     Cluster,
@@ -23,7 +24,6 @@ from trainstack.config.clusters.registry import (
     identity_keys,
     offline_invokes,
 )
-from trainstack.config.clusters.spec import CAPABILITIES, Capability
 from trainstack.config.data_sources import resolve_datasets
 from trainstack.core.errors import ConfigError
 

@@ -8,7 +8,7 @@ import pytest
 
 from trainstack.core.errors import ValuesError
 from trainstack.training_job import validate_values
-from trainstack.training_job.frameworks.mpi_arena import arena_rules, claims
+from trainstack.training_job.frameworks.mpi.arena import arena_rules, claims
 from trainstack.training_job.model import TrainingJob
 
 ARENA = {

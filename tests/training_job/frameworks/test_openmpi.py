@@ -9,7 +9,7 @@ import pytest
 
 from tests.chart.jobs import job_values, render_job
 from trainstack.training_job import validate_values
-from trainstack.training_job.frameworks.openmpi import (
+from trainstack.training_job.frameworks.mpi.openmpi import (
     RANK_ENV_ANNOTATION,
     RANK_ENV_FILE,
     rank_env,

@@ -8,7 +8,7 @@ from trainstack.core.errors import ValuesError
 from trainstack.training_job import TrainingJob, release_name_problems, validate_values
 from trainstack.training_job.frameworks import framework
 from trainstack.training_job.frameworks.trainjob import replicated_jobs
-from trainstack.training_job.frameworks.trainjob_unsupported import UNSUPPORTED
+from trainstack.training_job.frameworks.trainjob.unsupported import UNSUPPORTED
 
 BASE = {
     "framework": "trainjob",

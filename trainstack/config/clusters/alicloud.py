@@ -17,17 +17,17 @@ from trainstack.config.capacity import NodeAllocatable
 from trainstack.config.clusters import ack_reservation as reservation
 from trainstack.config.clusters import alicloud_rules as rules
 from trainstack.config.clusters.ack_create import CREATE_ONLY, AckCreate, minor_of
+from trainstack.config.clusters.alicloud_ids import RegionId, VpcId, VSwitchId
 from trainstack.config.clusters.alicloud_prices import PRICES
+from trainstack.config.clusters.alicloud_storage import STORAGE, check_nas_addons
 from trainstack.config.clusters.spec import ClusterKind, ClusterModel
 from trainstack.config.node_pool import NodePool, SecretConfigKey
+from trainstack.config.storage import Mount
 from trainstack.core.base_model import StrictModel, constraint
 from trainstack.core.names import PLACEHOLDER_PATTERN
 from trainstack.core.validation import errors_under
 
-RegionId = Annotated[str, StringConstraints(pattern=r"^[a-z]{2}-[a-z0-9-]+$")]
 # IDs a user must look up may be left as placeholders (``<...>``) until deploying.
-VpcId = Annotated[str, StringConstraints(pattern=rf"^(vpc-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
-VSwitchId = Annotated[str, StringConstraints(pattern=rf"^(vsw-[a-z0-9]+|{PLACEHOLDER_PATTERN})$")]
 AckClusterId = Annotated[
     str, StringConstraints(pattern=rf"^(c[a-z0-9]{{6,}}|{PLACEHOLDER_PATTERN})$")
 ]
@@ -182,6 +182,7 @@ KIND = ClusterKind(
     },
     create_only_inputs={MANAGED_CLUSTER: CREATE_ONLY},
     prices=PRICES,
+    storage=STORAGE,
 )
 
 
@@ -269,9 +270,9 @@ class AlicloudCluster(ClusterModel):
     def _declared_minor(self) -> tuple[int, int] | None:
         return None if self.kubernetes_version is None else minor_of(self.kubernetes_version)
 
-    def missing_nas_addons(self) -> str | None:
-        """The NAS CSI add-ons a created cluster lacks (an existing cluster's are its own)."""
-        return None if self.create is None else self.create.missing_nas_addons()
+    def check_mount(self, mount: Mount, dataset: str) -> None:
+        """A created cluster needs the NAS CSI add-ons (an existing one's are its own)."""
+        check_nas_addons(self.create, mount, dataset)
 
     @property
     def creates(self) -> bool:

@@ -1,7 +1,8 @@
 """Every kind of cluster, in one explicit list; ``trainstack:cluster`` is their union.
 
 A new kind is a module beside ``alicloud.py`` (its model and its :class:`ClusterKind`),
-its line here (in :data:`KINDS` and :data:`Cluster`) and its components in
+its line here (in :data:`KINDS` and :data:`Cluster`; with storage of its own, its models
+in :data:`DatasetSource` and :data:`DataStore` too) and its components in
 ``components/clusters/``. Nothing registers itself by being imported.
 """
 
@@ -14,15 +15,27 @@ from pydantic import Field
 
 from trainstack.config.clusters.alicloud import KIND as ALICLOUD
 from trainstack.config.clusters.alicloud import AlicloudCluster
+from trainstack.config.clusters.alicloud_storage import AlicloudDataStore, AlicloudNasSource
 from trainstack.config.clusters.existing import KIND as EXISTING
 from trainstack.config.clusters.existing import ExistingCluster
 from trainstack.config.clusters.spec import ClusterKind, CreateOnlyInputs
+from trainstack.config.storage import NfsSource, StackReferenceSource
 
 KINDS: tuple[ClusterKind, ...] = (ALICLOUD, EXISTING)
 """The kinds, in the order of :data:`Cluster`'s members."""
 
 Cluster = Annotated[AlicloudCluster | ExistingCluster, Field(discriminator="provider")]
 """The model of ``trainstack:cluster``, told apart by ``provider``."""
+
+DatasetSource = Annotated[
+    AlicloudNasSource | NfsSource | StackReferenceSource, Field(discriminator="type")
+]
+"""The model of ``datasets[].source``, told apart by ``type``: each kind's own
+(``storage.source``) and those of every kind (an NFS export, a data stack's file system)."""
+
+DataStore = AlicloudDataStore
+"""The model of a data stack's ``trainstack:dataStore``: each kind's ``storage.data_store``
+(one so far; with a second, a union told apart by ``provider``, as :data:`Cluster`)."""
 
 
 def offline_invokes() -> dict[str, Mapping[str, Any]]:

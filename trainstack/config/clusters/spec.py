@@ -10,28 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from trainstack.config.capacity import NOTHING, NodeAllocatable
+from trainstack.config.clusters.capabilities import Capability
 from trainstack.config.prices import NO_PRICES, PriceList
+from trainstack.config.storage import Mount, SourceModel, Storage
 from trainstack.core.base_model import StrictModel, constraint
 
 if TYPE_CHECKING:
     from trainstack.config.node_pool import NodePool
-
-Capability = Literal["node-api", "addons", "nas", "data-stacks", "kubeconfig-api"]
-"""What a kind's cloud offers besides Kubernetes:
-
-- ``node-api``: node pools are created through the cloud's API (the pool's ID is an output);
-- ``addons``: the cloud installs cluster add-ons (operators and components of kind
-  ``ack-addon``);
-- ``nas``: the program may create NAS file systems in the cluster's network
-  (``datasets[].source.create``);
-- ``data-stacks``: datasets may mount a data stack's file systems (``stack-reference``);
-- ``kubeconfig-api``: without ``trainstack:kubeconfig`` the program fetches the cluster's
-  kubeconfig from the cloud's API.
-"""
-CAPABILITIES: tuple[Capability, ...] = get_args(Capability)
 
 
 def declared_only(cluster: ClusterModel, pool: NodePool, key: str) -> NodeAllocatable:
@@ -101,6 +89,9 @@ class ClusterKind:
     prices: PriceList = NO_PRICES
     """What the kind's nodes cost per hour, by instance type and region (see
     ``trainstack.config.prices``); a stack adds its own (``trainstack:cost.prices``)."""
+    storage: Storage = Storage()
+    """Its own dataset source and data stack store, with their facts and mounts (see
+    ``trainstack.config.storage``); a kind without offers ``nfs`` sources only."""
 
     def supports(self, capability: Capability) -> bool:
         """Whether the kind's cloud offers ``capability``."""
@@ -130,9 +121,15 @@ class ClusterModel(StrictModel):
         :attr:`ClusterKind.derive_allocatable`)."""
         return self.kind.derive_allocatable(self, pool, key)
 
-    def missing_nas_addons(self) -> str | None:
-        """What a created cluster lacks to mount NAS volumes (its CSI add-ons), or ``None``."""
-        return None
+    def mount(self, source: SourceModel) -> Mount | None:
+        """How the cluster's PVs mount ``source``: the source's way, or, for a data stack's
+        file system, its kind's store's (``None``: the kind has no data stacks)."""
+        store = self.kind.storage.data_store
+        return source.mount or (store.mount if store is not None else None)
+
+    def check_mount(self, mount: Mount, dataset: str) -> None:
+        """Raises when the cluster, as the stack creates it, lacks what ``mount`` needs
+        (its CSI driver's add-ons) for the dataset at key ``dataset``."""
 
     @property
     def creates(self) -> bool:

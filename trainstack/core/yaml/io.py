@@ -23,7 +23,7 @@ from ruamel.yaml.constructor import SafeConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from trainstack.core.errors import Problem, YamlSyntaxError
-from trainstack.core.files import read_text
+from trainstack.core.files import read_source
 from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
 
@@ -65,7 +65,7 @@ def read_yaml(path: Path, display: str | None = None) -> Any:
     file, line and column.
     """
     source = display or str(path)
-    return parse_yaml(read_text(path, source), source)
+    return parse_yaml(read_source(path, source).text, source)
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -93,7 +93,7 @@ def read_helm_yaml(path: Path, display: str | None = None) -> dict[str, Any]:
     bounded one.
     """
     source = display or str(path)
-    return parse_helm_yaml(read_text(path, source), source)
+    return parse_helm_yaml(read_source(path, source).text, source)
 
 
 def parse_helm_yaml(text: str, source: str) -> dict[str, Any]:

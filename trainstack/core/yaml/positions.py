@@ -6,8 +6,9 @@ Files are parsed for their values by ruamel.yaml (stack files) or Helm's reader
 (experiment files), neither of which keeps positions; this module reads the same text
 again, only when a message is printed, as libyaml's event stream (the pre-scan's parser,
 :mod:`trainstack.core.yaml.scan`), so that positions never cost anything on the way to a
-plan. Every reader of user files records which file a message's ``source`` names
-(:func:`trainstack.core.files.remember`); a message whose file cannot be read again, or
+plan. Whoever prints a message passes the files it names, as they were read
+(:data:`trainstack.core.mentions.Files`: an error's own, a stack's, a plan's); a message whose
+file is not among them (values handed over by the Pulumi engine), cannot be read again, or
 whose key is not written in it, simply has no line.
 
 A key that is not written (a missing required key) is located at its closest written
@@ -21,13 +22,14 @@ import functools
 import json
 import re
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
 
 from trainstack.core.errors import TrainstackError
-from trainstack.core.files import read_text, remembered
-from trainstack.core.mentions import located_mentions
+from trainstack.core.files import read_source
+from trainstack.core.mentions import Files, located_mentions
 
 Location = tuple[int | str, ...]
 
@@ -35,6 +37,7 @@ _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TOKEN = re.compile(r'\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]|([^.\[\]]+)')
 # Messages may name a file with a suffix: `experiments/x.yaml (matrix point gpus=2)`.
 _SUFFIX = re.compile(r"^(?P<file>\S+?\.ya?ml)(?P<rest>(?: .*)?)$", re.DOTALL)
+NO_FILES: Files = MappingProxyType({})
 
 
 def split_source(source: str) -> tuple[str, str]:
@@ -45,37 +48,38 @@ def split_source(source: str) -> tuple[str, str]:
     return match.group("file"), match.group("rest")
 
 
-def at(source: str, key: str) -> str:
-    """``source:LINE`` when ``key`` (a dotted path) can be found in that file, else ``source``."""
+def at(source: str, key: str, files: Files = NO_FILES) -> str:
+    """``source:LINE`` when ``source`` is one of ``files`` and ``key`` (a dotted path) can be
+    found in it, else ``source``."""
     file, rest = split_source(source)
-    line = key_line(file, key)
+    path = files.get(file)
+    line = key_line(path, key) if path is not None else None
     return f"{file}:{line}{rest}" if line is not None else source
 
 
-def where_written(key: str, source: str) -> str:
+def where_written(key: str, source: str, files: Files = NO_FILES) -> str:
     """``FILE:LINE: KEY`` for a key listed with its file (``FILE: KEY``: a cluster
     template's, an experiment's) or, listed bare, written in ``source``; without the line
-    when it cannot be found."""
+    when it cannot be found in ``files``."""
     file, separator, bare = key.partition(": ")
     if not (separator and split_source(file)[0].endswith((".yaml", ".yml"))):
         file, bare = source, key
-    return f"{at(file, bare)}: {bare}"
+    return f"{at(file, bare, files)}: {bare}"
 
 
-def locate_mentions(text: str) -> str:
+def locate_mentions(text: str, files: Files = NO_FILES) -> str:
     """``text`` with each ``FILE: KEY`` it mentions as ``FILE:LINE: KEY``
-    (:func:`trainstack.core.errors.located_mentions`, lines found here)."""
-    return located_mentions(text, at)
+    (:func:`trainstack.core.errors.located_mentions`, lines found here in ``files``)."""
+    return located_mentions(text, lambda file, key: at(file, key, files))
 
 
-def key_line(source: str, key: str) -> int | None:
-    """The 1-based line of ``key`` (or of its closest written parent) in ``source``."""
-    path = remembered(source)
+def key_line(path: Path, key: str) -> int | None:
+    """The 1-based line of ``key`` (or of its closest written parent) in the file ``path``."""
     location = parse_key(key)
-    if path is None or not location:
+    if not location:
         return None
     try:
-        lines = _key_lines(path, path.stat().st_mtime_ns)
+        lines = _key_lines(read_source(path).text)
     except (OSError, TrainstackError, yaml.YAMLError):
         return None
     for candidate in (location, ("config", *location)):
@@ -108,10 +112,15 @@ def parse_key(key: str) -> Location:
     return tuple(parts) if position == len(text) else ()
 
 
-@functools.lru_cache(maxsize=64)
-def _key_lines(path: Path, _mtime_ns: int) -> dict[Location, int]:
-    """Every key path of the file's document (and list item) with its line."""
-    loader = _Loader(read_text(path))
+@functools.lru_cache(maxsize=16)
+def _key_lines(text: str) -> dict[Location, int]:
+    """Every key path of a document (and list item) with its line.
+
+    Kept by the text itself, read again for each message (bounded, a few kB): parsing is
+    what costs when many messages name one file, and a file rewritten within the clock's
+    tick (same path, same modification time) can never get the lines of its old text.
+    """
+    loader = _Loader(text)
     lines: dict[Location, int] = {}
     # One entry per open collection: [is_mapping, current key or index, expecting a key]
     open_: list[list[Any]] = []

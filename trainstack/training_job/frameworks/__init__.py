@@ -1,8 +1,10 @@
 """The frameworks of the job model: what each ``job.framework`` renders and which pods it starts.
 
-One module per framework holds everything about it: its section of the values (``mpi:``,
+One package per framework (``mpi/``, ``tensorflow/``...) holds everything about it, as
+Kueue keeps ``jobs/kubeflow/jobs/<kind>/``: its section of the values (``mpi:``,
 ``tensorflow:``...: the chart ignores the sections of the frameworks not selected), its
-roles beyond ``worker``, its rules and warnings, and its :class:`FrameworkSpec`.
+roles beyond ``worker``, its rules and warnings, and, in its ``__init__.py``, its
+:class:`FrameworkSpec` (``SPEC``), with its run defaults and Arena settings.
 """
 
 from trainstack.training_job.frameworks.registry import FRAMEWORKS, by_crd, framework, frameworks

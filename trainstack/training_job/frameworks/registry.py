@@ -1,7 +1,8 @@
 """The framework registry: one entry per value of ``job.framework``, listed in FRAMEWORKS.
 
-Adding a framework means its module (its settings, roles, rules and ``SPEC``), one line
-here, its chart template and its tests; nothing else asks ``framework == ...``. An unknown
+Adding a framework means its package (``frameworks/<name>/``, whose ``__init__.py`` holds
+its ``SPEC``), one line here, its chart template and its tests; nothing else asks
+``framework == ...``. An unknown
 name is an error naming it and the known ones, never another framework's ``else``.
 """
 

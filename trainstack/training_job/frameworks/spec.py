@@ -6,7 +6,8 @@ are taken", "what the operator injects" asks the registry instead of testing
 ``framework == "pytorch"`` (see ``registry.py``). The chart mirrors each entry in the
 framework's own template (its kind, and its ``training-job.<framework>.*`` helpers), but
 ``training-job.<framework>.info``: ``trainstack chart generate`` writes it from the entry
-(kind, API version, plural, port, dialects, settings, roles) into ``_frameworks.tpl``.
+(kind, API version, plural, port, dialects, settings, roles, run defaults, Arena settings)
+into ``_frameworks.tpl``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trainstack.core.quantity import parse_quantity
 from trainstack.training_job.dialects import Dialect
+from trainstack.training_job.frameworks.run_defaults import ArenaSettings, RunDefaults
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -172,6 +174,11 @@ class FrameworkSpec:
     settings: frozenset[str]
     """The operator-dependent settings (``trainstack.training_job.settings``) its object can
     carry at all; the others are never rendered for it."""
+    run_defaults: RunDefaults
+    """What its job runs with where the values leave a key null (restart policies)."""
+    arena: ArenaSettings | None
+    """What ``arena submit`` gives its job (``arenaSubmit``); ``None``: arena submit has no
+    command for it, and ``arenaSubmit`` is refused."""
     dialects: frozenset[Dialect] = frozenset({"kubeflow"})
     """The spellings of its object the chart can render (``operatorApi``): ``kubeflow``
     (upstream operators), ``arena`` (the older APIs of Arena's forks)."""
@@ -197,6 +204,9 @@ class FrameworkSpec:
     injected_env: tuple[str, ...] = field(default=())
     """Environment variables the operator writes into the training containers (a job
     that sets one of them is warned: the operator's value decides)."""
+    image_sshd: bool = False
+    """Its workers run the image's sshd (MPI's ``mpi.workerCommand``): the plan's line
+    about the image shows ``imageFacts.sshd`` beside CUDA."""
 
     @property
     def crd(self) -> str:

@@ -14,6 +14,12 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX, MAX_REPLICAS
+from trainstack.training_job.frameworks.run_defaults import (
+    ArenaSettings,
+    RestartDefaults,
+    RoleRestart,
+    RunDefaults,
+)
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     ChartDocs,
@@ -145,6 +151,21 @@ SPEC = FrameworkSpec(
         keywords=("tensorflow",),
     ),
     settings=KUBEFLOW_JOB_SETTINGS | {"tensorflow.successPolicy"},
+    run_defaults=RunDefaults(restart=RestartDefaults("OnFailure")),
+    # kubeflow/arena v0.15.5 (e30882c143cc2be32b7ed767ae0f78681892741b), docs/arena-parity.md
+    arena=ArenaSettings(
+        command="tf",
+        app="tfjob",  # charts/tfjob/templates/tfjob.yaml, as the mpijob chart's labels
+        workers=("worker",),  # env workers = --workers: pkg/argsbuilder/submit.go:653-660
+        # chiefs, evaluators and workers, not parameter servers: submit_tfjob.go:505-516
+        gpu_roles=("chief", "worker", "evaluator"),
+        # PS, Chief and Evaluator Never, Worker OnFailure beside a chief, else Never
+        # (charts/tfjob/templates/tfjob.yaml:56, 346-352, 674, 1030)
+        restart=RestartDefaults("Never", (RoleRestart("worker", "OnFailure", beside="chief"),)),
+        backoff_limit=None,  # the TFJob chart renders none: the operator's
+        # --clean-task-policy default Running (submit_tfjob.go:147-149): trainstack's too
+        hides_gpus=("ps",),  # charts/tfjob/templates/tfjob.yaml:294-304
+    ),
     dialects=frozenset({"kubeflow", "arena"}),
     rules=_rules,
     port=Port("tfjob-port", 2222),

@@ -1,8 +1,8 @@
 """An Alibaba Cloud NAS file system as a stack creates it, with the provider's rules.
 
-Used twice: by a data stack (``trainstack:dataStore``), the recommended owner of data
-that several clusters read, and by a cluster stack's own dataset
-(``datasets[].source.create``). The rules are the provider's (see
+Used twice (``alicloud_storage.py``): by a data stack (``trainstack:dataStore``), the
+recommended owner of data that several clusters read, and by a cluster stack's own
+dataset (``datasets[].source.create``). The rules are the provider's (see
 :mod:`trainstack.config.clusters.alicloud_rules`).
 """
 
@@ -23,18 +23,6 @@ NasDescription = Annotated[
     str,
     StringConstraints(pattern=pattern(rules.DESCRIPTION_PATTERN, rules.DESCRIPTION_WORDS)),
 ]
-
-
-class Protection(StrictModel):
-    """Whether Pulumi refuses to delete or replace the data-bearing resources."""
-
-    enabled: bool = Field(
-        default=True,
-        description="Protect the NAS file system and mount target (and a cluster's dataset "
-        "PVs): deleting or replacing them fails until `pulumi state unprotect`, and a NAS "
-        "file system that leaves the stack is kept in the cloud. `false` only for "
-        "throw-away data.",
-    )
 
 
 class NasSpec(StrictModel):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_alicloud as alicloud
 
-from trainstack.config.nas import NasSpec
+from trainstack.config.clusters.alicloud_nas import NasSpec
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,13 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
-from trainstack.training_job.frameworks.pytorch_elastic import ElasticPolicy
+from trainstack.training_job.frameworks.pytorch.elastic import ElasticPolicy
+from trainstack.training_job.frameworks.run_defaults import (
+    ArenaSettings,
+    RestartDefaults,
+    RoleRestart,
+    RunDefaults,
+)
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
     ChartDocs,
@@ -216,6 +222,21 @@ SPEC = FrameworkSpec(
     ),
     settings=KUBEFLOW_JOB_SETTINGS
     | {"pytorch.nprocPerNode", "pytorch.elasticPolicy", "pytorch.master.replicas"},
+    run_defaults=RunDefaults(restart=RestartDefaults("OnFailure")),
+    # kubeflow/arena v0.15.5 (e30882c143cc2be32b7ed767ae0f78681892741b), docs/arena-parity.md
+    arena=ArenaSettings(
+        command="pytorch",
+        app="pytorchjob",  # charts/pytorchjob/templates/pytorchjob.yaml, as mpijob's labels
+        # --workers counts the master: env workers is set before
+        # pkg/training/submit_pytorchjob.go:46-47 lowers the Workers by one
+        workers=("master", "worker"),
+        gpu_roles=("master", "worker"),  # workers x gpus: submit.go:670-673
+        # Master Never, Worker OnFailure (charts/pytorchjob/templates/pytorchjob.yaml:48-50,
+        # 346-349)
+        restart=RestartDefaults("Never", (RoleRestart("worker", "OnFailure"),)),
+        backoff_limit=0,  # --retry default 0 (submit.go:103-104), pytorchjob.yaml:34, 45
+        # --clean-task-policy default Running (submit_pytorchjob.go:81-87): trainstack's too
+    ),
     dialects=frozenset({"kubeflow", "arena"}),
     rules=_rules,
     port=Port("pytorchjob-port", 23456),

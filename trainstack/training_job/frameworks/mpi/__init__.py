@@ -3,7 +3,7 @@
 Rendered as the operator serving ``mpijobs.kubeflow.org`` on the stack speaks it
 (``operatorApi``): upstream mpi-operator's ``kubeflow.org/v2beta1`` (dialect kubeflow,
 ranks over ssh) or ack-arena's ``kubeflow.org/v1alpha1`` (dialect arena, ranks through
-kubectl exec: ``mpi_arena.py``); ``trainstack.training_job.transports`` has both.
+kubectl exec: ``mpi/arena.py``); ``trainstack.training_job.transports`` has both.
 
 The launcher only starts ``mpirun``: it trains nothing and never gets a GPU. Facts from
 kubeflow/mpi-operator (pkg/apis/kubeflow/v2beta1/default.go, constants.go): the launcher
@@ -17,18 +17,24 @@ of an Open MPI job it sets ``OMPI_MCA_orte_default_hostfile``, ``OMPI_MCA_plm_rs
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import Field
-
-from trainstack.core.base_model import StrictModel
-from trainstack.core.limits import INT32_MAX
-from trainstack.training_job.defaults import mounts_on_launcher
-from trainstack.training_job.frameworks.mpi_arena import KUBECTL_PATH, arena_rules
-from trainstack.training_job.frameworks.openmpi import (
+from trainstack.training_job.frameworks.mpi.arena import KUBECTL_PATH, arena_rules
+from trainstack.training_job.frameworks.mpi.openmpi import (
     RANK_ENV_DIR,
     env_file_rules,
     shared_memory_warnings,
+)
+from trainstack.training_job.frameworks.mpi.settings import (
+    DEFAULT_SSH_PORT,
+    MPI_CONFIG_PATH,
+    mounts_on_launcher,
+    slots_per_worker,
+)
+from trainstack.training_job.frameworks.run_defaults import (
+    ArenaSettings,
+    RestartDefaults,
+    RunDefaults,
 )
 from trainstack.training_job.frameworks.spec import (
     KUBEFLOW_JOB_SETTINGS,
@@ -39,68 +45,9 @@ from trainstack.training_job.frameworks.spec import (
     RolePods,
     Violation,
 )
-from trainstack.training_job.roles import RoleOverrides
-from trainstack.training_job.types import AbsolutePath
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
-
-DEFAULT_SSH_PORT = 22
-MPI_CONFIG_PATH = "/etc/mpi"  # where the mpi-operator mounts the hostfile on the launcher
-MpiImplementation = Literal["OpenMPI", "Intel", "MPICH"]
-
-
-class Launcher(RoleOverrides):
-    """The MPI launcher: runs ``mpirun`` (the command), one pod, never a GPU."""
-
-
-class MpiSettings(StrictModel):
-    """An MPIJob: one launcher runs mpirun on the workers, over ssh (kubeflow.org/v2beta1)
-    or through kubectl exec (ack-arena's kubeflow.org/v1alpha1, operatorApi arena)."""
-
-    implementation: MpiImplementation = Field(
-        default="OpenMPI",
-        description="MPI implementation in the image: OpenMPI (Horovod, AIACC), Intel or MPICH.",
-    )
-    slots_per_worker: int | None = Field(
-        default=None,
-        ge=1,
-        le=INT32_MAX,
-        description="MPI processes per worker; null: worker.gpus (1 when workers have no GPU).",
-    )
-    mounts_on_launcher: bool | None = Field(
-        default=None,
-        description="Mount the datasets, results and host paths on the launcher too: the "
-        "launcher runs the script that sits on the dataset. null: true (false with "
-        "arenaSubmit, arena submit's --mounts-on-launcher default).",
-    )
-    ssh_port: int = Field(
-        default=DEFAULT_SSH_PORT,
-        ge=1,
-        le=65535,
-        description="Port of the workers' sshd. With network.hostNetwork it must not be 22 "
-        "(the node's own sshd has it); any other port needs implementation OpenMPI.",
-    )
-    worker_command: list[str] | None = Field(
-        default_factory=lambda: ["/usr/sbin/sshd", "-De"],
-        min_length=1,
-        description="Command of the workers (exec form): the v2beta1 launcher reaches them "
-        "through sshd. '-p <mpi.sshPort>' is appended (to workerArgs when set) when the port "
-        "is not 22; null runs the image's ENTRYPOINT, which must start sshd.",
-    )
-    worker_args: list[str] = Field(
-        default_factory=list,
-        description="Arguments of the workers' command (the container's args).",
-        examples=[["-De", "-f", "/home/mpiuser/.sshd_config"]],
-    )
-    ssh_auth_mount_path: AbsolutePath = Field(
-        default="/root/.ssh",
-        description="Where the operator mounts the job's SSH keys: the home of the user the "
-        "image runs as (root by default).",
-    )
-    launcher: Launcher = Field(
-        default_factory=Launcher, description="The launcher pod (no GPU, one replica)."
-    )
 
 
 def _role_pods(job: TrainingJob) -> list[RolePods]:
@@ -176,11 +123,6 @@ def _exit_code_rules(job: TrainingJob) -> list[Violation]:
     ]
 
 
-def slots_per_worker(job: TrainingJob) -> int:
-    """MPI ranks per worker pod: mpi.slotsPerWorker, else worker.gpus, else 1."""
-    return job.mpi.slots_per_worker or max(1, job.worker.gpus)
-
-
 def _warnings(job: TrainingJob) -> list[JobWarning]:
     if job.mpi.implementation != "OpenMPI":
         return []
@@ -235,6 +177,29 @@ SPEC = FrameworkSpec(
         keywords=("mpi", "horovod"),
     ),
     settings=KUBEFLOW_JOB_SETTINGS,
+    run_defaults=RunDefaults(
+        # The launcher is a batch Job: Never retries it with a new pod (backoffLimit counts
+        # it) and keeps the failed pod with its preflight line (docs/preflight.md).
+        restart=RestartDefaults("Never"),
+        # A restarted worker cannot rejoin a running mpirun: the launcher retries instead
+        # (mpi-operator's own default, pkg/apis/kubeflow/v2beta1/default.go).
+        pinned=(("worker", "Never"),),
+    ),
+    # kubeflow/arena v0.15.5 (e30882c143cc2be32b7ed767ae0f78681892741b), docs/arena-parity.md
+    arena=ArenaSettings(
+        command="mpi",
+        app="mpijob",  # charts/mpijob/templates/mpijob.yaml:9-17, 37-42
+        workers=("worker",),  # env workers = --workers: pkg/argsbuilder/submit.go:653-660
+        gpu_roles=("worker",),  # requestGPUsOfJobOwner = workers x gpus: submit.go:670-673
+        restart=RestartDefaults("Never"),  # charts/mpijob/templates/mpijob.yaml:88
+        backoff_limit=0,  # --retry default 0 (submit.go:103-104), mpijob.yaml:31
+        # --clean-task-policy default All (pkg/argsbuilder/submit_mpijob.go:79), rendered for
+        # ack-arena's v1alpha1, whose fork removes every worker either way. On upstream's
+        # v2beta1 Running deletes the same running workers (they run sshd until the launcher
+        # ends) and keeps a failed one with its preflight line (kubeflow/mpi-operator
+        # b10758da, pkg/controller/mpi_job_controller.go:1078-1084).
+        clean_pod_policy=(("arena", "All"),),
+    ),
     dialects=frozenset({"kubeflow", "arena"}),
     dialect_versions=(("arena", "v1alpha1"),),
     shared_template=_shared_template,
@@ -242,6 +207,7 @@ SPEC = FrameworkSpec(
     command_has_data=mounts_on_launcher,
     warnings=_warnings,
     reserved_mounts=_reserved_mounts,
+    image_sshd=True,
     injected_env=(
         "OMPI_MCA_orte_default_hostfile",
         "OMPI_MCA_plm_rsh_args",

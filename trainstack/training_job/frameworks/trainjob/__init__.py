@@ -31,8 +31,9 @@ from pydantic import Field
 
 from trainstack.core.base_model import StrictModel
 from trainstack.core.limits import INT32_MAX
-from trainstack.training_job.frameworks.mpi import MPI_CONFIG_PATH
-from trainstack.training_job.frameworks.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.mpi.openmpi import shared_memory_warnings
+from trainstack.training_job.frameworks.mpi.settings import MPI_CONFIG_PATH
+from trainstack.training_job.frameworks.run_defaults import RestartDefaults, RunDefaults
 from trainstack.training_job.frameworks.spec import (
     ChartDocs,
     FrameworkSpec,
@@ -41,7 +42,7 @@ from trainstack.training_job.frameworks.spec import (
     RolePods,
     Violation,
 )
-from trainstack.training_job.frameworks.trainjob_unsupported import UNSUPPORTED, WHY
+from trainstack.training_job.frameworks.trainjob.unsupported import UNSUPPORTED, WHY
 
 if TYPE_CHECKING:
     from trainstack.training_job.model import TrainingJob
@@ -226,6 +227,9 @@ SPEC = FrameworkSpec(
         known_as="Kubeflow Trainer ",
     ),
     settings=frozenset({"runPolicy.activeDeadlineSeconds", "security.seccompProfile"}),
+    # the runtime's JobSet decides restarts: its roles take no restartPolicy (unsupported.py)
+    run_defaults=RunDefaults(restart=RestartDefaults("OnFailure")),
+    arena=None,  # Arena has no TrainJob
     rules=_rules,
     warnings=_warnings,
     reserved_mounts=_reserved_mounts,

@@ -3,11 +3,11 @@ zone pinned, mount target in the clusters' VPC, protected."""
 
 from __future__ import annotations
 
-from components.nas_file_system import NasFileSystem, NasFileSystemArgs
+from components.clusters.nas_file_system import NasFileSystem, NasFileSystemArgs
 from tests.components.mock_engine import Registered, build, value
 from tests.conftest import StackWriter
 from tests.stack_helpers import example_config, only
-from trainstack.config.nas import NasSpec
+from trainstack.config.clusters.alicloud_nas import NasSpec
 from trainstack.plan.model import Plan
 from trainstack.plan.runner import plan_stack
 

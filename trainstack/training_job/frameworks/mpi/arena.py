@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trainstack.training_job.defaults import mounts_on_launcher
+from trainstack.training_job.frameworks.mpi.settings import mounts_on_launcher
 from trainstack.training_job.frameworks.spec import Violation
 
 if TYPE_CHECKING:
