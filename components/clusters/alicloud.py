@@ -97,7 +97,11 @@ def data_store(store: AlicloudDataStore) -> None:
         file_system = NasFileSystem(
             spec.name,
             NasFileSystemArgs(
-                spec, store.vpc_id, spec.vswitch_id, spec.name, spec.protection.enabled
+                spec=spec,
+                vpc_id=store.vpc_id,
+                vswitch_id=spec.vswitch_id,
+                description=spec.name,
+                protected=spec.protection.enabled,
             ),
         )
         facts = {
