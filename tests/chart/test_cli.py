@@ -36,9 +36,9 @@ def test_generate_writes_a_complete_chart_to_output(
     status, out, _ = run(monkeypatch, capsys, "chart", "generate", "--output-dir", str(tmp_path))
 
     assert status == 0
-    assert f"wrote 5 generated files to {tmp_path}" in out
+    assert f"wrote 6 generated files to {tmp_path}" in out
     assert (tmp_path / "templates" / "mpijob.yaml").is_file()
-    for name in ("values.yaml", "templates/_frameworks.tpl"):
+    for name in ("values.yaml", "templates/_frameworks.tpl", "templates/_constants.tpl"):
         assert (tmp_path / name).read_bytes() == (CHART_DIR / name).read_bytes(), name
 
 

@@ -46,8 +46,9 @@ def generate(
         ),
     ] = None,
 ) -> None:
-    """Write Chart.yaml, values.yaml, values.schema.json, README.md and
-    templates/_frameworks.tpl from the model and the framework registry."""
+    """Write Chart.yaml, values.yaml, values.schema.json, README.md,
+    templates/_frameworks.tpl and templates/_constants.tpl from the model, the framework
+    registry and the constants the templates share."""
     from trainstack.chart.generate import write_chart
 
     source = repo_chart_dir()
@@ -89,7 +90,11 @@ def render_values_file(values: Path, name: str | None, namespace: str) -> None:
             f"chart render --stack STACK {values}`",
         )
         raise ValuesError(values, [problem])
-    job = validate_values(data, values)
+    try:
+        job = validate_values(data, values)
+    except ValuesError as error:
+        error.reading({str(values): values})  # the file its lines are read from
+        raise
     release = name or _name_from(values)
     if re.fullmatch(DNS_LABEL_PATTERN, namespace) is None or len(namespace) > 63:
         problem = Problem(

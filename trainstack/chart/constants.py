@@ -40,12 +40,17 @@ CHART_KEYWORDS = tuple(
 FRAMEWORKS_TEMPLATE = "templates/_frameworks.tpl"
 """The generated template: each framework's ``training-job.<framework>.info``."""
 
+CONSTANTS_TEMPLATE = "templates/_constants.tpl"
+"""The generated template of the constants the templates share with Python
+(``training-job.preflight.resolveSeconds``)."""
+
 GENERATED_FILES = (
     "Chart.yaml",
     "README.md",
     "values.schema.json",
     "values.yaml",
     FRAMEWORKS_TEMPLATE,
+    CONSTANTS_TEMPLATE,
 )
 """Files the generator writes; everything else in the chart is written by hand."""
 

@@ -1,8 +1,8 @@
 """Write the generated chart files, and compare a chart directory with what they should be.
 
-Hand-written files (the templates but ``_frameworks.tpl``, helm-unittest suites, example
-values, .helmignore) live only in the repository's chart; ``--output-dir`` copies them next to
-freshly generated ones.
+Hand-written files (the templates but ``_frameworks.tpl`` and ``_constants.tpl``,
+helm-unittest suites, example values, .helmignore) live only in the repository's chart;
+``--output-dir`` copies them next to freshly generated ones.
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 from trainstack.chart.chart_yaml import chart_yaml_text
-from trainstack.chart.constants import FRAMEWORKS_TEMPLATE, GENERATED_FILES, HAND_WRITTEN_PATTERNS
+from trainstack.chart.constants import (
+    CONSTANTS_TEMPLATE,
+    FRAMEWORKS_TEMPLATE,
+    GENERATED_FILES,
+    HAND_WRITTEN_PATTERNS,
+)
+from trainstack.chart.constants_tpl import constants_tpl_text
 from trainstack.chart.frameworks_tpl import frameworks_tpl_text
 from trainstack.chart.readme import readme_text
 from trainstack.chart.schema import schema_text
@@ -27,6 +33,7 @@ _WRITERS: dict[str, Callable[[], str]] = {
     "values.schema.json": schema_text,
     "values.yaml": values_text,
     FRAMEWORKS_TEMPLATE: frameworks_tpl_text,
+    CONSTANTS_TEMPLATE: constants_tpl_text,
 }
 
 

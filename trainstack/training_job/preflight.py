@@ -30,9 +30,9 @@ ShellName = Annotated[str, StringConstraints(pattern=SHELL_NAME_PATTERN)]
 CONTAINER = "preflight"
 """The init container's name."""
 RESOLVE_SECONDS = 600
-"""How long the MPI launcher waits for its workers' host names (the chart's twin is in
-templates/_preflight.tpl). The records exist once a worker is Ready (the job's headless
-Service publishes Ready pods only: kubeflow/mpi-operator b10758da
+"""How long the MPI launcher waits for its workers' host names (the chart reads it from
+the generated templates/_constants.tpl). The records exist once a worker is Ready (the
+job's headless Service publishes Ready pods only: kubeflow/mpi-operator b10758da
 pkg/controller/mpi_job_controller.go:1418-1436), and the launcher starts with its
 workers: unqueued jobs render ``launcherCreationPolicy: AtStartup`` (so that a worker
 failing its preflight ends the job through the launcher), and a queued job's

@@ -106,7 +106,7 @@ Usage: {{ include "training-job.preflight.env" (dict "root" $ "gpus" 4 "mountsDa
   (list "SSH_PORT" (toString ($checks.sshPort | default "")))
   (list "SSH_KEYS" ($checks.sshKeys | default ""))
   (list "HOSTS" (join "\n" $hosts))
-  (list "RESOLVE_SECONDS" (ternary "600" "" (gt (len $hosts) 0)))
+  (list "RESOLVE_SECONDS" (ternary (include "training-job.preflight.resolveSeconds" $root) "" (gt (len $hosts) 0)))
   (list "READ" (join "\n" $read))
   (list "WRITE" (join "\n" $write))
   (list "DATASETS" (join "\n" $datasets))
