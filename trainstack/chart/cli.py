@@ -90,11 +90,7 @@ def render_values_file(values: Path, name: str | None, namespace: str) -> None:
             f"chart render --stack STACK {values}`",
         )
         raise ValuesError(values, [problem])
-    try:
-        job = validate_values(data, values)
-    except ValuesError as error:
-        error.reading({str(values): values})  # the file its lines are read from
-        raise
+    job = validate_values(data, values)
     release = name or _name_from(values)
     if re.fullmatch(DNS_LABEL_PATTERN, namespace) is None or len(namespace) > 63:
         problem = Problem(

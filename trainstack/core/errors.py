@@ -59,8 +59,8 @@ class InvalidInputError(TrainstackError):
     ) -> None:
         self.source = str(source)
         self.problems = tuple(problems)
-        if files:
-            self.source_files = dict(files)
+        own = {self.source: source} if isinstance(source, Path) else {}  # a path: that file
+        self.source_files = {**own, **(files or {})}
         super().__init__(self._render())
 
     def lines(self, locate: Locate = unlocated) -> list[str]:

@@ -23,12 +23,8 @@ def validate_values(values: Mapping[str, Any], source: str | Path) -> TrainingJo
 
 
 def load_values(path: Path) -> TrainingJob:
-    """Read and validate a values file (YAML); its errors know the file, for their lines."""
-    try:
-        return validate_values(read_values_file(path), path)
-    except ValuesError as error:
-        error.reading({str(path): path})
-        raise
+    """Read and validate a values file (YAML)."""
+    return validate_values(read_values_file(path), path)
 
 
 def read_values_file(path: Path) -> dict[str, Any]:
