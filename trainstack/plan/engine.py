@@ -254,6 +254,7 @@ def run_program(
         if isinstance(root, pulumi.ComponentResource):
             root.register_outputs(dict(getattr(root, "outputs", {}) or {}))
 
+    _report_each_failure_once(sync_await._ensure_event_loop())
     with _inside(program.parent):
         sync_await._sync_await(stack.run_pulumi_func(run))
     resources = sorted(monitor.recorded, key=lambda resource: resource.urn)
@@ -265,6 +266,23 @@ def run_program(
     monitor.recorded = []
     _reset_runtime()
     return ProgramRun(resources, outputs)
+
+
+def _report_each_failure_once(loop: asyncio.AbstractEventLoop) -> None:
+    """A run that fails leaves the SDK's futures holding its error (every output that
+    waited on the failed step) and raises the error itself, which its caller reports. When
+    the garbage collector later reaches those futures, asyncio's default handler would log
+    each one again with its traceback, at whatever moment the collection happens. They are
+    not logged; anything else the loop reports still is. (Formatting such a traceback from
+    inside a collection also broke an ``ast.parse`` running at the time, CPython 3.11's
+    shared AST depth counter: python/cpython#106905.)"""
+
+    def handle(handled: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        never_retrieved = "exception" in context and ("future" in context or "task" in context)
+        if not never_retrieved:
+            handled.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)
 
 
 def _reset_runtime() -> None:
