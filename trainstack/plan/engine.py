@@ -254,7 +254,9 @@ def run_program(
         if isinstance(root, pulumi.ComponentResource):
             root.register_outputs(dict(getattr(root, "outputs", {}) or {}))
 
-    _report_each_failure_once(sync_await._ensure_event_loop())
+    # The loop the SDK runs the program on (its own helper, which makes one if need be).
+    loop: asyncio.AbstractEventLoop = sync_await._ensure_event_loop()  # type: ignore[no-untyped-call]
+    _report_each_failure_once(loop)
     with _inside(program.parent):
         sync_await._sync_await(stack.run_pulumi_func(run))
     resources = sorted(monitor.recorded, key=lambda resource: resource.urn)
