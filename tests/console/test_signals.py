@@ -61,6 +61,35 @@ with signals.stopping_on_signals():
     assert stderr == f"error: stopped by signal {number}\n"
 
 
+def test_whoever_announces_second_exits_only_after_the_line_is_written() -> None:
+    """The guard and the main thread can both announce the stop and exit at once; the one
+    that comes second must not end the process while the first is still writing."""
+    body = """
+import os, threading, time
+from trainstack.console import signals
+real_write = os.write
+writing = threading.Event()
+def slow_write(fd, data):
+    writing.set()
+    time.sleep(0.5)
+    return real_write(fd, data)
+os.write = slow_write
+threading.Thread(target=signals.announce, args=(15,), daemon=True).start()
+writing.wait()
+signals.announce(15)
+os._exit(143)
+"""
+    ended = subprocess.run(
+        [sys.executable, "-c", body],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert (ended.returncode, ended.stderr) == (143, "error: stopped by signal 15\n")
+
+
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_while_the_modules_load_ends_the_process_at_once_raising_nothing(
     tmp_path: Path, number: int

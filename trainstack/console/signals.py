@@ -76,7 +76,10 @@ STOPPING = (signal.SIGINT, *UNWINDING)
 _stop: int | None = None
 _guarding = threading.Lock()
 """Taken by whoever starts the guard (once per process)."""
-_announced = threading.Lock()
+_announcing = threading.RLock()
+"""Held while the line is written: the main thread and the guard may both announce and
+exit at once, and the second must not end the process before the first has written."""
+_announced = False
 _registry_lock = threading.Lock()
 _cleanups: dict[int, Callable[[], None]] = {}
 _ids = itertools.count()
@@ -229,11 +232,19 @@ def scratch_directory(prefix: str) -> Iterator[Path]:
 def announce(signal_number: int) -> None:
     """Say once why the command ended (SIGTERM, SIGHUP: an error line; Ctrl-C: nothing,
     the terminal shows it)."""
-    if not _announced.acquire(blocking=False):
-        return
-    if signal_number != signal.SIGINT:
-        with contextlib.suppress(OSError):
-            os.write(2, f"error: stopped by signal {signal_number}\n".encode())
+    global _announced
+    # Bounded: a writer blocked on a full stderr pipe must not hold the other past the deadline.
+    took = _announcing.acquire(timeout=STOP_DEADLINE_SECONDS)
+    try:
+        if _announced:
+            return
+        _announced = True
+        if signal_number != signal.SIGINT:
+            with contextlib.suppress(OSError):
+                os.write(2, f"error: stopped by signal {signal_number}\n".encode())
+    finally:
+        if took:
+            _announcing.release()
 
 
 def _guard(signal_number: int) -> None:
