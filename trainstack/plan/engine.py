@@ -8,13 +8,11 @@ public API does it): ``tests/plan/test_sdk_canaries.py`` names each one a releas
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
 import runpy
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +25,7 @@ from pulumi.runtime.config import set_all_config
 
 from trainstack.config.clusters.registry import offline_invokes
 from trainstack.core.errors import PlanError
+from trainstack.plan.event_loops import close_thread_loop, report_each_failure_once
 from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
@@ -91,19 +90,19 @@ class _EngineMonitor(mocks.MockMonitor):
         try:
             return super().RegisterResource(request)  # type: ignore[no-untyped-call]
         finally:
-            _close_thread_loop()
+            close_thread_loop()
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         try:
             return super().ReadResource(request)  # type: ignore[no-untyped-call]
         finally:
-            _close_thread_loop()
+            close_thread_loop()
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         try:
             return super().Invoke(request)  # type: ignore[no-untyped-call]
         finally:
-            _close_thread_loop()
+            close_thread_loop()
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         if request.urn.endswith(f"::{STACK_TYPE}::" + request.urn.split("::")[-1]):
@@ -139,23 +138,6 @@ class _RecordingMonitor(_EngineMonitor):
                 options=options,
             )
         )
-
-
-def _close_thread_loop() -> None:
-    """Close the event loop the SDK's mock monitor made for this worker thread.
-
-    The monitor gives each SDK worker thread a loop of its own and never closes it; left
-    to interpreter shutdown, such a loop can be finalised after its self-pipe and Python
-    prints a traceback from ``BaseEventLoop.__del__``. The next call makes a new one.
-    """
-    if threading.current_thread() is threading.main_thread():
-        return
-    policy = asyncio.get_event_loop_policy()
-    with contextlib.suppress(RuntimeError):
-        loop = policy.get_event_loop()
-        if not loop.is_running():
-            loop.close()
-            policy.set_event_loop(None)
 
 
 def resource_options(request: Any) -> dict[str, Any]:
@@ -254,9 +236,7 @@ def run_program(
         if isinstance(root, pulumi.ComponentResource):
             root.register_outputs(dict(getattr(root, "outputs", {}) or {}))
 
-    # The loop the SDK runs the program on (its own helper, which makes one if need be).
-    loop: asyncio.AbstractEventLoop = sync_await._ensure_event_loop()  # type: ignore[no-untyped-call]
-    _report_each_failure_once(loop)
+    report_each_failure_once()
     with _inside(program.parent):
         sync_await._sync_await(stack.run_pulumi_func(run))
     resources = sorted(monitor.recorded, key=lambda resource: resource.urn)
@@ -268,23 +248,6 @@ def run_program(
     monitor.recorded = []
     _reset_runtime()
     return ProgramRun(resources, outputs)
-
-
-def _report_each_failure_once(loop: asyncio.AbstractEventLoop) -> None:
-    """A run that fails leaves the SDK's futures holding its error (every output that
-    waited on the failed step) and raises the error itself, which its caller reports. When
-    the garbage collector later reaches those futures, asyncio's default handler would log
-    each one again with its traceback, at whatever moment the collection happens. They are
-    not logged; anything else the loop reports still is. (Formatting such a traceback from
-    inside a collection also broke an ``ast.parse`` running at the time, CPython 3.11's
-    shared AST depth counter: python/cpython#106905.)"""
-
-    def handle(handled: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        never_retrieved = "exception" in context and ("future" in context or "task" in context)
-        if not never_retrieved:
-            handled.default_exception_handler(context)
-
-    loop.set_exception_handler(handle)
 
 
 def _reset_runtime() -> None:
