@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -182,3 +184,30 @@ def test_the_compiled_crd_check_never_accepts_what_jsonschema_refuses(
     job, file_name = data.draw(st.sampled_from(jobs))
     check = schemas.validator(file_name, job["apiVersion"], job["kind"])
     _same_verdict(check, data.draw(st.composite(lambda draw: _mutated(draw, job))()))
+
+
+def test_a_crd_file_changed_between_two_plans_of_one_process_is_read_again(
+    tmp_path: Path,
+) -> None:
+    """Checks are kept per process by the file's bytes (``diff`` plans twice, tests
+    hundreds of times): the second plan sees the file as it is now, not the first's."""
+    schema: dict[str, Any] = {
+        "title": "Thing example.com/v1",
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": "string"},
+            "kind": {"type": "string"},
+            "spec": {"type": "object", "properties": {"size": {"type": "integer"}}},
+        },
+    }
+    thing = {"apiVersion": "example.com/v1", "kind": "Thing", "spec": {"size": 1, "colour": "red"}}
+    files = {("example.com/v1", "Thing"): "thing.json"}
+    (tmp_path / "thing.json").write_text(json.dumps(schema))
+    first = [str(v) for v in object_violations(thing, CrdSchemas(tmp_path), files)]
+    assert first == [
+        "Thing ?: at spec: additionalProperties: Additional properties are not allowed "
+        "('colour' was unexpected)"
+    ]
+    schema["properties"]["spec"]["properties"]["colour"] = {"type": "string"}
+    (tmp_path / "thing.json").write_text(json.dumps(schema))
+    assert object_violations(thing, CrdSchemas(tmp_path), files) == []

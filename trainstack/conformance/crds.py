@@ -11,6 +11,7 @@ so every object with listed properties is closed here (unknown fields are errors
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -24,6 +25,14 @@ from trainstack.core.errors import PlanError
 from trainstack.core.files import open_regular, read_at_most
 from trainstack.core.json_depth import ALLOWED_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, raw_too_deep
 from trainstack.core.limits import MAX_CRD_FILE_BYTES
+
+_BUILT: dict[tuple[bytes, str, str], SchemaCheck] = {}
+"""Strict checks already built in this process, by (SHA-256 of the schema file's bytes,
+apiVersion, kind): building one (a deep copy of the schema, two validators compiled) is
+most of a check, and a process that plans several stacks (``diff``, ``plan`` of a fleet,
+the tests) reads the same files each time. A file whose bytes changed is another key."""
+_BUILT_LIMIT = 64
+"""Checks kept at most (oldest dropped first): the reference directory has about 20."""
 
 
 class CrdSchemas:
@@ -44,27 +53,38 @@ class CrdSchemas:
 
     def _build(self, file_name: str, api_version: str, kind: str) -> SchemaCheck:
         path = self.directory / file_name
-        document = _read(path)
-        try:
-            schema = _schema_in(document, api_version, kind)
-        except (AttributeError, KeyError, TypeError) as error:
-            raise PlanError(
-                f"CRD schema {path}: not a CustomResourceDefinition of the expected shape "
-                f"({type(error).__name__}: spec.versions[].schema.openAPIV3Schema)"
-            ) from None
-        if schema is None:
-            raise PlanError(f"CRD schema {path} does not describe {kind} {api_version}")
-        local_refs_only(schema, f"CRD schema {path}", PlanError)
-        return SchemaCheck.of(
-            jsonschema.Draft7Validator(closed(schema), registry=OFFLINE),
-            jsonschema_rs.Draft7Validator,
-        )
+        data = _read_bytes(path)
+        key = (hashlib.sha256(data).digest(), api_version, kind)
+        built = _BUILT.get(key)
+        if built is None:
+            built = _built(path, _decode(path, data), api_version, kind)
+            if len(_BUILT) >= _BUILT_LIMIT:
+                del _BUILT[next(iter(_BUILT))]
+            _BUILT[key] = built
+        return built
 
 
-def _read(path: Path) -> Any:
-    """The JSON document of ``path``: a regular file (a link to ``/dev/zero`` or a FIFO is
-    never read), at most :data:`MAX_CRD_FILE_BYTES`, UTF-8, nested at most
-    :data:`MAX_JSON_DEPTH` (checked on the bytes, before the decoder recurses)."""
+def _built(path: Path, document: Any, api_version: str, kind: str) -> SchemaCheck:
+    """The strict check of ``kind`` in ``document``, the contents of ``path``."""
+    try:
+        schema = _schema_in(document, api_version, kind)
+    except (AttributeError, KeyError, TypeError) as error:
+        raise PlanError(
+            f"CRD schema {path}: not a CustomResourceDefinition of the expected shape "
+            f"({type(error).__name__}: spec.versions[].schema.openAPIV3Schema)"
+        ) from None
+    if schema is None:
+        raise PlanError(f"CRD schema {path} does not describe {kind} {api_version}")
+    local_refs_only(schema, f"CRD schema {path}", PlanError)
+    return SchemaCheck.of(
+        jsonschema.Draft7Validator(closed(schema), registry=OFFLINE),
+        jsonschema_rs.Draft7Validator,
+    )
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of ``path``: a regular file (a link to ``/dev/zero`` or a FIFO is never
+    read), at most :data:`MAX_CRD_FILE_BYTES`."""
     try:
         descriptor = open_regular(path, follow_links=True)
         try:
@@ -76,6 +96,12 @@ def _read(path: Path) -> Any:
         raise PlanError(f"CRD schema {path}: {reason}; allowed: a regular file") from None
     if len(data) > MAX_CRD_FILE_BYTES:
         raise PlanError(f"CRD schema {path}: larger than {MAX_CRD_FILE_BYTES} bytes (16 MiB)")
+    return data
+
+
+def _decode(path: Path, data: bytes) -> Any:
+    """The JSON document ``data`` read from ``path``: UTF-8, nested at most
+    :data:`MAX_JSON_DEPTH` (checked on the bytes, before the decoder recurses)."""
     if raw_too_deep(data):
         raise PlanError(f"CRD schema {path}: {TOO_DEEP}; allowed: {ALLOWED_DEPTH}")
     try:
