@@ -114,3 +114,17 @@ def test_a_stack_that_does_not_load_leaves_its_side_unpriced(
         "baseline not priced: its stack did not load (invalid stack configuration in "
         "stacks/Pulumi.baseline.yaml: trainstack:nodePools"
     )
+
+
+def test_only_the_experiments_compared_are_resolved_to_price_them(root: Path) -> None:
+    # Another experiment's job broken (the plan names it): the runs compared are priced
+    # all the same, and the rest of the project is not resolved to price them.
+    typo = {"name": "typo", "job": {"framwork": "mpi", "worker": {"replicas": -3}}}
+    (root / "experiments" / "typo.yaml").write_text(dump_yaml(typo))
+    shown, _ = _compare_loading(root, "json")
+    (row,) = json.loads(shown)
+    for side in ("a", "b"):
+        assert (row["cost"][side]["currency"], row["cost"][side]["unpriced"]) == (
+            "CNY",
+            PLACEHOLDER,
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -79,8 +79,11 @@ class StackRuns:
         return [points[name] for name in sorted(points)]
 
 
-def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
-    """Read and validate ``stack_name``'s file and resolve its experiments (no checks run)."""
+def load_stack_experiments(
+    project: Project, stack_name: str, only: Collection[str] | None = None
+) -> StackRuns:
+    """Read and validate ``stack_name``'s file and resolve its experiments (no checks run);
+    ``only``: the runs of these experiments alone (as ``resolve_experiments`` takes it)."""
     from trainstack.config.loader import LoadedStack, load_stack_config
     from trainstack.config.pulumi_config import read_stack_file
     from trainstack.experiments.select import resolve_experiments
@@ -91,5 +94,5 @@ def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
-    runs = resolve_experiments(project.root, stack.config, stack.source, stack.files)
+    runs = resolve_experiments(project.root, stack.config, stack.source, stack.files, only)
     return StackRuns(project, stack, tuple(runs))

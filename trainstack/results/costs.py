@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -55,14 +55,16 @@ class StackPrices:
 
 @dataclass(frozen=True)
 class PricesWhenNeeded:
-    """:func:`stack_prices` of ``stack``, loaded at the first call of :meth:`loaded`."""
+    """:func:`stack_prices` of ``stack``'s ``experiments``, loaded at the first call of
+    :meth:`loaded`."""
 
     project: Project
     stack: str
+    experiments: frozenset[str]
 
     @functools.cached_property
     def _prices(self) -> StackPrices:
-        return stack_prices(self.project, self.stack)
+        return stack_prices(self.project, self.stack, self.experiments)
 
     def loaded(self) -> StackPrices:
         """The prices, loaded once."""
@@ -73,17 +75,26 @@ Prices = StackPrices | PricesWhenNeeded
 """A stack's prices, loaded or to be loaded when needed."""
 
 
-def stack_prices(project: Project, stack: str) -> StackPrices:
-    """``stack``'s experiments priced from its stack file as it is now; a stack that does
-    not load is no error here (the comparison stands without its cost), but said."""
-    from trainstack.cost.estimate import stack_cost
+def stack_prices(
+    project: Project, stack: str, experiments: Collection[str] | None = None
+) -> StackPrices:
+    """``stack``'s experiments (``experiments`` of them alone: those compared) priced from
+    its stack file as it is now; a stack that does not load is no error here (the
+    comparison stands without its cost), but said. Every experiment file and the stack's
+    settings are read and checked, but only the jobs priced are resolved: another
+    experiment's broken job leaves these priced (it fails the plan, where it is named)."""
+    from trainstack.cost.pool_prices import currency_of
     from trainstack.experiments.lookup import load_stack_experiments
 
     try:
-        loaded = load_stack_experiments(project, stack)
+        loaded = load_stack_experiments(project, stack, experiments)
     except TrainstackError as error:
         first = str(error).splitlines()[0]
         return StackPrices(stack, None, {}, f"{stack} not priced: its stack did not load ({first})")
+    if not loaded.runs:  # none of them is the stack's: its currency is all there is to say
+        return StackPrices(stack, currency_of(loaded.stack.config), {})
+    from trainstack.cost.estimate import stack_cost  # with the pod model's checks: a job's GPUs
+
     cost = stack_cost(stack, loaded.stack.config, loaded.runs, {})
     return StackPrices(stack, cost.currency, {item.experiment: item for item in cost.experiments})
 
@@ -274,5 +285,6 @@ def compared_costs(
 ) -> list[RowCost]:
     """The rows of ``results compare A B`` priced at each stack's prices now (``runs``:
     both stacks' runs, as the rows were computed from)."""
-    prices = (PricesWhenNeeded(project, a), PricesWhenNeeded(project, b))
+    compared = frozenset(row.experiment for row in rows)
+    prices = (PricesWhenNeeded(project, a, compared), PricesWhenNeeded(project, b, compared))
     return row_costs(rows, prices, runs)
