@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli_helpers import project_copy, run
+from tests.experiments.test_lookup import TYPO
 from tests.results.sample_logs import tf_cnn_log, write
 from tests.stack_helpers import REPO
 from trainstack.core.yaml.io import dump_yaml, read_yaml
@@ -119,8 +120,7 @@ def test_a_stack_that_does_not_load_leaves_its_side_unpriced(
 def test_only_the_experiments_compared_are_resolved_to_price_them(root: Path) -> None:
     # Another experiment's job broken (the plan names it): the runs compared are priced
     # all the same, and the rest of the project is not resolved to price them.
-    typo = {"name": "typo", "job": {"framwork": "mpi", "worker": {"replicas": -3}}}
-    (root / "experiments" / "typo.yaml").write_text(dump_yaml(typo))
+    (root / "experiments" / "typo.yaml").write_text(dump_yaml(TYPO))
     shown, _ = _compare_loading(root, "json")
     (row,) = json.loads(shown)
     for side in ("a", "b"):
