@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from trainstack.config.loader import LoadedStack, load_stack_config
-from trainstack.config.pulumi_config import read_stack_file
 from trainstack.core.errors import DataStackError, UnknownExperimentError
 from trainstack.core.project import Project
 from trainstack.experiments.overrides import recorded_json, with_overrides
-from trainstack.experiments.resolve import Experiment
-from trainstack.experiments.select import resolve_experiments
+
+if TYPE_CHECKING:
+    # The stack and job models (any module of trainstack.config loads them) load with
+    # the first stack read, not with this module: ``results compare`` imports it (the
+    # health gate) and may read no stack at all.
+    from trainstack.config.loader import LoadedStack
+    from trainstack.experiments.resolve import Experiment
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class StackRuns:
                 return found[0]
         key = f"{experiment} {recorded_json(overrides)}"
         if key not in self._with:
+            from trainstack.experiments.select import resolve_experiments
+
             config = with_overrides(self.stack.config, [experiment], overrides)
             stack = self.stack
             runs = resolve_experiments(self.project.root, config, stack.source, stack.files)
@@ -74,13 +79,20 @@ class StackRuns:
         return [points[name] for name in sorted(points)]
 
 
-def load_stack_experiments(project: Project, stack_name: str) -> StackRuns:
-    """Read and validate ``stack_name``'s file and resolve its experiments (no checks run)."""
+def load_stack_experiments(
+    project: Project, stack_name: str, only: Collection[str] | None = None
+) -> StackRuns:
+    """Read and validate ``stack_name``'s file and resolve its experiments (no checks run);
+    ``only``: the runs of these experiments alone (as ``resolve_experiments`` takes it)."""
+    from trainstack.config.loader import LoadedStack, load_stack_config
+    from trainstack.config.pulumi_config import read_stack_file
+    from trainstack.experiments.select import resolve_experiments
+
     stack_file = read_stack_file(project, stack_name)
     stack = load_stack_config(
         stack_name, stack_file.config, stack_file.secret_keys, stack_file.source, stack_file.path
     )
     if not isinstance(stack, LoadedStack):
         raise DataStackError(stack.name, stack.source)
-    runs = resolve_experiments(project.root, stack.config, stack.source, stack.files)
+    runs = resolve_experiments(project.root, stack.config, stack.source, stack.files, only)
     return StackRuns(project, stack, tuple(runs))

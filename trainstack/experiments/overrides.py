@@ -22,19 +22,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from trainstack.config.stack import StackConfig
 from trainstack.console.safe_text import printable
 from trainstack.core.errors import ExperimentError, Problem, YamlSyntaxError
 from trainstack.core.json_depth import raw_too_deep
 from trainstack.core.validation import problems_from
 from trainstack.core.values import merged
 from trainstack.core.yaml.io import parse_helm_yaml
-from trainstack.experiments.resolve import Candidate
-from trainstack.training_job import TrainingJob
+
+if TYPE_CHECKING:
+    # Only annotations: ``results compare`` reads recorded overrides through this module
+    # (recorded_json, overrides_words) and should not load the stack and job models.
+    from trainstack.config.stack import StackConfig
+    from trainstack.experiments.resolve import Candidate
 
 SET = "--set"
 SET_STRING = "--set-string"
@@ -213,6 +216,8 @@ def check_overrides(
     """Validate ``overrides`` over each candidate's job as the stack overrides it: a wrong
     key, type or value is the model's error, naming the option (a job the file or stack
     already breaks is left to the plan-time resolution, which names them)."""
+    from trainstack.training_job import TrainingJob
+
     if not overrides:
         return
     mapping = overrides_mapping(overrides)
@@ -232,6 +237,8 @@ def check_overrides(
 
 
 def _valid(job: Mapping[str, Any]) -> bool:
+    from trainstack.training_job import TrainingJob
+
     try:
         TrainingJob.model_validate(job)
     except ValidationError:

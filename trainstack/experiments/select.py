@@ -9,6 +9,7 @@ the errors of all of them are raised together.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,10 @@ from trainstack.experiments.resolve import (
     resolve_candidate,
 )
 
+Only = Collection[str] | None
+"""Of the experiments (matrix points) a stack runs, these alone (``None``: all): the others'
+jobs are neither resolved nor checked (every file and the stack's settings are)."""
+
 
 @dataclass(frozen=True)
 class NotSelected:
@@ -57,15 +62,15 @@ class Selection:
 
 
 def resolve_experiments(
-    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files
+    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files, only: Only = None
 ) -> list[Experiment]:
     """The experiments the stack of ``config`` runs, validated, sorted by name
     (``stack_file``: its file, as messages name it)."""
-    return resolve_selection(project_root, config, stack_file, stack_files).experiments
+    return resolve_selection(project_root, config, stack_file, stack_files, only).experiments
 
 
 def resolve_selection(
-    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files
+    project_root: Path, config: StackConfig, stack_file: str, stack_files: Files, only: Only = None
 ) -> Selection:
     """The experiments the stack of ``config`` runs (validated, sorted by name) and the files'
     experiments it does not select, by file. ``stack_file``: the stack's file, as messages
@@ -77,13 +82,13 @@ def resolve_selection(
         catalog = read_catalog(directory, project_root)
         for source in catalog:
             files.update(source.files)
-        return _resolve_catalog(catalog, config, stack_file, files)
+        return _resolve_catalog(catalog, config, stack_file, files, only)
     except TrainstackError as error:
         raise error.reading(files) from None
 
 
 def _resolve_catalog(
-    catalog: list[ExperimentSource], config: StackConfig, stack_file: str, files: Files
+    catalog: list[ExperimentSource], config: StackConfig, stack_file: str, files: Files, only: Only
 ) -> Selection:
     _check_count(catalog, config, stack_file)
     candidates = [candidate for source in catalog for candidate in expand(source)]
@@ -95,6 +100,8 @@ def _resolve_catalog(
     resolved: list[Experiment] = []
     chosen = {id(candidate) for candidate in selected}
     for candidate in candidates:
+        if only is not None and candidate.name not in only:
+            continue
         try:
             if id(candidate) in chosen:
                 resolved += resolve_candidate(candidate, config, stack_file)

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from trainstack.experiments.resolve import Experiment
 from trainstack.results.record import RunRecord
-from trainstack.training_job.preflight import DATASET_LINE, NO_MANIFEST
+
+if TYPE_CHECKING:  # results compare reads records only, never the stack's experiments
+    from trainstack.experiments.resolve import Experiment
 
 UNKNOWN = "unknown"
 """A dataset whose manifest was not read."""
@@ -30,6 +31,8 @@ Status = Literal["same", "differs", "unknown"]
 def read_lines(lines: Iterable[str]) -> dict[str, str]:
     """Claim -> digest (or ``none``) of the dataset lines of a preflight's log; of two lines
     for one claim, a digest wins over ``none`` (the first digest over a later one)."""
+    from trainstack.training_job.preflight import DATASET_LINE, NO_MANIFEST
+
     found: dict[str, str] = {}
     for count, line in enumerate(lines):
         if count >= MAX_LINES:
@@ -86,6 +89,10 @@ def dataset_verdict(
     if not a_records or not b_records:
         return DatasetVerdict("unknown")
     claims = sorted({claim for record in (*a_records, *b_records) for claim in record.datasets})
+    if not claims:  # runs recorded from saved logs: the job model's package is not loaded
+        return DatasetVerdict("same")
+    from trainstack.training_job.preflight import NO_MANIFEST
+
     unchecked = []
     for claim in claims:
         sides = [(a_stack, _digests(a_records, claim)), (b_stack, _digests(b_records, claim))]

@@ -11,11 +11,14 @@ import datetime
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainstack.core.errors import TrainstackError
-from trainstack.experiments.resolve import Experiment
 from trainstack.results.record import RunRecord
 from trainstack.results.store import Display, StoredRun, read_stack_runs
+
+if TYPE_CHECKING:  # results compare imports this module and never resolves experiments
+    from trainstack.experiments.resolve import Experiment
 
 
 def run_seconds(record: RunRecord) -> Decimal | None:

@@ -63,8 +63,10 @@ def run_starts(runs: Sequence[StoredRun]) -> list[datetime]:
     found = []
     for stored in runs:
         started = stored.record.job.start_time if stored.record.job else None
+        if not started:  # a saved log's run: no time, and no strptime error to raise
+            continue
         try:
-            when = datetime.strptime(started or "", "%Y-%m-%dT%H:%M:%SZ")
+            when = datetime.strptime(started, "%Y-%m-%dT%H:%M:%SZ")
         except ValueError:
             continue
         found.append(when.replace(tzinfo=UTC))

@@ -12,7 +12,13 @@ from trainstack.console.tables import markdown_table, number, percent, rounded, 
 from trainstack.experiments.overrides import overrides_words
 from trainstack.results.change import MAX_RUNS_NEEDED
 from trainstack.results.compare import Row, Side
-from trainstack.results.render_costs import Costs, cost_of, costs_markdown, costs_text
+from trainstack.results.render_costs import (
+    Costs,
+    cost_of,
+    costs_by_row,
+    costs_markdown,
+    costs_text,
+)
 from trainstack.results.render_health import expected_notes
 from trainstack.results.render_mermaid import mermaid_bars
 from trainstack.results.render_mlperf import mlperf_json
@@ -219,6 +225,7 @@ def _stats_json(row: Row) -> dict[str, Any]:
 
 def compare_json(rows: Sequence[Row], costs: Costs = ()) -> str:
     """A list of objects, one per experiment and metric (keys sorted, final newline)."""
+    by_row = costs_by_row(costs)
     items = [
         {
             "experiment": row.experiment,
@@ -238,7 +245,7 @@ def compare_json(rows: Sequence[Row], costs: Costs = ()) -> str:
             },
             "datasets": {"status": row.datasets.status},
             **mlperf_json(row),
-            "cost": cost_of(costs, row),
+            "cost": cost_of(by_row, row),
         }
         for row in rows
     ]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -46,7 +46,8 @@ def side_text(side: SideCost) -> str:
 def side_cells(side: SideCost) -> list[str]:
     """The table's cells of one side: stack, runs, timed, GPU-h, cost (figures and fixed
     words only: why a figure is unknown is a note, :func:`cost_notes`)."""
-    cost = money_text(side.cost, side.currency)
+    # An unknown cost reads no currency: untimed runs load no prices (results.costs).
+    cost = UNKNOWN if side.cost is None else money_text(side.cost, side.currency)
     return [side.stack, str(side.runs), str(side.timed), gpu_hours_text(side.gpu_hours), cost]
 
 
@@ -103,10 +104,19 @@ def costs_html(costs: Costs) -> str:
     )
 
 
-def cost_of(costs: Costs, row: Row) -> dict[str, Any] | None:
-    """``row``'s ``cost`` in ``results compare --format json`` (``null``: not priced)."""
-    key = (row.experiment, row.metric)
-    return cost_json(next((cost for cost in costs if (cost.experiment, cost.metric) == key), None))
+def costs_by_row(costs: Costs) -> dict[tuple[str, str], RowCost]:
+    """Each row's cost by experiment and metric (the first given of each), for
+    :func:`cost_of`: looked up once per row, not searched for (rows x costs)."""
+    found: dict[tuple[str, str], RowCost] = {}
+    for cost in costs:
+        found.setdefault((cost.experiment, cost.metric), cost)
+    return found
+
+
+def cost_of(costs: Mapping[tuple[str, str], RowCost], row: Row) -> dict[str, Any] | None:
+    """``row``'s ``cost`` in ``results compare --format json`` (``null``: not priced);
+    ``costs``: :func:`costs_by_row`."""
+    return cost_json(costs.get((row.experiment, row.metric)))
 
 
 def cost_lines(costs: Costs) -> list[str]:
