@@ -178,3 +178,10 @@ def plan_digest(side: bytes, stack: str, digest_key: bytes | None) -> str:
     fingerprint = hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
     digest.update(f"secret-digest key {fingerprint}\n".encode())
     return digest.hexdigest()
+
+
+def tree_digest(root: Path, label: str) -> bytes:
+    """The digest of every file under ``root`` (as :func:`side_digest` hashes a tree)."""
+    digest = hashlib.sha256(FORMAT)
+    _hash_tree(digest, root, label)
+    return digest.digest()
