@@ -84,3 +84,17 @@ def test_the_command_line_loads_no_engine_until_a_command_needs_it() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert ran.stdout.strip() == "[]"
+
+
+def test_the_program_loads_no_kubernetes_client_offline() -> None:
+    """The program imports the cluster gate at every plan, offline: the Kubernetes client
+    (lightkube, httpx2) loads only when a cluster is read (about 0.1 s of a plan's start)."""
+    code = (
+        "import sys, trainstack.conformance.cluster_gate;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('lightkube', 'httpx2')"
+        " or m.startswith('trainstack.live.')))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.strip() == "[]"
