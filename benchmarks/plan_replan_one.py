@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._project import ROOT
+from benchmarks.plan_cold import NO_BYTECODE
 from benchmarks.plan_many_experiments import Process, _run, experiment, make_project
 from trainstack.core.yaml.io import dump_yaml
 from trainstack.plan.cache import CACHE_DIR_ENV, NO_CACHE_ENV
@@ -144,12 +145,17 @@ def main(count: int = SIZE) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         make_project(root, count)
-        shutil.copy(ROOT / "benchmarks" / "plan_replan_one.py", root / "benchmarks")
-        shutil.copy(ROOT / "benchmarks" / "plan_many_experiments.py", root / "benchmarks")
-        shutil.copy(ROOT / "benchmarks" / "_project.py", root / "benchmarks")
-        saved = {name: os.environ.get(name) for name in (CACHE_DIR_ENV, NO_CACHE_ENV)}
+        for name in (
+            "plan_replan_one.py",
+            "plan_many_experiments.py",
+            "plan_cold.py",
+            "_project.py",
+        ):
+            shutil.copy(ROOT / "benchmarks" / name, root / "benchmarks")
+        saved = {name: os.environ.get(name) for name in (CACHE_DIR_ENV, NO_CACHE_ENV, NO_BYTECODE)}
         os.environ[CACHE_DIR_ENV] = str(root / "cache")
         os.environ.pop(NO_CACHE_ENV, None)
+        os.environ.pop(NO_BYTECODE, None)  # bytecode as users have it (see plan_cold)
         try:
             figures = measure(root)
         finally:
