@@ -117,6 +117,11 @@ class RenderCache:
                 )
         return keys
 
+    def has(self, request: RenderRequest) -> bool:
+        """Whether the cache lists ``request``'s render (it is verified when read)."""
+        key = self.render_key(request)
+        return key is not None and self._usable and os.path.lexists(self._root / RENDERS / key)
+
     def renders(self, requests: Iterable[RenderRequest]) -> dict[RenderRequest, str]:
         """The requests' renders the cache has, verified (JSON text, as a worker gives)."""
         found = {}

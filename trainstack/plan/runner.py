@@ -149,9 +149,11 @@ def _run(
         RenderRequest.of(e.release_name, e.namespace, chart, e.values)
         for e in deployment.experiments
     ]
-    cached = releases.renders(requests) if releases is not None else {}
+    # Only asked whether it has them here: read (and verified) after the program, so that a
+    # plan of many experiments does not hold every render while the program runs.
+    listed = {r for r in requests if releases.has(r)} if releases is not None else set()
     # Started first: the worker renders while the data stacks and the program run.
-    early = EarlyRenders([request for request in requests if request not in cached])
+    early = EarlyRenders([request for request in requests if request not in listed])
     try:
         references = _referenced_outputs(project, deployment, digest_key, memo, releases)
         with hand_over(deployment):
@@ -166,6 +168,7 @@ def _run(
             )
         renders = early.take()
         if releases is not None:
+            cached = releases.renders(r for r in requests if r in listed)
             missing = [r for r in requests if r not in cached and r not in renders]
             renders.update(render_all_json(missing))
             releases.keep_renders(renders)
