@@ -84,3 +84,21 @@ def test_the_command_line_loads_no_engine_until_a_command_needs_it() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
     )
     assert ran.stdout.strip() == "[]"
+
+
+def test_the_program_loads_no_kubernetes_client_offline() -> None:
+    """The program imports the cluster gate at every plan, offline: the Kubernetes client
+    (lightkube, httpx2) loads only when a cluster is read (about 0.1 s of a plan's start)."""
+    imported = _modules_after("trainstack.conformance.cluster_gate")
+    assert not [m for m in imported if m.split(".")[0] in ("lightkube", "httpx2")]
+    assert not [m for m in imported if m.startswith("trainstack.live.")]
+
+
+def _modules_after(module: str) -> list[str]:
+    """Every module a fresh interpreter has loaded once it imported ``module``."""
+    code = f"import sys, {module}; print('\\n'.join(sorted(sys.modules)))"
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert module in ran.stdout.splitlines()  # the import itself happened
+    return ran.stdout.splitlines()

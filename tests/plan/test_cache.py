@@ -6,7 +6,6 @@ import os
 import shutil
 import stat
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -130,16 +129,17 @@ def test_a_linked_file_is_read_through_its_link(tmp_path: Path) -> None:
     assert _digest(root) != before
 
 
-def test_installed_versions_change_the_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_installed_versions_change_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
     before = environment_digest()
-    real = list(metadata.distributions())
-
-    class Fake:
-        metadata = {"Name": "pulumi"}
-        version = "0.0.0-not-installed"
-
-    monkeypatch.setattr(cache_digests.metadata, "distributions", lambda: [*real, Fake()])
-    assert environment_digest() != before
+    installed = tmp_path / "pulumi-3.0.0.dist-info"
+    installed.mkdir()
+    second = environment_digest()
+    installed.rename(tmp_path / "pulumi-3.0.1.dist-info")  # upgraded
+    assert len({before, second, environment_digest()}) == 3
+    assert "pulumi-3.0.1.dist-info" in "".join(cache_digests.installed_distributions())
 
 
 def test_the_running_trainstack_code_changes_the_digest(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trainstack.chart.render import render_training_job
 from trainstack.conformance.live import check_on_cluster
@@ -18,11 +18,10 @@ from trainstack.core.errors import ClusterError, InputLimitError, YamlSyntaxErro
 from trainstack.core.files import read_source
 from trainstack.deployment import Deployment
 from trainstack.experiments.resolve import Experiment
-from trainstack.live.api import ApiReader
-from trainstack.live.cluster import Cluster
-from trainstack.live.kubeconfig import Target, default_kubeconfig_path, parse_kubeconfig
-from trainstack.live.transport import ReadLimits
 from trainstack.training_job.frameworks import framework
+
+if TYPE_CHECKING:
+    from trainstack.live.kubeconfig import Target
 
 TIMEOUT_SECONDS = 20.0
 
@@ -34,6 +33,12 @@ def check_experiments_on_cluster(
     context: str | None,
 ) -> None:
     """Raise :class:`ClusterError` unless every job conforms to the cluster's own CRDs."""
+    # The Kubernetes client loads only when a cluster is read: every plan runs the program
+    # that imports this module, offline (about 0.1 s of start-up: httpx2, lightkube).
+    from trainstack.live.api import ApiReader
+    from trainstack.live.cluster import Cluster
+    from trainstack.live.transport import ReadLimits
+
     limits = ReadLimits(timeout=TIMEOUT_SECONDS)
     cluster = Cluster(ApiReader(_target(kubeconfig, context), limits))
     crds: dict[str, Any] = {}
@@ -56,6 +61,8 @@ def check_experiments_on_cluster(
 
 
 def _target(kubeconfig: str | None, context: str | None) -> Target:
+    from trainstack.live.kubeconfig import Target, default_kubeconfig_path, parse_kubeconfig
+
     if kubeconfig is None:
         path = default_kubeconfig_path()
         try:

@@ -33,6 +33,7 @@ from trainstack.plan.cache_digests import TreeTooLarge, environment_digest, plan
 from trainstack.plan.files import RESOURCES_JSON
 from trainstack.plan.masking import DIGEST_KEY_ENV
 from trainstack.plan.model import Plan
+from trainstack.plan.render_cache import RenderCache
 from trainstack.plan.runner import plan_stack
 from trainstack.plan.writer import write_plan
 
@@ -74,7 +75,7 @@ def make_plans(
     that fails raises its own error (e.g. the configuration error naming the key).
     """
     key = cache.secret_key() if cache is not None else bytes.fromhex(new_digest_key())
-    run = _Run(project, output_dir, key, progress)
+    run = _Run(project, output_dir, key, progress, RenderCache(cache) if cache else None)
     head, pending = _not_cached(_CacheLookup(cache, project, key), stacks, revisions, run)
     if progress is not None:
         progress.start(len(head) + len(pending), cached=len(run.located))
@@ -99,6 +100,8 @@ class _Run:
     key: bytes
     """The secret-digest key of every plan of the run."""
     progress: Progress | None
+    releases: RenderCache | None
+    """Renders and checks of releases kept in the plan cache (none without one)."""
     located: dict[Path, Path] = field(default_factory=dict)
     """Where each plan is, by where it was asked for."""
 
@@ -216,7 +219,9 @@ def _plan_working_tree(head: list[tuple[str, str | None]], run: _Run) -> _Made:
     for stack, entry in head:
         if run.progress is not None:
             run.progress.planning(f"{stack} (working tree)")
-        plan = memo.get(stack) or plan_stack(run.project, stack, run.key, memo=memo)
+        plan = memo.get(stack) or plan_stack(
+            run.project, stack, run.key, memo=memo, releases=run.releases
+        )
         memo[stack] = plan
         run.located[run.output_dir / stack] = write_plan(plan, run.output_dir)
         if entry is not None:

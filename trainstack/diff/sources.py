@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +15,7 @@ from trainstack.diff.model import Snapshot, StackDiff
 from trainstack.diff.planner import RevisionPlan, make_plans
 from trainstack.diff.progress import Progress
 from trainstack.diff.snapshot import empty_snapshot, load_snapshot
-from trainstack.plan.cache import NO_CACHE_ENV, CacheUnavailable, PlanCache, cache_for
+from trainstack.plan.cache import PlanCache, wanted_cache
 
 MISSING_AT_BASE = "stack {stack} does not exist at {ref}: every object shows as added"
 MISSING_IN_TREE = "stack {stack} does not exist in the working tree: every object shows as removed"
@@ -34,13 +32,7 @@ class Compared:
 
 def plan_cache(project: Project, wanted: bool) -> PlanCache | None:
     """The plan cache, unless turned off (``--no-cache``, ``TRAINSTACK_NO_CACHE``) or unusable."""
-    if not wanted or os.environ.get(NO_CACHE_ENV):
-        return None
-    try:
-        return cache_for(project.root)
-    except CacheUnavailable as reason:
-        print(f"note: plan cache not used: {reason}", file=sys.stderr)
-        return None
+    return wanted_cache(project.root, wanted)
 
 
 def two_stacks(

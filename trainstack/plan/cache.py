@@ -38,6 +38,7 @@ import os
 import re
 import secrets
 import shutil
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -142,14 +143,16 @@ class PlanCache:
         Best effort: a cache that cannot be written only means the next diff plans again.
         """
         try:
-            self._create()
+            self.create()
         except (OSError, CacheUnavailable):
             return
         for digest, stack, plan_dir in plans:
             self._put(digest, stack, plan_dir)
         self.prune()
 
-    def _create(self) -> None:
+    def create(self) -> None:
+        """Make the directory, its marker and its key where they are not yet, before the
+        first entry is written (:class:`CacheUnavailable` or :class:`OSError` if it cannot)."""
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         _refuse_links(self.root)
         for name, text, mode in (
@@ -212,6 +215,18 @@ class PlanCache:
         if _HEX64.fullmatch(digest) is None:
             raise ValueError(f"not a cache digest: {digest!r}")
         return self.root / PLANS / digest
+
+
+def wanted_cache(project_root: Path, wanted: bool) -> PlanCache | None:
+    """The cache, unless turned off (``--no-cache``, ``TRAINSTACK_NO_CACHE``) or unusable
+    (then a note on stderr says why)."""
+    if not wanted or os.environ.get(NO_CACHE_ENV):
+        return None
+    try:
+        return cache_for(project_root)
+    except CacheUnavailable as reason:
+        print(f"note: plan cache not used: {reason}", file=sys.stderr)
+        return None
 
 
 def cache_for(project_root: Path) -> PlanCache:

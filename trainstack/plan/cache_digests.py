@@ -14,7 +14,8 @@ Any byte that could change a plan changes the digest (:func:`side_digest`,
   :data:`MAX_HASHED_FILES` files or :data:`MAX_HASHED_BYTES` is not hashed to the end
   (:class:`TreeTooLarge`) and its side is planned without the cache;
 - the code of the ``trainstack`` package that runs, wherever it is installed;
-- the Python version and every installed distribution's name and version;
+- the Python version and every installed distribution's name and version (the names
+  of their metadata directories, :func:`installed_distributions`);
 - ``PULUMI_*`` and ``TRAINSTACK_*`` environment variables, the files of
   ``$TRAINSTACK_CRD_DIR``, and a fingerprint of the secret-digest key;
 - the stack's name.
@@ -25,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from importlib import metadata
 from pathlib import Path
 
 from trainstack.core.file_names import check_stack_name
@@ -142,12 +142,7 @@ def environment_digest() -> bytes:
     """What every side shares: Python, installed distributions, environment, CRDs, code."""
     digest = hashlib.sha256(FORMAT)
     digest.update(sys.version.encode())
-    versions = sorted(
-        f"{dist.metadata['Name']}=={dist.version}"
-        for dist in metadata.distributions()
-        if dist.metadata["Name"]
-    )
-    digest.update("\n".join(versions).encode())
+    digest.update("\n".join(installed_distributions()).encode())
     for name in sorted(os.environ):
         if name.startswith(_ENV_PREFIXES) and name != _SECRET_KEY_ENV:
             digest.update(f"env {name}={os.environ[name]}\n".encode())
@@ -158,6 +153,30 @@ def environment_digest() -> bytes:
 
     _hash_tree(digest, Path(trainstack.__file__).resolve().parent, "trainstack")
     return digest.digest()
+
+
+def installed_distributions() -> list[str]:
+    """Every installed distribution's metadata directory, by name, along ``sys.path``.
+
+    Its name is the distribution's name and version: "This directory is named as
+    {name}-{version}.dist-info" (PyPA, Recording installed projects,
+    packaging.python.org/specifications/recording-installed-packages; ``.egg-info`` for
+    older installers). Listing the directories takes milliseconds where
+    ``importlib.metadata`` parses every distribution's ``METADATA`` (about 0.2 s for the
+    hundred of the project's environment, which every plan using the cache would pay).
+    """
+    found = []
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or os.curdir) as listing:
+                found += [
+                    f"{entry}: {item.name}"
+                    for item in listing
+                    if item.name.endswith((".dist-info", ".egg-info"))
+                ]
+        except OSError:
+            continue  # a sys.path entry that is not a directory (a zip file, gone)
+    return sorted(found)
 
 
 def side_digest(environment: bytes, project_root: Path, stack_dir: Path | None = None) -> bytes:
@@ -178,3 +197,10 @@ def plan_digest(side: bytes, stack: str, digest_key: bytes | None) -> str:
     fingerprint = hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
     digest.update(f"secret-digest key {fingerprint}\n".encode())
     return digest.hexdigest()
+
+
+def tree_digest(root: Path, label: str) -> bytes:
+    """The digest of every file under ``root`` (as :func:`side_digest` hashes a tree)."""
+    digest = hashlib.sha256(FORMAT)
+    _hash_tree(digest, root, label)
+    return digest.digest()

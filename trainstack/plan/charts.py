@@ -97,6 +97,17 @@ def is_local_chart(release: PlannedResource) -> bool:
     return chart.startswith(("./", "../")) or chart.startswith("charts/")
 
 
+def release_request(project_root: Path, release: PlannedResource) -> RenderRequest:
+    """The render of a local-chart ``release``, with the values the program sent for it."""
+    inputs = release.inputs
+    return RenderRequest.of(
+        str(inputs["name"]),
+        str(inputs.get("namespace") or "default"),
+        (project_root / str(inputs["chart"])).resolve(),
+        inputs.get("values") or {},
+    )
+
+
 def expand_local_releases(
     project_root: Path,
     resources: Iterable[PlannedResource],
@@ -115,13 +126,8 @@ def expand_local_releases(
         if release.type != HELM_RELEASE or not is_local_chart(release):
             continue
         inputs = release.inputs
-        namespace = str(inputs.get("namespace") or "default")
-        request = RenderRequest.of(
-            str(inputs["name"]),
-            namespace,
-            (project_root / str(inputs["chart"])).resolve(),
-            inputs.get("values") or {},
-        )
+        request = release_request(project_root, release)
+        namespace = request.namespace
         text = early.pop(request, None) if early else None
         rendered = json.loads(text) if text else None
         rendered = rendered or render_training_job(

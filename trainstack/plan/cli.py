@@ -85,6 +85,15 @@ def plan(
             "the others by name; each stack's errors are shown and the next one planned.",
         ),
     ] = False,
+    use_cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            show_default=False,
+            help="Reuse each unchanged release's render and checks from build/cache, unless "
+            "--no-cache (docs/planning.md).",
+        ),
+    ] = True,
 ) -> None:
     """Run the program under Pulumi's mock engine and write every resource it registers."""
     project = Project.find()
@@ -95,21 +104,26 @@ def plan(
         return
     # The engine, Helm and the plan writer load only when a plan is made: every other
     # command imports this module for its completion and would pay for them at start-up.
+    from trainstack.plan.cache import wanted_cache
+    from trainstack.plan.render_cache import RenderCache
     from trainstack.plan.runner import plan_stack
 
+    cache = wanted_cache(project.root, use_cache)
+    releases = RenderCache(cache) if cache is not None else None
     digest_key = digest_key_from_environment()
     crds = crd_dir_from(crd_dir)
     target = output_dir if output_dir.is_absolute() else Path.cwd() / output_dir
     if stack is not None:
         check_stack_name(stack)
-        _plan_one(project, plan_stack(project, stack, digest_key, crds), target, verbose)
+        planned = plan_stack(project, stack, digest_key, crds, releases=releases)
+        _plan_one(project, planned, target, verbose)
         return
     memo: dict[str, Plan] = {}
     failed = []
     for name in _data_stacks_first(project):
         try:
             # Data stacks first, each planned once: the cluster stacks read them from `memo`.
-            planned = plan_stack(project, name, digest_key, crds, memo)
+            planned = plan_stack(project, name, digest_key, crds, memo, releases)
         except TrainstackError as error:
             print_user_error(error)
             failed.append(name)

@@ -4,7 +4,7 @@ is an error, never a plan."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +38,18 @@ def check_conformance(
     resources: tuple[PlannedResource, ...] | list[PlannedResource],
     objects: tuple[RenderedObject, ...] | list[RenderedObject],
     crd_dir: Path | None,
+    passed: Collection[str] = (),
 ) -> str:
-    """Raise :class:`PlanError` listing every violation; return the note for the plan."""
+    """Raise :class:`PlanError` listing every violation; return the note for the plan.
+
+    ``passed``: releases (URNs) whose objects are known to pass these very checks (the
+    release cache, :mod:`trainstack.plan.render_cache`): their objects are not checked again.
+    """
     crds = None if crd_dir is None else CrdSchemas(crd_dir)
-    refuse(violations(_planned_objects(resources, objects), crds, schema_files(config)), "planned")
+    unchecked = [rendered for rendered in objects if rendered.release not in passed]
+    refuse(
+        violations(_planned_objects(resources, unchecked), crds, schema_files(config)), "planned"
+    )
     if crds is None:
         return (
             "Kubernetes objects were checked against Kubernetes' strict schemas; custom "

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart.batch import RenderRequest
-from trainstack.config.loader import LoadedStack, load_stack_config
+from trainstack.chart.batch import RenderRequest, render_all_json
+from trainstack.config.loader import AnyStack, LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import (
     StackFile,
     decode_config_value,
@@ -23,12 +23,13 @@ from trainstack.plan.charts import (
     expand_local_releases,
     is_local_chart,
 )
-from trainstack.plan.conformance import check_conformance
+from trainstack.plan.conformance import check_conformance, schema_files
 from trainstack.plan.engine import ProgramRun, run_program
 from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import SECRET, Masker
-from trainstack.plan.model import Plan, PlannedResource
+from trainstack.plan.model import Plan, PlannedResource, RenderedObject
 from trainstack.plan.output_dir import pause_setting
+from trainstack.plan.render_cache import RenderCache
 from trainstack.results.durations import recorded_seconds
 
 REMOTE_CHART_NOTE = (
@@ -50,6 +51,7 @@ def plan_stack(
     digest_key: bytes | None = None,
     crd_dir: Path | None = None,
     memo: dict[str, Plan] | None = None,
+    releases: RenderCache | None = None,
 ) -> Plan:
     """Everything ``pulumi up -s <stack_name>`` would register, computed offline.
 
@@ -60,7 +62,9 @@ def plan_stack(
     planned object is checked against its API's schema (custom resources against the CRD
     schemas in ``crd_dir`` when given) before anything is returned. ``memo``: plans
     already made in this run (with the same key), by stack name; the data stacks this
-    stack reads are taken from it, and added to it.
+    stack reads are taken from it, and added to it. ``releases``: the release cache, which
+    keeps each release's render and checks (only releases that changed are rendered and
+    checked; the plan is the same byte for byte).
     """
     engine_environment()  # what the SDK would read of the environment, before it does
     pause_setting()
@@ -69,13 +73,13 @@ def plan_stack(
     stack = load_stack_config(stack_name, config, secret_keys, stack_file.source, stack_file.path)
     deployment = prepare(project.root, stack, project.stack_config_dir)
     _check_project_files(project, deployment)
-    run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo)
+    run, renders = _run(project, stack_name, stack_file, deployment, digest_key, memo, releases)
     resources = run.resources
     if not any(resource.type != STACK_TYPE for resource in resources):
         raise PlanError(f"{project.main_program} registered no resources for stack {stack_name}")
     config_digests = _config_digests(stack_file, digest_key)
     objects = expand_local_releases(project.root, resources, digest_key, renders)
-    conformance_note = check_conformance(stack.config, resources, objects, crd_dir)
+    conformance_note = _checked(project, stack, resources, objects, digest_key, crd_dir, releases)
     cost, cost_note = _cost(project, deployment)
     extra_notes = filter(None, [deployment.facts_note, cost_note])
     return Plan(
@@ -97,6 +101,27 @@ def plan_stack(
     )
 
 
+def _checked(
+    project: Project,
+    stack: AnyStack,
+    resources: list[PlannedResource],
+    objects: list[RenderedObject],
+    digest_key: bytes | None,
+    crd_dir: Path | None,
+    releases: RenderCache | None,
+) -> str:
+    """The plan's schema checks (:func:`check_conformance`), less the releases whose checks
+    passed before (kept by ``releases``); those that pass now are kept."""
+    if releases is None:
+        return check_conformance(stack.config, resources, objects, crd_dir)
+    schemas = schema_files(stack.config)
+    keys = releases.check_keys(project.root, resources, digest_key, crd_dir, schemas)
+    passed = {urn for urn, key in keys.items() if releases.passed(key)}
+    note = check_conformance(stack.config, resources, objects, crd_dir, passed)
+    releases.keep_passed(key for urn, key in keys.items() if urn not in passed)
+    return note
+
+
 def _cost(project: Project, deployment: Deployment) -> tuple[StackCost | None, str | None]:
     """A cluster stack's cost, its run lengths from its recorded runs where there are any."""
     stack = deployment.stack
@@ -114,20 +139,23 @@ def _run(
     deployment: Deployment,
     digest_key: bytes | None,
     memo: dict[str, Plan] | None,
+    releases: RenderCache | None,
 ) -> tuple[ProgramRun, dict[RenderRequest, str | None]]:
     """The program run under the mock engine, ``deployment`` handed over to it; and the
-    experiments' charts, rendered by a worker meanwhile."""
+    experiments' charts, rendered by a worker meanwhile (those ``releases`` has, taken
+    from it instead; those it lacks, kept in it)."""
+    chart = (project.root / CHART_PATH).resolve()
+    requests = [
+        RenderRequest.of(e.release_name, e.namespace, chart, e.values)
+        for e in deployment.experiments
+    ]
+    # Only asked whether it has them here: read (and verified) after the program, so that a
+    # plan of many experiments does not hold every render while the program runs.
+    listed = {r for r in requests if releases.has(r)} if releases is not None else set()
     # Started first: the worker renders while the data stacks and the program run.
-    early = EarlyRenders(
-        [
-            RenderRequest.of(
-                e.release_name, e.namespace, (project.root / CHART_PATH).resolve(), e.values
-            )
-            for e in deployment.experiments
-        ]
-    )
+    early = EarlyRenders([request for request in requests if request not in listed])
     try:
-        references = _referenced_outputs(project, deployment, digest_key, memo)
+        references = _referenced_outputs(project, deployment, digest_key, memo, releases)
         with hand_over(deployment):
             run = run_program(
                 project.main_program,
@@ -138,7 +166,14 @@ def _run(
                 digest_key,
                 references,
             )
-        return run, early.take()
+        renders = early.take()
+        if releases is not None:
+            cached = releases.renders(r for r in requests if r in listed)
+            missing = [r for r in requests if r not in cached and r not in renders]
+            renders.update(render_all_json(missing))
+            releases.keep_renders(renders)
+            renders.update(cached)
+        return run, renders
     finally:
         early.close()  # a failed or interrupted plan does not wait for the worker
 
@@ -159,7 +194,11 @@ def _check_project_files(project: Project, deployment: Deployment) -> None:
 
 
 def _referenced_outputs(
-    project: Project, deployment: Deployment, digest_key: bytes | None, memo: dict[str, Plan] | None
+    project: Project,
+    deployment: Deployment,
+    digest_key: bytes | None,
+    memo: dict[str, Plan] | None,
+    releases: RenderCache | None,
 ) -> dict[str, dict[str, Any]]:
     """The data stacks ``deployment`` reads: their own plans answer its StackReferences offline."""
     references = {}
@@ -167,7 +206,7 @@ def _referenced_outputs(
         if memo is not None and name in memo:
             references[name] = memo[name].outputs
             continue
-        referenced = plan_stack(project, name, digest_key, memo=memo)
+        referenced = plan_stack(project, name, digest_key, memo=memo, releases=releases)
         if memo is not None:
             memo[name] = referenced
         references[name] = referenced.outputs
