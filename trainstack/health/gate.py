@@ -43,14 +43,15 @@ def expected_ranges(
 ) -> dict[tuple[str, str, str], Expected]:
     """(stack, experiment, metric) -> the range each stack's health predicts, for every
     experiment that declares its ``work`` (none without a health file: nothing loaded)."""
-    from trainstack.experiments.lookup import load_stack_experiments
-    from trainstack.training_job.frameworks import framework
-
     found: dict[tuple[str, str, str], Expected] = {}
     for stack in stacks:
         facts = read_health(project.root, stack, project.display)
         if facts is None:
             continue
+        # Loaded only for a stack with a health file: a compare without any needs neither.
+        from trainstack.experiments.lookup import load_stack_experiments
+        from trainstack.training_job.frameworks import framework
+
         for run in load_stack_experiments(project, stack).runs:
             if run.work is None:
                 continue
