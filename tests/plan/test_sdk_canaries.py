@@ -22,7 +22,10 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     # name: (the parameters the project passes, by name and in order; where)
     "pulumi.runtime.sync_await._sync_await": (("awaitable",), "plan/engine.py run_program"),
     "pulumi.runtime.stack.run_pulumi_func": (("func",), "plan/engine.py run_program"),
-    "pulumi.runtime.sync_await._ensure_event_loop": ((), "plan/event_loops.py report_each_failure_once"),
+    "pulumi.runtime.sync_await._ensure_event_loop": (
+        (),
+        "plan/event_loops.py report_each_failure_once",
+    ),
     "pulumi.runtime.settings.get_root_resource": ((), "plan/engine.py run_program"),
     "pulumi.runtime.settings.set_root_resource": (("root",), "plan/engine.py _reset_runtime"),
     "pulumi.runtime.rpc.deserialize_properties": (
