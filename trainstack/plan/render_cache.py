@@ -45,6 +45,7 @@ from pathlib import Path
 
 from trainstack.chart.batch import RenderRequest
 from trainstack.conformance import SchemaFiles
+from trainstack.console.signals import on_stop
 from trainstack.core.files import open_regular, read_at_most
 from trainstack.plan.cache import CacheUnavailable, PlanCache
 from trainstack.plan.cache_digests import TreeTooLarge, environment_digest, tree_digest
@@ -200,20 +201,31 @@ class RenderCache:
             return
         directory = self._root / kind
         staging = directory / f".new-{os.getpid()}-{secrets.token_hex(6)}"
-        try:
-            self._cache.create()
-            directory.mkdir(exist_ok=True, mode=0o700)
-            if directory.is_symlink():
-                raise CacheUnavailable(f"{directory} is a symbolic link")
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-            with os.fdopen(os.open(staging, flags, 0o600), "wb") as handle:
-                handle.write(HEADER + self._mac(kind, name, data) + b"\n" + data)
-            # One rename: a reader sees the whole entry or none (never a directory replaced).
-            os.rename(staging, directory / name)
-        except (OSError, CacheUnavailable):
-            self._usable = False  # not kept: the next plan renders again
+
+        def remove_staging() -> None:
             with contextlib.suppress(OSError):
                 os.unlink(staging)
+
+        # A stop while writing leaves no staging file behind: the unwinding removes it, or
+        # the signal guard does if it has to end the process first.
+        try:
+            with on_stop(remove_staging):
+                self._cache.create()
+                directory.mkdir(exist_ok=True, mode=0o700)
+                if directory.is_symlink():
+                    raise CacheUnavailable(f"{directory} is a symbolic link")
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                with os.fdopen(os.open(staging, flags, 0o600), "wb") as handle:
+                    handle.write(HEADER + self._mac(kind, name, data) + b"\n" + data)
+                # One rename: a reader sees the whole entry or none (never a directory
+                # replaced).
+                os.rename(staging, directory / name)
+        except (OSError, CacheUnavailable):
+            self._usable = False  # not kept: the next plan renders again
+            remove_staging()
+        except BaseException:
+            remove_staging()
+            raise
 
 
 def prune(directory: Path) -> None:
