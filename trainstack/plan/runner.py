@@ -143,7 +143,8 @@ def _run(
         # another: only a full collection frees them, and with the command line's collector
         # settings (trainstack.console.lifetime) none comes before the plan ends. Freed here,
         # the renders, the objects and the files reuse their memory instead of adding to it
-        # (1,000 experiments: some 420,000 objects, 0.7 s of CPU, a tenth of the peak).
+        # (1,000 experiments: some 420,000 objects, 0.7 s of CPU; the peak of the steps
+        # after the run was 45 MiB higher without it).
         gc.collect()
         return run, early.take()
     finally:
