@@ -81,11 +81,11 @@ VALUES: dict[str, tuple[type | None, str]] = {
     # The monitor's registrations: its state replaced (`_replace`) by the packed answer.
     "pulumi.runtime.mocks.MockMonitor.ResourceRegistration._replace": (
         None,
-        "plan/engine.py _EngineMonitor.RegisterResource",
+        "plan/monitor_states.py pack_state",
     ),
     "pulumi.runtime.proto.resource_pb2.ResourceInvokeResponse": (
         None,
-        "plan/engine.py _EngineMonitor._get_resource",
+        "plan/monitor_states.py get_packed",
     ),
 }
 
