@@ -43,8 +43,9 @@ from typing import Any
 from benchmarks._project import ROOT, copy_project
 from trainstack.core.yaml.io import dump_yaml, read_yaml
 
-SIZES = (200, 1000, 2000)
-"""Sizes measured by default: the overhead per experiment at each shows its growth."""
+SIZES = (500, 1000, 2000)
+"""Sizes measured by default: the overhead per experiment at each shows its growth (the
+last line of the report puts them side by side)."""
 TARGET_SIZE = 1000
 TARGET_RATIO = 1.2
 TARGET_MIB = 500
@@ -182,16 +183,49 @@ def report(count: int, best: dict[str, float], objects: int) -> str:
     return "\n".join([head, *lines])
 
 
+def growth(measured: dict[int, dict[str, float]]) -> str:
+    """The sizes side by side: the CPU overhead per experiment at each, and what each
+    experiment added between two sizes, to the overhead (the fixed part, e.g. starting
+    the render worker, left out) and to the peak memory. Linear: the added overhead is
+    the same between every two sizes."""
+    sizes = sorted(measured)
+    overhead = {}
+    for count in sizes:
+        best = measured[count]
+        parts = sum(best["cpu " + part] for part in ("imports", "registrations", "renders"))
+        overhead[count] = best["cpu plan"] - parts
+    each = "; ".join(f"{count}: {overhead[count] / count * 1000:.1f}" for count in sizes)
+    pairs = list(zip(sizes, sizes[1:], strict=False))
+    added = "; ".join(
+        f"{low}->{high}: {(overhead[high] - overhead[low]) / (high - low) * 1000:.1f}"
+        for low, high in pairs
+    )
+    memory = "; ".join(
+        f"{low}->{high}: "
+        f"{(measured[high]['peak MiB'] - measured[low]['peak MiB']) / (high - low) * 1024:.0f}"
+        for low, high in pairs
+    )
+    return (
+        f"plan_many_experiments: cpu overhead per experiment (ms) {each}; added per "
+        f"experiment between sizes (ms) {added}; peak memory added per experiment (KiB) "
+        f"{memory}"
+    )
+
+
 def main(sizes: tuple[int, ...] = SIZES) -> None:
     """Print, for each size, the plan's seconds, its parts', their ratio, the overhead per
-    experiment and the plan's peak memory."""
+    experiment and the plan's peak memory; then how the overhead grows with the size."""
+    measured: dict[int, dict[str, float]] = {}
     for count in sizes:
         with tempfile.TemporaryDirectory() as scratch:
             root = Path(scratch)
             make_project(root, count)
             best = measure(root)
             objects = len(list((root / "out" / "bench" / "objects").glob("*.yaml")))
+        measured[count] = best
         print(report(count, best, objects), flush=True)
+    if len(measured) > 1:
+        print(growth(measured), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import signal
 import time
 
 from tests.chart.jobs import CHART_DIR, job_values
-from trainstack.chart.batch import RenderRequest, render_all, render_all_json
+from trainstack.chart.batch import RenderRequest, pack, render_all, render_all_packed, unpack
 from trainstack.chart.render import render_training_job
 from trainstack.plan.charts import BACKGROUND_RENDER_MINIMUM, EarlyRenders
 
@@ -33,7 +33,9 @@ def test_worker_renders_match_local_renders() -> None:
             namespace="default",
             chart_dir=CHART_DIR,
         )
-        assert json.loads(early[request] or "") == local
+        packed = early[request]
+        assert packed is not None
+        assert unpack(packed) == local
 
 
 def test_releases_the_worker_has_not_reached_are_rendered_by_the_plan() -> None:
@@ -50,7 +52,9 @@ def test_releases_the_worker_has_not_reached_are_rendered_by_the_plan() -> None:
             namespace="default",
             chart_dir=CHART_DIR,
         )
-        assert json.loads(early[request] or "") == local
+        packed = early[request]
+        assert packed is not None
+        assert unpack(packed) == local
 
 
 def test_few_releases_start_no_worker() -> None:
@@ -60,7 +64,16 @@ def test_few_releases_start_no_worker() -> None:
 def test_failures_are_left_to_the_caller() -> None:
     bad = RenderRequest.of("Bad_Name", "default", CHART_DIR, job_values("mpi"))
     assert render_all([bad]) == {bad: None}
-    assert render_all_json([bad]) == {bad: None}
+    assert render_all_packed([bad]) == [None]
+
+
+def test_packed_renders_unpack_to_the_objects() -> None:
+    objects = render_training_job(
+        job_values("mpi"), release="job", namespace="default", chart_dir=CHART_DIR
+    )
+    packed = pack(objects)
+    assert unpack(packed) == objects
+    assert len(packed) * 4 < len(json.dumps(objects))
 
 
 def test_a_plan_that_stops_early_terminates_its_worker() -> None:

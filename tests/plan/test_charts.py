@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conformance import crd_dir, validate_objects
-from trainstack.chart.batch import RenderRequest
+from trainstack.chart.batch import RenderRequest, pack
 from trainstack.core.project import Project
 from trainstack.plan.charts import expand_local_releases
 from trainstack.plan.masking import SECRET
@@ -85,8 +85,8 @@ def test_early_renders_are_used_only_for_the_values_sent(project: Project) -> No
     matching = RenderRequest.of(
         "imagenet-tensorflow", release.inputs["namespace"], chart_dir, release.inputs["values"]
     )
-    # As the render worker hands them over: each release's objects as JSON text.
-    marker = json.dumps([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "early"}}])
+    # As the render worker hands them over: each release's objects packed.
+    marker = pack([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "early"}}])
     used = expand_local_releases(project.root, [release], early={matching: marker})
     assert [o.object["metadata"]["name"] for o in used] == ["early"]
     ignored = expand_local_releases(project.root, [release], early={stale: marker})

@@ -4,6 +4,7 @@ cold plan byte for byte; an entry that does not verify is refused and made again
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,8 +82,11 @@ def _forge(path: Path) -> None:
     """The entry's content changed where a plan would show it; header and MAC kept."""
     data = path.read_bytes()
     assert data.startswith(HEADER)
-    assert b'"image":' in data
-    path.write_bytes(data.replace(b'"image":', b'"image": "forged", "was":', 1))
+    body_at = data.index(b"\n", len(HEADER)) + 1  # after the MAC's line
+    text = zlib.decompress(data[body_at:])
+    assert b'"image":' in text
+    forged = text.replace(b'"image":', b'"image": "forged", "was":', 1)
+    path.write_bytes(data[:body_at] + zlib.compress(forged, 1))
 
 
 def _truncate(path: Path) -> None:

@@ -82,6 +82,15 @@ VALUES: dict[str, tuple[type | None, str]] = {
     "pulumi.output.Unknown": (type, "plan/masking.py Masker"),
     "pulumi.runtime.config.CONFIG": (None, "config/pulumi_config.py engine_config"),
     "pulumi.runtime.settings.SETTINGS": (None, "plan/engine.py _reset_runtime"),
+    # The monitor's registrations: its state replaced (`_replace`) by the packed answer.
+    "pulumi.runtime.mocks.MockMonitor.ResourceRegistration._replace": (
+        None,
+        "plan/monitor_states.py pack_state",
+    ),
+    "pulumi.runtime.proto.resource_pb2.ResourceInvokeResponse": (
+        None,
+        "plan/monitor_states.py get_packed",
+    ),
 }
 
 

@@ -8,6 +8,7 @@ module imports nothing but the renderer, so the worker starts quickly.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,29 +41,40 @@ def render_all(
 ) -> dict[RenderRequest, list[dict[str, Any]] | None]:
     """Objects per request; ``None`` where rendering failed (the caller renders it again
     itself, so that the error is raised where it can be reported)."""
-    results: dict[RenderRequest, list[dict[str, Any]] | None] = {}
-    for request in requests:
-        try:
-            results[request] = render_training_job(
-                json.loads(request.values_json),
-                release=request.release,
-                namespace=request.namespace,
-                chart_dir=Path(request.chart_dir),
-            )
-        except TrainstackError:
-            results[request] = None
-    return results
+    return {request: _render(request) for request in requests}
 
 
-def render_all_json(requests: list[RenderRequest]) -> dict[RenderRequest, str | None]:
-    """:func:`render_all`, each release's objects as JSON text (a list).
+def _render(request: RenderRequest) -> list[dict[str, Any]] | None:
+    try:
+        return render_training_job(
+            json.loads(request.values_json),
+            release=request.release,
+            namespace=request.namespace,
+            chart_dir=Path(request.chart_dir),
+        )
+    except TrainstackError:
+        return None
 
-    What a worker hands back to a plan: a tenth of the memory of the objects themselves
-    (about 30 KB of text per release, against some 250 KB of dicts), decoded one release
-    at a time where they are used, so that a plan of many experiments never holds them
-    all at once beside their masked copies.
+
+def pack(objects: list[dict[str, Any]]) -> bytes:
+    """A release's objects as a worker hands them back: JSON text, compressed (zlib).
+
+    About 6 KB per release against 15 to 30 KB of text (some 250 KB as dicts): a plan of
+    1,000 experiments holds every release's render from the moment the worker returns it
+    until the program's registrations are done, and decodes them one at a time (:func:`unpack`)
+    where they are used, so that it never holds them all at once beside their masked copies.
+    Level 1: the fastest, and it still makes the text five times smaller.
     """
-    return {
-        request: None if objects is None else json.dumps(objects)
-        for request, objects in render_all(requests).items()
-    }
+    return zlib.compress(json.dumps(objects).encode("utf-8"), 1)
+
+
+def unpack(packed: bytes) -> list[dict[str, Any]]:
+    """The objects :func:`pack` packed."""
+    objects: list[dict[str, Any]] = json.loads(zlib.decompress(packed))
+    return objects
+
+
+def render_all_packed(requests: list[RenderRequest]) -> list[bytes | None]:
+    """:func:`render_all`, each release's objects packed (:func:`pack`), in the order of
+    ``requests`` (a worker hands back only the answers: the caller has the requests)."""
+    return [None if objects is None else pack(objects) for objects in map(_render, requests)]

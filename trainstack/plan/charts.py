@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from trainstack.chart.batch import RenderRequest, render_all_json
+from trainstack.chart.batch import RenderRequest, render_all_packed, unpack
 from trainstack.chart.render import render_training_job
 from trainstack.console.lifetime import tune_garbage_collector
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource, RenderedObject
 
-_Renders = dict[RenderRequest, str | None]
-"""Each release's objects as JSON text (:func:`render_all_json`), ``None`` if it failed."""
+_Renders = dict[RenderRequest, bytes | None]
+"""Each release's objects packed (:func:`~trainstack.chart.batch.pack`), ``None`` if it failed."""
 
 HELM_RELEASE = "kubernetes:helm.sh/v3:Release"
 # Below this many releases a second process costs more than it saves.
@@ -38,7 +37,7 @@ class EarlyRenders:
     """
 
     def __init__(self, requests: list[RenderRequest]) -> None:
-        self._tasks: list[tuple[list[RenderRequest], Future[_Renders]]] = []
+        self._tasks: list[tuple[list[RenderRequest], Future[list[bytes | None]]]] = []
         self._pool: ProcessPoolExecutor | None = None
         if len(requests) >= BACKGROUND_RENDER_MINIMUM:
             # spawn, not fork: the plan's process holds Pulumi's threads and event loop.
@@ -47,7 +46,7 @@ class EarlyRenders:
                 max_workers=1, mp_context=context, initializer=tune_garbage_collector
             )
             self._tasks = [
-                (chunk, self._pool.submit(render_all_json, chunk))
+                (chunk, self._pool.submit(render_all_packed, chunk))
                 for chunk in (
                     requests[start : start + RENDER_CHUNK]
                     for start in range(0, len(requests), RENDER_CHUNK)
@@ -61,11 +60,11 @@ class EarlyRenders:
             return {}
         renders: _Renders = {}
         try:
-            left = [chunk for chunk, future in self._tasks if future.cancel()]
-            renders.update(render_all_json([request for chunk in left for request in chunk]))
-            for _, future in self._tasks:
+            left = [r for chunk, future in self._tasks if future.cancel() for r in chunk]
+            renders.update(zip(left, render_all_packed(left), strict=True))
+            for chunk, future in self._tasks:
                 if not future.cancelled():
-                    renders.update(future.result())
+                    renders.update(zip(chunk, future.result(), strict=True))
         except (BrokenProcessPool, OSError):
             pass  # the worker could not run here: what it had left is rendered later
         finally:
@@ -128,8 +127,8 @@ def expand_local_releases(
         inputs = release.inputs
         request = release_request(project_root, release)
         namespace = request.namespace
-        text = early.pop(request, None) if early else None
-        rendered = json.loads(text) if text else None
+        packed = early.pop(request, None) if early else None
+        rendered = unpack(packed) if packed else None
         rendered = rendered or render_training_job(
             inputs.get("values") or {},
             release=request.release,

@@ -3,8 +3,9 @@ one experiment changed renders and checks that experiment's release only.
 
 Where: in the plan cache's directory (:mod:`trainstack.plan.cache`: same place, marker,
 secret key, ``TRAINSTACK_NO_CACHE`` and ``--no-cache``). ``renders/<sha256>`` holds one
-release's objects as Helm rendered them (the JSON text a plan's render worker hands
-back); ``checks/<sha256>`` records that one release's objects, masked as the plan masks
+release's objects as Helm rendered them (packed as a plan's render worker hands them
+back: JSON text, compressed, :func:`trainstack.chart.batch.pack`);
+``checks/<sha256>`` records that one release's objects, masked as the plan masks
 them, passed the plan's schema checks. What each digest covers, so that an entry is never
 stale (:meth:`RenderCache.render_key`, :meth:`RenderCache.check_keys`):
 
@@ -123,22 +124,23 @@ class RenderCache:
         key = self.render_key(request)
         return key is not None and self._usable and os.path.lexists(self._root / RENDERS / key)
 
-    def renders(self, requests: Iterable[RenderRequest]) -> dict[RenderRequest, str]:
-        """The requests' renders the cache has, verified (JSON text, as a worker gives)."""
+    def renders(self, requests: Iterable[RenderRequest]) -> dict[RenderRequest, bytes]:
+        """The requests' renders the cache has, verified (packed, as a worker hands them
+        back: :func:`trainstack.chart.batch.pack`)."""
         found = {}
         for request in requests:
             key = self.render_key(request)
             data = self._read(RENDERS, key) if key else None
             if data is not None:
-                found[request] = data.decode()
+                found[request] = data
         return found
 
-    def keep_renders(self, renders: dict[RenderRequest, str | None]) -> None:
+    def keep_renders(self, renders: dict[RenderRequest, bytes | None]) -> None:
         """Keep each successful render (best effort: a failure only means rendering again)."""
-        for request, text in renders.items():
+        for request, packed in renders.items():
             key = self.render_key(request)
-            if text is not None and key is not None:
-                self._write(RENDERS, key, text.encode())
+            if packed is not None and key is not None:
+                self._write(RENDERS, key, packed)
 
     def passed(self, key: str | None) -> bool:
         """Whether the checks of ``key`` are known to have passed."""

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
-from trainstack.chart.batch import RenderRequest, render_all_json
+from trainstack.chart.batch import RenderRequest, render_all_packed
 from trainstack.config.loader import AnyStack, LoadedStack, load_stack_config
 from trainstack.config.pulumi_config import (
     StackFile,
@@ -140,7 +141,7 @@ def _run(
     digest_key: bytes | None,
     memo: dict[str, Plan] | None,
     releases: RenderCache | None,
-) -> tuple[ProgramRun, dict[RenderRequest, str | None]]:
+) -> tuple[ProgramRun, dict[RenderRequest, bytes | None]]:
     """The program run under the mock engine, ``deployment`` handed over to it; and the
     experiments' charts, rendered by a worker meanwhile (those ``releases`` has, taken
     from it instead; those it lacks, kept in it)."""
@@ -166,11 +167,18 @@ def _run(
                 digest_key,
                 references,
             )
+        # The SDK's objects of the run (its outputs, their tasks and futures) refer to one
+        # another: only a full collection frees them, and with the command line's collector
+        # settings (trainstack.console.lifetime) none comes before the plan ends. Freed here,
+        # the renders, the objects and the files reuse their memory instead of adding to it
+        # (1,000 experiments: some 420,000 objects, 0.7 s of CPU; the peak of the steps
+        # after the run was 45 MiB higher without it).
+        gc.collect()
         renders = early.take()
         if releases is not None:
             cached = releases.renders(r for r in requests if r in listed)
             missing = [r for r in requests if r not in cached and r not in renders]
-            renders.update(render_all_json(missing))
+            renders.update(zip(missing, render_all_packed(missing), strict=True))
             releases.keep_renders(renders)
             renders.update(cached)
         return run, renders
