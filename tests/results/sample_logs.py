@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -59,5 +60,23 @@ def add_keras(root: Path, logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             f"keras-lstm-{point}",
             str(log),
             monkeypatch=monkeypatch,
+        )
+        assert ran.code == 0, ran.stderr
+
+
+def add_tf_cnn_runs(
+    root: Path,
+    logs: Path,
+    runs: Mapping[str, Sequence[float]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Record runs of ``imagenet-tensorflow`` per stack, one :func:`tf_cnn_log` for each of
+    its images/sec figures (saved under ``logs/<stack>/``)."""
+    for stack, values in runs.items():
+        files = [
+            str(write(logs / stack, f"run{i}.log", tf_cnn_log(v))) for i, v in enumerate(values)
+        ]
+        ran = run(
+            root, "results", "add", stack, "imagenet-tensorflow", *files, monkeypatch=monkeypatch
         )
         assert ran.code == 0, ran.stderr

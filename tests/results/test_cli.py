@@ -14,6 +14,7 @@ from tests.results.sample_logs import (
     AIACC_IMAGES_PER_SEC,
     BASELINE_IMAGES_PER_SEC,
     add_keras,
+    add_tf_cnn_runs,
     tf_cnn_log,
     write,
 )
@@ -29,14 +30,8 @@ def _compare(root: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Ran:
 
 
 def _add_workload_1(root: Path, logs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for stack, values in (("aiacc", AIACC_IMAGES_PER_SEC), ("baseline", BASELINE_IMAGES_PER_SEC)):
-        files = [
-            str(write(logs / stack, f"run{i}.log", tf_cnn_log(v))) for i, v in enumerate(values)
-        ]
-        ran = run(
-            root, "results", "add", stack, "imagenet-tensorflow", *files, monkeypatch=monkeypatch
-        )
-        assert ran.code == 0, ran.stderr
+    runs = {"aiacc": AIACC_IMAGES_PER_SEC, "baseline": BASELINE_IMAGES_PER_SEC}
+    add_tf_cnn_runs(root, logs, runs, monkeypatch)
 
 
 def test_add_then_compare_workload_1(

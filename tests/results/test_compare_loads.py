@@ -13,7 +13,7 @@ import pytest
 
 from tests.cli_helpers import project_copy, run
 from tests.experiments.test_lookup import TYPO
-from tests.results.sample_logs import tf_cnn_log, write
+from tests.results.sample_logs import add_tf_cnn_runs
 from tests.stack_helpers import REPO
 from trainstack.core.yaml.io import dump_yaml, read_yaml
 
@@ -35,14 +35,8 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Both stacks' runs recorded from saved logs (untimed), resolved already: no figure
     of their cost can be known, and no run more is needed."""
     root = project_copy(tmp_path / "project")
-    for stack, values in (("aiacc", (1340, 1344, 1348)), ("baseline", (1196, 1200, 1204))):
-        logs = [
-            str(write(tmp_path / stack, f"r{i}.log", tf_cnn_log(v))) for i, v in enumerate(values)
-        ]
-        ran = run(
-            root, "results", "add", stack, "imagenet-tensorflow", *logs, monkeypatch=monkeypatch
-        )
-        assert ran.code == 0, ran.stderr
+    runs = {"aiacc": (1340, 1344, 1348), "baseline": (1196, 1200, 1204)}
+    add_tf_cnn_runs(root, tmp_path, runs, monkeypatch)
     return root
 
 

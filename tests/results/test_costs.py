@@ -15,7 +15,7 @@ import pytest
 from tests.cli_helpers import project_copy, run
 from tests.cost.test_estimate import PRICES
 from tests.results.records import images
-from tests.results.sample_logs import tf_cnn_log, write
+from tests.results.sample_logs import add_tf_cnn_runs
 from tests.results.test_durations import timed
 from trainstack.core.yaml.io import dump_yaml, read_yaml
 from trainstack.cost.estimate import ExperimentCost, RunLength
@@ -143,14 +143,8 @@ def test_compare_and_report_price_the_runs_at_the_stacks_prices(
         path.write_text(dump_yaml(document))
     experiment = root / "experiments" / "imagenet-tensorflow.yaml"
     experiment.write_text(experiment.read_text() + "expectedDuration: 1h30m\n")
-    for stack, values in (("aiacc", (1300, 1350, 1400)), ("baseline", (1200, 1210, 1190))):
-        logs = [
-            str(write(tmp_path / stack, f"r{i}.log", tf_cnn_log(v))) for i, v in enumerate(values)
-        ]
-        ran = run(
-            root, "results", "add", stack, "imagenet-tensorflow", *logs, monkeypatch=monkeypatch
-        )
-        assert ran.code == 0, ran.stderr
+    runs = {"aiacc": (1300, 1350, 1400), "baseline": (1200, 1210, 1190)}
+    add_tf_cnn_runs(root, tmp_path, runs, monkeypatch)
 
     ran = run(
         root, "results", "compare", "aiacc", "baseline", "--format", "json", monkeypatch=monkeypatch
