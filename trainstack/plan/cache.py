@@ -82,9 +82,9 @@ class PlanCache:
     def open(cls, root: Path) -> PlanCache:
         """The cache at ``root``; :class:`CacheUnavailable` when the directory is not ours."""
         try:
-            _refuse_links(root)
-            _refuse_links(root / PLANS)
-            _refuse_links(root / KEY_FILE)
+            refuse_links(root)
+            refuse_links(root / PLANS)
+            refuse_links(root / KEY_FILE)
             if root.exists():
                 if not root.is_dir():
                     raise CacheUnavailable(f"{root} is not a directory")
@@ -124,18 +124,11 @@ class PlanCache:
         try:
             serve(entry, stack, self.secret_key(), target, MAX_BYTES)
         except (Unverified, OSError):
-            self._discard(entry)
+            discard(entry)
             return False
         with contextlib.suppress(OSError):
             os.utime(entry, follow_symlinks=False)  # recently used: pruned last
         return True
-
-    def _discard(self, entry: Path) -> None:
-        with contextlib.suppress(OSError):
-            if os.path.islink(entry) or not os.path.isdir(entry):
-                os.unlink(entry)
-            else:
-                shutil.rmtree(entry)
 
     def put_all(self, plans: Iterable[tuple[str, str, Path]]) -> None:
         """Keep a copy of each ``(digest, stack, plan directory)``; then prune.
@@ -154,7 +147,7 @@ class PlanCache:
         """Make the directory, its marker and its key where they are not yet, before the
         first entry is written (:class:`CacheUnavailable` or :class:`OSError` if it cannot)."""
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _refuse_links(self.root)
+        refuse_links(self.root)
         for name, text, mode in (
             (MARKER, MARKER_TEXT.encode(), 0o644),
             # Never listed by `git status`, even where build/ is not ignored (pytest does
@@ -163,12 +156,12 @@ class PlanCache:
         ):
             if not (self.root / name).exists():
                 with contextlib.suppress(FileExistsError):
-                    _write_new(self.root / name, text, mode)
+                    write_new(self.root / name, text, mode)
         (self.root / PLANS).mkdir(exist_ok=True, mode=0o700)
-        _refuse_links(self.root / PLANS)
+        refuse_links(self.root / PLANS)
         if self._key_is_new and self._key is not None:
             try:
-                _write_new(self.root / KEY_FILE, self._key.hex().encode(), 0o600)
+                write_new(self.root / KEY_FILE, self._key.hex().encode(), 0o600)
             except FileExistsError:
                 # Another diff made the key meanwhile: entries keyed with ours would never
                 # be found again, so none is stored.
@@ -199,17 +192,8 @@ class PlanCache:
         for path in _entries(plans):
             with contextlib.suppress(OSError):
                 entries.append((path.stat().st_mtime, _size(path), path))
-        entries.sort(reverse=True)
-        total = 0
-        for index, (_, size, path) in enumerate(entries):
-            total += size
-            if index >= MAX_ENTRIES or total > MAX_BYTES:
-                shutil.rmtree(path, ignore_errors=True)
-        hour_ago = time.time() - 3600
-        for path in plans.glob(".new-*"):
-            with contextlib.suppress(OSError):
-                if not path.is_symlink() and path.stat().st_mtime < hour_ago:
-                    shutil.rmtree(path, ignore_errors=True)
+        evict_oldest(entries, MAX_ENTRIES, MAX_BYTES)
+        discard_stale(plans)
 
     def _entry(self, digest: str) -> Path:
         if _HEX64.fullmatch(digest) is None:
@@ -254,13 +238,47 @@ def _size(path: Path) -> int:
     return total
 
 
-def _refuse_links(path: Path) -> None:
+def evict_oldest(entries: list[tuple[float, int, Path]], most: int, most_bytes: int) -> None:
+    """Discard the least recently used of ``entries`` (modified, bytes, path) beyond ``most``
+    of them or ``most_bytes`` in all."""
+    total = 0
+    for index, (_, size, path) in enumerate(sorted(entries, reverse=True)):
+        total += size
+        if index >= most or total > most_bytes:
+            discard(path)
+
+
+def discard_stale(directory: Path) -> None:
+    """Discard what a writer stopped half-way left in ``directory``: its staging names
+    (``.new-*``) last changed more than an hour ago."""
+    hour_ago = time.time() - 3600
+    with contextlib.suppress(OSError), os.scandir(directory) as listing:
+        for entry in listing:
+            if entry.name.startswith(".new-"):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_mtime < hour_ago:
+                        discard(Path(entry.path))
+
+
+def discard(path: Path) -> None:
+    """Remove what is at ``path``: a file or a link itself (never what it points to), a
+    directory with all it holds."""
+    with contextlib.suppress(OSError):
+        if os.path.islink(path) or not os.path.isdir(path):
+            os.unlink(path)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def refuse_links(path: Path) -> None:
+    """:class:`CacheUnavailable` if ``path`` is a symbolic link."""
     # Only the cache's own levels: the project may well live under a linked directory.
     if path.is_symlink():
         raise CacheUnavailable(f"{path} is a symbolic link: the cache never follows one")
 
 
-def _write_new(path: Path, data: bytes, mode: int) -> None:
+def write_new(path: Path, data: bytes, mode: int) -> None:
+    """``data`` as the new file ``path`` (never through a link, never over a file)."""
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(data)

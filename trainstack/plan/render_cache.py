@@ -39,8 +39,6 @@ import hmac
 import json
 import os
 import secrets
-import shutil
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -48,7 +46,15 @@ from trainstack.chart.batch import RenderRequest
 from trainstack.conformance import SchemaFiles
 from trainstack.console.signals import on_stop
 from trainstack.core.files import open_regular, read_at_most
-from trainstack.plan.cache import CacheUnavailable, PlanCache
+from trainstack.plan.cache import (
+    CacheUnavailable,
+    PlanCache,
+    discard,
+    discard_stale,
+    evict_oldest,
+    refuse_links,
+    write_new,
+)
 from trainstack.plan.cache_digests import TreeTooLarge, environment_digest, tree_digest
 from trainstack.plan.charts import HELM_RELEASE, is_local_chart, release_request
 from trainstack.plan.model import PlannedResource
@@ -195,7 +201,7 @@ class RenderCache:
                 return body
         except (OSError, CacheUnavailable):
             pass
-        _discard(path)
+        discard(path)
         return None
 
     def _write(self, kind: str, name: str, data: bytes) -> None:
@@ -214,11 +220,8 @@ class RenderCache:
             with on_stop(remove_staging):
                 self._cache.create()
                 directory.mkdir(exist_ok=True, mode=0o700)
-                if directory.is_symlink():
-                    raise CacheUnavailable(f"{directory} is a symbolic link")
-                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                with os.fdopen(os.open(staging, flags, 0o600), "wb") as handle:
-                    handle.write(HEADER + self._mac(kind, name, data) + b"\n" + data)
+                refuse_links(directory)
+                write_new(staging, HEADER + self._mac(kind, name, data) + b"\n" + data, 0o600)
                 # One rename: a reader sees the whole entry or none (never a directory
                 # replaced).
                 os.rename(staging, directory / name)
@@ -232,27 +235,12 @@ class RenderCache:
 
 def prune(directory: Path) -> None:
     """Remove the least recently used entries beyond the bounds, and stale leftovers."""
-    entries, hour_ago = [], time.time() - 3600
+    entries = []
     with contextlib.suppress(OSError), os.scandir(directory) as listing:
         for entry in listing:
             with contextlib.suppress(OSError):
-                info = entry.stat(follow_symlinks=False)
                 if len(entry.name) == _MAC_LENGTH and entry.is_file(follow_symlinks=False):
-                    entries.append((info.st_mtime, info.st_size, entry.path))
-                elif entry.name.startswith(".new-") and info.st_mtime < hour_ago:
-                    _discard(Path(entry.path))
-    entries.sort(reverse=True)
-    total = 0
-    for index, (_, size, path) in enumerate(entries):
-        total += size
-        if index >= MAX_ENTRIES or total > MAX_BYTES:
-            _discard(Path(path))
-
-
-def _discard(path: Path) -> None:
-    """Remove what is at ``path`` (a link itself, never what it points to)."""
-    with contextlib.suppress(OSError):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            os.unlink(path)
+                    info = entry.stat(follow_symlinks=False)
+                    entries.append((info.st_mtime, info.st_size, Path(entry.path)))
+    evict_oldest(entries, MAX_ENTRIES, MAX_BYTES)
+    discard_stale(directory)
