@@ -194,9 +194,14 @@ def plan_digest(side: bytes, stack: str, digest_key: bytes | None) -> str:
     check_stack_name(stack)
     digest = hashlib.sha256(side)
     digest.update(f"stack {stack}\n".encode())
-    fingerprint = hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
-    digest.update(f"secret-digest key {fingerprint}\n".encode())
+    digest.update(f"secret-digest key {key_fingerprint(digest_key)}\n".encode())
     return digest.hexdigest()
+
+
+def key_fingerprint(digest_key: bytes | None) -> str:
+    """What a digest may say of the secret-digest key (it masks values: what a plan shows
+    depends on it): a hash of it, never the key."""
+    return hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
 
 
 def tree_digest(root: Path, label: str) -> bytes:

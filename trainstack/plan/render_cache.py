@@ -55,7 +55,12 @@ from trainstack.plan.cache import (
     refuse_links,
     write_new,
 )
-from trainstack.plan.cache_digests import TreeTooLarge, environment_digest, tree_digest
+from trainstack.plan.cache_digests import (
+    TreeTooLarge,
+    environment_digest,
+    key_fingerprint,
+    tree_digest,
+)
 from trainstack.plan.charts import HELM_RELEASE, is_local_chart, release_request
 from trainstack.plan.model import PlannedResource
 
@@ -111,7 +116,7 @@ class RenderCache:
     ) -> dict[str, str | None]:
         """The digest the checks of each local-chart release's objects are kept by, by URN."""
         crds = b"none" if crd_dir is None else self._tree(str(crd_dir), "crds")
-        fingerprint = hashlib.sha256(b"key " + digest_key).hexdigest() if digest_key else "none"
+        fingerprint = key_fingerprint(digest_key)
         listed = json.dumps(sorted([*kind, file] for kind, file in schemas.items()))
         context = f"{fingerprint}\n{listed}\n".encode() + (crds or b"")
         keys: dict[str, str | None] = {}
