@@ -25,7 +25,7 @@ from pulumi.runtime.config import set_all_config
 
 from trainstack.config.clusters.registry import offline_invokes
 from trainstack.core.errors import PlanError
-from trainstack.plan.event_loops import close_thread_loop, report_each_failure_once
+from trainstack.plan.event_loops import enter_worker_loop, report_each_failure_once
 from trainstack.plan.files import STACK_TYPE
 from trainstack.plan.masking import Masker
 from trainstack.plan.model import PlannedResource
@@ -88,27 +88,21 @@ class _EngineMonitor(mocks.MockMonitor):
         self._digest_key = digest_key
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        try:
-            response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
-        finally:
-            close_thread_loop()
+        enter_worker_loop()
+        response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
         pack_state(self.resources, response)
         return response
 
     def ReadResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        try:
-            return super().ReadResource(request)  # type: ignore[no-untyped-call]
-        finally:
-            close_thread_loop()
+        enter_worker_loop()
+        return super().ReadResource(request)  # type: ignore[no-untyped-call]
 
     def Invoke(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        try:
-            answer = get_packed(self.resources, request) if request.tok == GET_RESOURCE else None
-            if answer is not None:
-                return answer
-            return super().Invoke(request)  # type: ignore[no-untyped-call]
-        finally:
-            close_thread_loop()
+        answer = get_packed(self.resources, request) if request.tok == GET_RESOURCE else None
+        if answer is not None:
+            return answer
+        enter_worker_loop()
+        return super().Invoke(request)  # type: ignore[no-untyped-call]
 
     def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         if request.urn.endswith(f"::{STACK_TYPE}::" + request.urn.split("::")[-1]):

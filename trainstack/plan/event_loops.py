@@ -4,28 +4,62 @@ or leave behind after the run, which the plan reports or cleans up itself."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import atexit
 import threading
 from typing import Any
 
 from pulumi.runtime import sync_await
 
 
-def close_thread_loop() -> None:
-    """Close the event loop the SDK's mock monitor made for this worker thread.
+def enter_worker_loop() -> None:
+    """Before a call of the SDK's mock monitor: this worker thread's event loop, open.
 
-    The monitor gives each SDK worker thread a loop of its own and never closes it; left
-    to interpreter shutdown, such a loop can be finalised after its self-pipe and Python
-    prints a traceback from ``BaseEventLoop.__del__``. The next call makes a new one.
+    The monitor needs a loop in each SDK worker thread that calls it and makes one when
+    the thread has none, but never closes it; left to interpreter shutdown, such a loop can
+    be finalised after its self-pipe and Python prints a traceback from
+    ``BaseEventLoop.__del__``. So the loop is made here, kept for the thread's life (the
+    SDK's executor serves every run of a process with the same few threads; making and
+    closing a loop per registration took a tenth of a plan of 1,000 experiments) and
+    closed once its thread has ended, or at exit. Kept open, it is there for any other
+    code that runs in the thread later (the SDK's own mocks in tests).
     """
-    if threading.current_thread() is threading.main_thread():
+    thread = threading.current_thread()
+    if thread is threading.main_thread():
         return
     policy = asyncio.get_event_loop_policy()
-    with contextlib.suppress(RuntimeError):
-        loop = policy.get_event_loop()
-        if not loop.is_running():
-            loop.close()
-            policy.set_event_loop(None)
+    try:
+        loop: asyncio.AbstractEventLoop | None = policy.get_event_loop()
+    except RuntimeError:  # none in this thread yet
+        loop = None
+    if loop is not None and not loop.is_closed():
+        return
+    loop = policy.new_event_loop()
+    policy.set_event_loop(loop)
+    with _lock:
+        ended = [other for other in _made if not other.is_alive()]
+        for other in ended:
+            _close(_made.pop(other))
+        _made[thread] = loop
+
+
+_made: dict[threading.Thread, asyncio.AbstractEventLoop] = {}
+"""The loops :func:`enter_worker_loop` made, by the thread they serve."""
+_lock = threading.Lock()
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    if not loop.is_running():
+        loop.close()
+
+
+@atexit.register
+def _close_worker_loops() -> None:
+    """At exit, before the interpreter finalises what is left."""
+    with _lock:
+        loops = list(_made.values())
+        _made.clear()
+    for loop in loops:
+        _close(loop)
 
 
 def report_each_failure_once() -> None:
