@@ -25,6 +25,12 @@ DIGEST_KEY_ENV = "TRAINSTACK_SECRET_DIGEST_KEY"
 
 # Kubernetes objects whose values are secret by key, whatever Pulumi knows about them.
 _SECRET_KINDS = {"Secret": ("data", "stringData")}
+_PLAIN = frozenset({int, bool, type(None)})
+"""Values that are never secret nor unknown, and stay as they are (a float may not)."""
+
+
+def _key_path(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
 
 
 class Masker:
@@ -42,18 +48,28 @@ class Masker:
 
     def mask(self, value: Any, path: str = "") -> Any:
         """A copy of deserialized inputs with secrets and unknowns replaced."""
+        kind = type(value)
+        if kind in _PLAIN:  # most of an object: neither a secret nor an unknown
+            return value
+        if kind is str:
+            return COMPUTED if value == rpc.UNKNOWN else value
         if rpc.is_rpc_secret(value):
             return self._hide(rpc.unwrap_rpc_secret(value), path)
         if isinstance(value, Unknown) or value == rpc.UNKNOWN:
             return COMPUTED
         if isinstance(value, dict):
             secret_keys = _SECRET_KINDS.get(str(value.get("kind")), ())
-            return {
-                str(key): self._mask_section(item, f"{path}.{key}" if path else str(key))
-                if key in secret_keys
-                else self.mask(item, f"{path}.{key}" if path else str(key))
-                for key, item in value.items()
-            }
+            masked = {}
+            for key, item in value.items():
+                if key in secret_keys:
+                    masked[str(key)] = self._mask_section(item, _key_path(path, key))
+                elif type(item) in _PLAIN:  # its path is only ever needed for a secret
+                    masked[str(key)] = item
+                elif type(item) is str:
+                    masked[str(key)] = COMPUTED if item == rpc.UNKNOWN else item
+                else:
+                    masked[str(key)] = self.mask(item, _key_path(path, key))
+            return masked
         if isinstance(value, list | tuple):
             return [self.mask(item, f"{path}[{index}]") for index, item in enumerate(value)]
         if isinstance(value, float) and value.is_integer():

@@ -127,6 +127,7 @@ def _health(config: StackConfig) -> Iterator[OutsidePull]:
 
 def _experiments(plan: Plan) -> Iterator[OutsidePull]:
     by_release = {f"{e.release_name}-release": e for e in plan.experiments}
+    keys_of: dict[str, dict[str, list[str]]] = {}  # per experiment, walked once
     for rendered in plan.objects:
         experiment = by_release.get(rendered.release.rpartition("::")[2])
         if experiment is None:
@@ -134,16 +135,22 @@ def _experiments(plan: Plan) -> Iterator[OutsidePull]:
         for image in container_images(rendered.object):
             if is_placeholder(image):
                 continue  # listed under "set before deploying"; checked once it is set
-            keys = sorted(_paths(experiment.values, image))
+            if experiment.release_name not in keys_of:
+                keys_of[experiment.release_name] = _keys_by_value(experiment.values)
+            keys = sorted(keys_of[experiment.release_name].get(image, ()))
             mirror = f"{experiment.source}: job.{keys[0]}" if keys else f"{experiment.source}: job"
             what = f"image of experiment {experiment.file_experiment}"
             yield OutsidePull(NODES, image, what, mirror)
 
 
-def _paths(values: Any, image: str, prefix: str = "") -> Iterator[str]:
-    """Dotted keys of ``values`` whose value is ``image``."""
-    if isinstance(values, dict):
-        for key, item in values.items():
-            yield from _paths(item, image, f"{prefix}{key}.")
-    elif values == image:
-        yield prefix.rstrip(".")
+def _keys_by_value(values: Any) -> dict[str, list[str]]:
+    """The dotted keys of ``values`` by the text they hold (an image is found by it)."""
+    found: dict[str, list[str]] = {}
+    stack: list[tuple[str, Any]] = [("", values)]
+    while stack:
+        prefix, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{prefix}{key}.", item) for key, item in value.items())
+        elif isinstance(value, str):
+            found.setdefault(value, []).append(prefix.rstrip("."))
+    return found

@@ -27,8 +27,43 @@ from trainstack.core.files import read_source
 from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
 
+_TAG = "tag:yaml.org,2002:"
+_RESOLVED_MAX = 65536
+"""Plain texts whose implicit type is remembered (a plan's keys and short values)."""
+_resolved: dict[tuple[str, tuple[bool, bool]], str] = {}
+
+
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    """libyaml's emitter; multi-line strings (commands, scripts) as literal blocks."""
+    """libyaml's emitter; multi-line strings (commands, scripts) as literal blocks.
+
+    Two shortcuts give the same nodes as PyYAML's safe representer, faster (a plan of 1,000
+    experiments writes 600,000 scalars): text, booleans, integers and nulls become scalar
+    nodes directly (the safe representer never makes aliases of them), and whether a
+    plain text would read back as another type (which decides its quoting) is worked out
+    once per text.
+    """
+
+    def represent_data(self, data: Any) -> yaml.Node:
+        kind = type(data)
+        if kind is str:
+            return yaml.ScalarNode(_TAG + "str", data, style="|" if "\n" in data else None)
+        if kind is bool:
+            return yaml.ScalarNode(_TAG + "bool", "true" if data else "false")
+        if kind is int:
+            return yaml.ScalarNode(_TAG + "int", str(data))
+        if data is None:
+            return yaml.ScalarNode(_TAG + "null", "null")
+        return super().represent_data(data)
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is not yaml.ScalarNode or len(value) > 256:
+            return super().resolve(kind, value, implicit)
+        tag = _resolved.get((value, implicit))
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)
+            if len(_resolved) < _RESOLVED_MAX:
+                _resolved[(value, implicit)] = tag
+        return tag
 
 
 def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
