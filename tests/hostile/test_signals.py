@@ -118,7 +118,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     assert outcome.status == 0, outcome.stderr
     init_repo(root)
 
-    def relabel(document: dict[str, dict[str, dict[str, object]]]) -> None:
+    def relabel(document: dict[str, dict[str, list[dict[str, object]]]]) -> None:
         document["config"]["trainstack:nodePools"][0]["labels"] = {"trainstack.io/pool": "new"}
 
     edit_yaml(root / "stacks" / f"Pulumi.{STACK}.yaml", relabel)
