@@ -30,6 +30,9 @@ from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
 from tests.stack_helpers import REPO
 
+# Commands run in this process: what they log or warn is checked for the planted secrets.
+pytestmark = pytest.mark.usefixtures("no_secret_in_logs_or_warnings")
+
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")

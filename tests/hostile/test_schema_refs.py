@@ -22,7 +22,11 @@ from tests.live.apiserver import RecordedApi, serve
 from tests.project_copy import copy_project, run_in_process
 from trainstack.plan.crd_dir import CRD_DIR_ENV
 
-pytestmark = pytest.mark.slow  # left out of `make test-fast`
+pytestmark = [
+    pytest.mark.slow,  # left out of `make test-fast`
+    # Plans run in this process: what they log or warn is checked for the planted secret.
+    pytest.mark.usefixtures("no_secret_in_logs_or_warnings"),
+]
 
 TOKEN = "SECRET-SCHEMA-CONTENT-42"
 MPIJOB = "mpijob-v2beta1.json"
