@@ -20,6 +20,8 @@ from tests.project_copy import Outcome, run_in_process
 from tests.stack_helpers import REPO, example_config
 from trainstack.core.yaml.io import dump_yaml
 
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 TRAINSTACK = [sys.executable, "-m", "trainstack"]
 
 

@@ -21,7 +21,11 @@ import pytest
 from tests.project_copy import Outcome, copy_project, run_in_process, run_subprocess
 from trainstack.plan.cache import CACHE_DIR_ENV, KEY_FILE
 
-pytestmark = pytest.mark.slow  # left out of `make test-fast`
+pytestmark = [
+    pytest.mark.slow,  # left out of `make test-fast`
+    # Commands run in this process: nothing else a process would print on its stderr.
+    pytest.mark.usefixtures("stderr_as_a_process_has_it"),
+]
 
 
 def _diff(root: Path, cache: Path, *, process: bool = False) -> Outcome:

@@ -25,7 +25,11 @@ from tests.stack_helpers import REPO
 from tests.tmpfs import in_small_tmpfs
 from trainstack.plan.cache import CACHE_DIR_ENV
 
-pytestmark = pytest.mark.slow  # left out of `make test-fast`
+pytestmark = [
+    pytest.mark.slow,  # left out of `make test-fast`
+    # Commands run in this process: nothing else a process would print on its stderr.
+    pytest.mark.usefixtures("stderr_as_a_process_has_it"),
+]
 
 STACK = "onprem"
 UNCHANGED = f"trainstack diff {STACK}@main -> {STACK}: 0 added, 0 removed, 0 changed"

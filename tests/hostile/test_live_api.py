@@ -31,6 +31,9 @@ from tests.live.test_inspect_hostile import Sent, _head, deep, endless, escapes,
 from tests.stack_helpers import REPO
 from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
 
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
+
 Send = Callable[[Any], None]
 LAUNCHER_LOG = f"{VISION_PODS}/imagenet-tensorflow-launcher/log"
 LIST_ERROR = "error: listing mpijobs in namespace vision: "

@@ -30,8 +30,8 @@ from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
 from tests.stack_helpers import REPO
 
-# Commands run in this process: what they log or warn is checked for the planted secrets.
-pytestmark = pytest.mark.usefixtures("no_secret_in_logs_or_warnings")
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 
 def _b64(data: bytes) -> str:

@@ -28,8 +28,8 @@ import trustme
 from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
 
-# Commands run in this process: what they log or warn is checked for the planted secrets.
-pytestmark = pytest.mark.usefixtures("no_secret_in_logs_or_warnings")
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 GROUP = "client.authentication.k8s.io"
 SECRET_ANSWER = '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"SECRET-TOKEN"}}'

@@ -25,6 +25,9 @@ from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
 from tests.live.recorded_cluster import NODES, Shape, record_cluster, recorded
 from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
 
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
+
 Send = Callable[[Any], None]
 CHUNK = 1 << 20
 

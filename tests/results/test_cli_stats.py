@@ -17,6 +17,8 @@ from tests.cli_helpers import Ran, project_copy, run, run_process
 from tests.results.sample_logs import tf_cnn_log, write
 from tests.stack_helpers import REPO
 
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 RUNS = Path("results") / "aiacc" / "imagenet-tensorflow"
 
 
