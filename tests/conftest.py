@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,33 @@ def _ctrl_c_reaches_the_commands_started() -> None:
     default), so installing it gives them the Ctrl-C of an interactive terminal."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+# What Python's default warning filters leave out of a process's stderr.
+_NOT_SHOWN_BY_DEFAULT = (
+    DeprecationWarning,
+    PendingDeprecationWarning,
+    ImportWarning,
+    ResourceWarning,
+)
+
+
+@pytest.fixture()
+def stderr_as_a_process_has_it(
+    caplog: pytest.LogCaptureFixture, recwarn: pytest.WarningsRecorder
+) -> Iterator[None]:
+    """For tests that run a command in this process where a process of its own used to
+    run it, and check its stderr whole (one line, no secret, no raw control character):
+    the warnings and log records a process would print there go to pytest here, so the
+    test has none (Python's defaults: warnings but those filtered out, records from
+    ``WARNING`` up; ``logging.lastResort`` prints those when nothing is configured)."""
+    yield
+    records = caplog.get_records("call")  # the call's (the fixture ends at teardown)
+    assert [r.getMessage() for r in records if r.levelno >= logging.WARNING] == []
+    shown = [w for w in recwarn if not issubclass(w.category, _NOT_SHOWN_BY_DEFAULT)]
+    assert [
+        warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in shown
+    ] == []
 
 
 @pytest.fixture(scope="session")

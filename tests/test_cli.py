@@ -1,4 +1,8 @@
-"""The trainstack command as users run it: exit statuses and messages."""
+"""The trainstack command as users run it: exit statuses and messages.
+
+Help, usage, version and completion run as processes (the program's name, the console
+script); a plan's messages run the console's ``main()`` in this process (what a process
+prints, 1-3 s of CPU less each: ``tests/hostile`` checks them as processes too)."""
 
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.project_copy import run_in_process
+from tests.project_copy import Outcome, run_in_process
 from tests.stack_helpers import REPO, example_config
 from trainstack.core.yaml.io import dump_yaml
 
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 TRAINSTACK = [sys.executable, "-m", "trainstack"]
 
 
@@ -42,8 +48,8 @@ def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -
     config = example_config("aiacc")
     config["trainstack:nodePools"][0]["desiredSize"] = -1
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
-    result = _run(["plan", "bad"], root)
-    assert result.returncode == 2
+    result = run_in_process(["plan", "bad"], root)
+    assert result.status == 2
     assert "Traceback" not in result.stderr
     line = _line(root / "stacks" / "Pulumi.bad.yaml", "desiredSize: -1")
     assert result.stderr.strip() == (
@@ -56,8 +62,8 @@ def test_bad_stack_exits_2_with_one_message_and_writes_nothing(tmp_path: Path) -
 def test_unknown_stack_lists_the_known_ones(tmp_path: Path) -> None:
     root = _project_copy(tmp_path)
     (root / "stacks" / "Pulumi.aiacc.yaml").write_text("config: {}\n")
-    result = _run(["plan", "aiac"], root)
-    assert result.returncode == 2
+    result = run_in_process(["plan", "aiac"], root)
+    assert result.status == 2
     assert "stack 'aiac' has no configuration file stacks/Pulumi.aiac.yaml" in result.stderr
     assert "stacks in this project: aiacc" in result.stderr
 
@@ -69,8 +75,8 @@ def test_outside_a_project(tmp_path: Path) -> None:
 
 
 def test_plan_writes_the_example_stack(tmp_path: Path) -> None:
-    result = _run(["plan", "baseline", "--output-dir", str(tmp_path), "--verbose"], REPO)
-    assert result.returncode == 0, result.stderr
+    result = run_in_process(["plan", "baseline", "--output-dir", str(tmp_path), "--verbose"], REPO)
+    assert result.status == 0, result.stderr
     assert (tmp_path / "baseline" / "resources.json").is_file()
     assert "16 GPUs" in result.stdout
     assert "cannot be fetched offline" in " ".join(result.stdout.split())
@@ -208,15 +214,13 @@ def test_operators_lists_the_catalog_with_what_each_api_drops() -> None:
     )
 
 
-def _plan_bad_operators(
-    tmp_path: Path, operators: dict[str, object]
-) -> subprocess.CompletedProcess[str]:
+def _plan_bad_operators(tmp_path: Path, operators: dict[str, object]) -> Outcome:
     root = _project_copy(tmp_path)
     config = example_config("aiacc")
     config["trainstack:operators"] = operators
     (root / "stacks" / "Pulumi.bad.yaml").write_text(dump_yaml({"config": config}))
-    result = _run(["plan", "bad"], root)
-    assert result.returncode == 2
+    result = run_in_process(["plan", "bad"], root)
+    assert result.status == 2
     assert "Traceback" not in result.stderr
     assert not (root / "build").exists()
     return result

@@ -1,27 +1,35 @@
 """``diff --base`` on any tree a pull request can hold, and on a full disk.
 
 Each case commits something hostile at the base revision (or puts it in the working
-tree) and runs the real ``diff --base`` in a process of its own (a read of ``/dev/zero``
-or a FIFO would hang it: the run fails after 60 s). It must give a correct diff when
-the plan does not read the hostile file, and one error line naming it when it does.
+tree) and runs the real ``diff --base``: in a process of its own where a regression would
+hang it (a read of ``/dev/zero`` or a FIFO: the run fails after 60 s), else the console's
+``main()`` in this process (the revision's plans are child processes either way; 1-3 s of
+CPU less each), with ``TMPDIR`` and Python's cached temporary directory both the test's
+scratch directory. It must give a correct diff when the plan does not read the hostile
+file, and one error line naming it when it does.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.diff.plan_dirs import commit_all, copy_project, init_repo
-from tests.project_copy import Outcome, assert_refused, run_subprocess, tree
+from tests.project_copy import Outcome, assert_refused, run_in_process, run_subprocess, tree
 from tests.stack_helpers import REPO
 from tests.tmpfs import in_small_tmpfs
 from trainstack.plan.cache import CACHE_DIR_ENV
 
-pytestmark = pytest.mark.slow  # left out of `make test-fast`
+pytestmark = [
+    pytest.mark.slow,  # left out of `make test-fast`
+    # Commands run in this process: nothing else a process would print on its stderr.
+    pytest.mark.usefixtures("stderr_as_a_process_has_it"),
+]
 
 STACK = "onprem"
 UNCHANGED = f"trainstack diff {STACK}@main -> {STACK}: 0 added, 0 removed, 0 changed"
@@ -41,9 +49,15 @@ def _repo(pristine: Path, tmp_path: Path, change: Callable[[Path], None]) -> Pat
     return root
 
 
-def _diff(root: Path, tmp_path: Path) -> Outcome:
+def _diff(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch | None = None) -> Outcome:
+    """``diff --base main``: in this process when given ``monkeypatch``, else a process."""
     env = {CACHE_DIR_ENV: str(tmp_path / "cache"), "TMPDIR": str(_scratch(tmp_path))}
-    return run_subprocess(["diff", "--base", "main", STACK], root, env)
+    args = ["diff", "--base", "main", STACK]
+    if monkeypatch is None:
+        return run_subprocess(args, root, env)
+    # tempfile reads TMPDIR once per process: the checkout goes where a process puts it.
+    monkeypatch.setattr(tempfile, "tempdir", env["TMPDIR"])
+    return run_in_process(args, root, env)
 
 
 def _scratch(tmp_path: Path) -> Path:
@@ -74,6 +88,13 @@ def _special_files_in_the_working_tree(root: Path) -> None:
     (root / "root").symlink_to("/", target_is_directory=True)
 
 
+HANGS = {
+    "a-link-to-dev-zero",
+    "special-files-in-the-working-tree",
+    "the-program-linked-to-dev-zero",
+}
+"""Cases a regression would hang on (reading /dev/zero or a FIFO): a process of their own."""
+
 HARMLESS = {
     # A link nothing of the plan reads: left out, never followed; the diff goes on.
     "an-absolute-link-to-a-secret": _commit_link("docs/secret", "/etc/passwd", True),
@@ -83,12 +104,16 @@ HARMLESS = {
 }
 
 
-@pytest.mark.parametrize("change", HARMLESS.values(), ids=HARMLESS.keys())
+@pytest.mark.parametrize(("case", "change"), HARMLESS.items(), ids=HARMLESS.keys())
 def test_a_hostile_file_the_plan_does_not_read_leaves_a_correct_diff(
-    pristine: Path, tmp_path: Path, change: Callable[[Path], None]
+    pristine: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    change: Callable[[Path], None],
 ) -> None:
     root = _repo(pristine, tmp_path, change)
-    outcome = _diff(root, tmp_path)
+    outcome = _diff(root, tmp_path, None if case in HANGS else monkeypatch)
     assert outcome.status == 0, outcome.stderr
     assert outcome.stdout.startswith(UNCHANGED)
     assert "root:" not in outcome.stdout + outcome.stderr  # nothing of /etc/passwd
@@ -125,14 +150,23 @@ def _replace_by_link(change: Callable[[Path], None], relative: str) -> Callable[
     return replace
 
 
-@pytest.mark.parametrize(("change", "named"), REFUSED.values(), ids=REFUSED.keys())
+@pytest.mark.parametrize(
+    ("case", "change", "named"),
+    [(case, *refused) for case, refused in REFUSED.items()],
+    ids=REFUSED.keys(),
+)
 def test_a_link_leaving_the_tree_where_the_plan_reads_is_one_error_naming_it(
-    pristine: Path, tmp_path: Path, change: Callable[[Path], None], named: str
+    pristine: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    change: Callable[[Path], None],
+    named: str,
 ) -> None:
     stack_file = f"stacks/Pulumi.{STACK}.yaml"
     root = _repo(pristine, tmp_path, _replace_by_link(change, stack_file))
     before = tree(root)
-    outcome = _diff(root, tmp_path)
+    outcome = _diff(root, tmp_path, None if case in HANGS else monkeypatch)
     assert_refused(outcome, ("main (", named, "trainstack never follows one"))
     assert tree(root) == before
     assert os.listdir(_scratch(tmp_path)) == []

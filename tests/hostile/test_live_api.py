@@ -2,8 +2,13 @@
 ends in one clear error line (exit 2) within the documented deadline, or in the right
 result, with nothing written and no raw control character printed.
 
-A real process each (what users see), reading the recorded cluster on loopback with one
-route replaced by a hostile one (``tests/live/test_inspect_hostile.py`` has the senders).
+Each reads the recorded cluster on loopback with one route replaced by a hostile one
+(``tests/live/test_inspect_hostile.py`` has the senders). A real process (what users see)
+where a regression would hang without end (endless pages, a log that never ends) or keep
+a connection open that only a process's exit closes (a huge answer), for raw bytes on a
+pipe and for signals; the other inputs, silent or trickling servers included (they end
+by themselves), run the command in this process (:func:`tests.cli_helpers.run`: an
+internal error raises there), 1-2 s of CPU less each.
 """
 
 from __future__ import annotations
@@ -20,12 +25,15 @@ from typing import Any
 
 import pytest
 
-from tests.cli_helpers import Ran, run_process
+from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, Route
 from tests.live.recorded_jobs import MPIJOBS, VISION_PODS
 from tests.live.test_inspect_hostile import Sent, _head, deep, endless, escapes, huge, trickle
 from tests.stack_helpers import REPO
 from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
+
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 Send = Callable[[Any], None]
 LAUNCHER_LOG = f"{VISION_PODS}/imagenet-tensorflow-launcher/log"
@@ -90,9 +98,16 @@ def _refused(ran: Ran, prefix: str = LIST_ERROR) -> str:
     return ran.stderr
 
 
-def _status(root: Path, config: Path, *args: str) -> tuple[Ran, float]:
+def _status(
+    root: Path, config: Path, *args: str, monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[Ran, float]:
+    """``status aiacc``: in this process when given ``monkeypatch``, else a process."""
+    command = ("status", "aiacc", "--kubeconfig", str(config), *args)
     started = time.monotonic()
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config), *args)
+    if monkeypatch is None:
+        ran = run_process(root, *command)
+    else:
+        ran = run(root, *command, monkeypatch=monkeypatch)
     return ran, time.monotonic() - started
 
 
@@ -135,16 +150,29 @@ STATUS_CASES: list[tuple[str, Send, tuple[str, ...], str]] = [
 ]
 
 
+IN_A_PROCESS = {"endless-continue"}
+"""The case a regression would turn into a hang without end (every page names another): a
+process of its own, stopped by the harness after 60 s. The silent and trickling servers
+end by themselves (after 20 and 60 s: a regression fails ``NO_HANG``), and deep JSON has
+its process test in ``tests/live/test_inspect_hostile.py``; the rest differ in the list."""
+
+
 @pytest.mark.parametrize(
-    ("send", "args", "expected"),
-    [case[1:] for case in STATUS_CASES],
-    ids=[case[0] for case in STATUS_CASES],
+    ("case", "send", "args", "expected"), STATUS_CASES, ids=[case[0] for case in STATUS_CASES]
 )
 def test_status_refuses_a_hostile_job_list(
-    root: Path, cluster: Path, api: RecordedApi, send: Send, args: tuple[str, ...], expected: str
+    root: Path,
+    cluster: Path,
+    api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+    send: Send,
+    args: tuple[str, ...],
+    expected: str,
 ) -> None:
     _replace(api, MPIJOBS, send)
-    ran, elapsed = _status(root, cluster, *args)
+    here = None if case in IN_A_PROCESS else monkeypatch
+    ran, elapsed = _status(root, cluster, *args, monkeypatch=here)
     assert expected in _refused(ran)
     assert elapsed < NO_HANG
 
@@ -162,21 +190,21 @@ def test_status_refuses_a_huge_answer_in_bounded_memory(
 
 
 def test_a_server_message_cannot_forge_a_second_error_line(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _replace(api, MPIJOBS, escapes)
-    stderr = _refused(_status(root, cluster)[0])
+    stderr = _refused(_status(root, cluster, monkeypatch=monkeypatch)[0])
     assert "\\r\\nforged line (context 'aiacc-admin'" in stderr and stderr.count("error:") == 1
 
 
 def test_status_shows_what_a_server_sends_escaped(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     job = _job(metadata__name="evil\x1b]0;pwned\x07\r\nerror: forged")
     job["status"] = {"startTime": "2024-05-06T10:00:00Z\x1b[2J"}
     _replace(api, MPIJOBS, _list(job))
     _replace(api, VISION_PODS, _json({"kind": "PodList", "items": []}))
-    ran, _ = _status(root, cluster)
+    ran, _ = _status(root, cluster, monkeypatch=monkeypatch)
     assert ran.code == 0, ran.stderr
     assert "evil\\x1b]0;pwned\\x07\\r\\nerror: forged" in ran.stdout
     assert "2024-05-06T10:00:00Z\\x1b[2J" in ran.stdout
@@ -201,29 +229,39 @@ def _log(*chunks: bytes, forever: bool = False) -> Send:
     return send
 
 
-def _logs(root: Path, config: Path, *args: str) -> Ran:
-    return run_process(
-        root, "logs", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(config), *args
-    )
+def _logs(
+    root: Path, config: Path, *args: str, monkeypatch: pytest.MonkeyPatch | None = None
+) -> Ran:
+    """``logs aiacc imagenet-tensorflow``: in this process when given ``monkeypatch``."""
+    command = ("logs", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(config), *args)
+    if monkeypatch is None:
+        return run_process(root, *command)
+    return run(root, *command, monkeypatch=monkeypatch)
+
+
+def _collect(root: Path, config: Path, monkeypatch: pytest.MonkeyPatch) -> Ran:
+    """``results collect aiacc imagenet-tensorflow``, in this process."""
+    command = ("results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(config))
+    return run(root, *command, monkeypatch=monkeypatch)
 
 
 def test_a_log_is_shown_with_its_control_characters_escaped(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _replace(api, LAUNCHER_LOG, _log(b"ok\tcol\n\x1b[2J\x1b]0;pwned\x07 100%\r\nerror: forged\n"))
-    ran = _logs(root, cluster)
+    ran = _logs(root, cluster, monkeypatch=monkeypatch)
     assert ran.code == 0, ran.stderr
     assert ran.stdout == "ok\tcol\n\\x1b[2J\\x1b]0;pwned\\x07 100%\\r\nerror: forged\n"
-    raw = _logs(root, cluster, "--raw")
+    raw = _logs(root, cluster, "--raw")  # a process: the bytes as a pipe passes them on
     # (the harness reads text: its universal newlines take the \r of \r\n)
     assert raw.stdout == "ok\tcol\n\x1b[2J\x1b]0;pwned\x07 100%\nerror: forged\n"
 
 
 def test_a_log_without_newlines_is_cut_into_bounded_lines(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _replace(api, LAUNCHER_LOG, _log(b"x" * (3 << 20)))
-    ran = _logs(root, cluster)
+    ran = _logs(root, cluster, monkeypatch=monkeypatch)
     assert ran.code == 0, ran.stderr
     assert [len(line) for line in ran.stdout.splitlines()] == [1 << 20, 1 << 20, 1 << 20]
 
@@ -260,13 +298,11 @@ def test_collect_of_a_log_that_never_ends_writes_nothing(
 
 
 def test_collect_refuses_a_pod_of_the_wrong_shape(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pod = {"metadata": {"name": "imagenet-tensorflow-launcher"}, "spec": {"containers": "x"}}
     _replace(api, VISION_PODS, _json({"kind": "PodList", "items": [pod]}))
-    ran = run_process(
-        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
-    )
+    ran = _collect(root, cluster, monkeypatch)
     stderr = _refused(ran, "error: listing pods in namespace vision: ")
     assert "pod imagenet-tensorflow-launcher: `spec.containers` is str, not a list" in stderr
     assert not (root / "results" / "aiacc").exists()
@@ -295,11 +331,11 @@ def test_follow_ends_at_once_on_a_signal(
 
 
 def test_follow_waits_for_headers_no_longer_than_the_timeout(
-    root: Path, cluster: Path, api: RecordedApi
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _replace(api, LAUNCHER_LOG, _silent)
+    _replace(api, LAUNCHER_LOG, _silent)  # ends after 20 s: a regression fails, never hangs
     started = time.monotonic()
-    ran = _logs(root, cluster, "--follow", "--timeout", "1")
+    ran = _logs(root, cluster, "--follow", "--timeout", "1", monkeypatch=monkeypatch)
     assert "no answer from the API server within 1 s" in _refused(ran, "error: reading the log")
     assert time.monotonic() - started < NO_HANG
 
@@ -320,16 +356,19 @@ def test_follow_waits_for_headers_no_longer_than_the_timeout(
     ],
 )
 def test_collect_refuses_an_ill_typed_container_status(
-    root: Path, cluster: Path, api: RecordedApi, statuses: Any, expected: str
+    root: Path,
+    cluster: Path,
+    api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
+    statuses: Any,
+    expected: str,
 ) -> None:
     """Read by collect (did the container start?), status (a preflight's reason) and the
     goodput (restarts): checked once where the pod is read, one clear error."""
     pod = api.items("pods-imagenet-tensorflow-launcher.json")[0]
     pod["status"]["containerStatuses"] = statuses
     _replace(api, VISION_PODS, _json({"kind": "PodList", "items": [pod]}))
-    ran = run_process(
-        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
-    )
+    ran = _collect(root, cluster, monkeypatch)
     stderr = _refused(ran, "error: listing pods in namespace vision: ")
     assert f"pod imagenet-tensorflow-launcher: {expected}" in stderr, stderr
     assert not (root / "results" / "aiacc").exists()
@@ -337,7 +376,7 @@ def test_collect_refuses_an_ill_typed_container_status(
 
 @pytest.mark.parametrize("digest", ["sha256:NOT-A-DIGEST\x1b[2J", "", "sha256:" + "a" * 10_000])
 def test_collect_of_a_job_with_a_malformed_digest_annotation(
-    root: Path, cluster: Path, api: RecordedApi, digest: str
+    root: Path, cluster: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch, digest: str
 ) -> None:
     """Not an internal error (the record's digest is validated): a note, escaped and cut,
     and the stack's current digest, as for a job without the annotation."""
@@ -345,9 +384,7 @@ def test_collect_of_a_job_with_a_malformed_digest_annotation(
     job["metadata"]["annotations"]["trainstack.io/base-values-digest"] = digest
     document = {"kind": "MPIJobList", "apiVersion": "kubeflow.org/v2beta1", "items": [job]}
     _replace(api, MPIJOBS, _json(document))
-    ran = run_process(
-        root, "results", "collect", "aiacc", "imagenet-tensorflow", "--kubeconfig", str(cluster)
-    )
+    ran = _collect(root, cluster, monkeypatch)
     assert ran.code == 0, ran.stderr
     notes = [line for line in ran.stdout.splitlines() if "base-values digest" in line]
     assert len(notes) == 1 and "is no digest" in notes[0] and "\x1b" not in ran.stdout

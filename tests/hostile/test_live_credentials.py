@@ -3,7 +3,10 @@
 Key material stays in memory (no file in ``$TMPDIR`` at any moment, after an error or a
 signal either); a password in the server's URL is never shown; a kubeconfig lightkube
 refuses is one clear error (``exec`` credential plugins: ``test_live_exec_plugin.py``).
-Each case is a real process on a loopback server.
+Each case runs against a loopback server: a real process where the process matters (no key
+file in its ``$TMPDIR``, which Python's ``tempfile`` reads once per process; signals; a
+FIFO or a device that a regression would block on or read forever), else in this process
+(:func:`tests.cli_helpers.run`), 1-2 s of CPU less each.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from typing import Any
 import pytest
 import trustme
 
-from tests.cli_helpers import run_process
+from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
 from tests.stack_helpers import REPO
+
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 
 def _b64(data: bytes) -> str:
@@ -57,6 +63,11 @@ def _client_user(ca: trustme.CA) -> dict[str, str]:
 
 def _cluster(ca: trustme.CA) -> dict[str, str]:
     return {"certificate-authority-data": _b64(ca.cert_pem.bytes())}
+
+
+def _status(root: Path, config: Path, monkeypatch: pytest.MonkeyPatch) -> Ran:
+    """``status aiacc --kubeconfig CONFIG`` in this process."""
+    return run(root, "status", "aiacc", "--kubeconfig", str(config), monkeypatch=monkeypatch)
 
 
 def _temp(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -92,10 +103,12 @@ def test_a_tls_error_leaves_no_key_behind(root: Path, tmp_path: Path, ca: trustm
         assert list(temp.iterdir()) == []
 
 
-def test_key_material_that_is_not_base64(root: Path, tmp_path: Path, ca: trustme.CA) -> None:
+def test_key_material_that_is_not_base64(
+    root: Path, tmp_path: Path, ca: trustme.CA, monkeypatch: pytest.MonkeyPatch
+) -> None:
     user = {**_client_user(ca), "client-key-data": "not base64 \x1b[2J!"}
     config = kubeconfig(tmp_path / "k", "https://127.0.0.1:1", user=user)
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    ran = _status(root, config, monkeypatch)
     assert (
         ran.code == 2
         and ran.stderr == f"error: kubeconfig {config}: `client-key-data` is not base64\n"
@@ -144,16 +157,16 @@ def test_a_signal_while_connecting_leaves_no_key_behind(
 
 
 def test_a_password_in_the_server_url_is_never_shown(
-    root: Path, tmp_path: Path, api: RecordedApi
+    root: Path, tmp_path: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for url in serve(api):
         server = url.replace("http://", "http://admin:SECRET-PASSWORD@")
         config = kubeconfig(tmp_path / "k", server)
-        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        ran = _status(root, config, monkeypatch)
         assert ran.code == 0, ran.stderr
         assert ran.stdout.startswith("stack aiacc, context 'aiacc-admin' (http://***@127.0.0.1:")
         assert "SECRET" not in ran.stdout + ran.stderr
-    refused = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    refused = _status(root, config, monkeypatch)
     assert refused.code == 2 and "cannot reach the API server" in refused.stderr
     assert "SECRET" not in refused.stdout + refused.stderr and "http://***@127.0.0.1:" in (
         refused.stderr
@@ -168,21 +181,27 @@ def test_a_password_in_the_server_url_is_never_shown(
     ],
 )
 def test_a_kubeconfig_the_client_refuses(
-    root: Path, tmp_path: Path, user: dict[str, Any], expected: str
+    root: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    user: dict[str, Any],
+    expected: str,
 ) -> None:
     config = kubeconfig(tmp_path / "k", "http://127.0.0.1:1", user=user)
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    ran = _status(root, config, monkeypatch)  # an internal error would raise here
     assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
     assert expected in ran.stderr and "internal error" not in ran.stderr
 
 
-def test_a_kubeconfig_of_the_wrong_types(root: Path, tmp_path: Path) -> None:
+def test_a_kubeconfig_of_the_wrong_types(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = tmp_path / "k"
     config.write_text(
         "contexts: [{name: c, context: {cluster: a, user: u}}]\ncurrent-context: c\n"
         "clusters: [{name: a, cluster: {server: [1, 2]}}]\nusers: [{name: u, user: {token: t}}]\n"
     )
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    ran = _status(root, config, monkeypatch)
     assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
     assert ran.stderr.startswith(f"error: kubeconfig {config}: ")
 
@@ -190,9 +209,11 @@ def test_a_kubeconfig_of_the_wrong_types(root: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "server", ["http://user:SECRET@[::1", "not a url SECRET", "ftp://user:SECRET@127.0.0.1:1"]
 )
-def test_a_server_url_the_client_cannot_use(root: Path, tmp_path: Path, server: str) -> None:
+def test_a_server_url_the_client_cannot_use(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: str
+) -> None:
     config = kubeconfig(tmp_path / "k", server)
-    ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+    ran = _status(root, config, monkeypatch)
     assert ran.code == 2 and "SECRET" not in ran.stderr
     assert ran.stderr == (
         f"error: kubeconfig {config}: the server of context 'aiacc-admin' is no http(s) URL "
@@ -226,7 +247,7 @@ def test_a_file_the_kubeconfig_names_is_read_only_if_regular(
 
 
 def test_a_token_file_is_found_beside_the_kubeconfig(
-    root: Path, tmp_path: Path, api: RecordedApi
+    root: Path, tmp_path: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Relative to the kubeconfig, as client-go resolves ``tokenFile`` (loader.go,
     ``GetAuthInfoFileReferences``), not to the working directory."""
@@ -234,6 +255,6 @@ def test_a_token_file_is_found_beside_the_kubeconfig(
     (root / "token").write_text("FROM-THE-WORKING-DIRECTORY\n")
     for url in serve(api):
         config = kubeconfig(tmp_path / "k", url, user={"tokenFile": "token"})
-        ran = run_process(root, "status", "aiacc", "--kubeconfig", str(config))
+        ran = _status(root, config, monkeypatch)  # in the project (chdir): not its token
         assert ran.code == 0, ran.stderr
         assert set(api.authorizations) == {"Bearer from-beside-the-kubeconfig"}

@@ -1,9 +1,12 @@
 """A kubeconfig's ``exec`` credential plugin, run as kubectl runs it, against hostile set-ups.
 
 Each plugin is a real shell script run by ``trainstack status`` against the recorded API
-on loopback. The script writes down what it was given (``KUBERNETES_EXEC_INFO``) or that it
-ran at all, so that the test can tell what trainstack handed it, and whether a plugin that
-was to be refused ran anyway. What client-go (kubectl) does, that these cases expect, is
+on loopback: as a process of its own where the process matters (a plugin that must be
+stopped at a deadline or bound, what reaches the user's stderr, the environment a plugin
+inherits), else in this process (:func:`tests.cli_helpers.run`), 1-2 s of CPU less each.
+The script writes down what it was given (``KUBERNETES_EXEC_INFO``) or that it ran at
+all, so that the test can tell what trainstack handed it, and whether a plugin that was
+to be refused ran anyway. What client-go (kubectl) does, that these cases expect, is
 cited in ``trainstack/live/exec_plugin.py`` and ``exec_info.py``.
 """
 
@@ -22,8 +25,11 @@ from typing import Any
 import pytest
 import trustme
 
-from tests.cli_helpers import Ran, run_process
+from tests.cli_helpers import Ran, run, run_process
 from tests.live.apiserver import RecordedApi, kubeconfig, serve
+
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 GROUP = "client.authentication.k8s.io"
 SECRET_ANSWER = '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"SECRET-TOKEN"}}'
@@ -58,8 +64,14 @@ def _answer(token: str, api_version: str = "v1beta1") -> str:
     return "echo '" + json.dumps({**document, "status": {"token": token}}) + "'"
 
 
-def _status(root: Path, config: Path, *more: str) -> Ran:
-    return run_process(root, "status", "aiacc", "--kubeconfig", str(config), *more)
+def _status(
+    root: Path, config: Path, *more: str, monkeypatch: pytest.MonkeyPatch | None = None
+) -> Ran:
+    """``status aiacc``: in this process when given ``monkeypatch``, else a process."""
+    command = ("status", "aiacc", "--kubeconfig", str(config), *more)
+    if monkeypatch is None:
+        return run_process(root, *command)
+    return run(root, *command, monkeypatch=monkeypatch)
 
 
 def test_an_exec_plugin_that_never_answers_is_stopped_at_the_deadline(
@@ -97,15 +109,18 @@ def test_an_exec_plugin_token_is_sent_and_the_plugin_told_what_kubectl_tells(
     root: Path,
     tmp_path: Path,
     api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
     api_version: str,
     settings: dict[str, Any],
     spec: dict[str, Any],
 ) -> None:
     body = _answer("from-the-plugin", api_version)
+    # One in a process of its own (the plugin runs in the environment a user's shell gave).
+    here = None if api_version == "v1beta1" else monkeypatch
     for url in serve(api):
         user = _plugin(tmp_path, body, api_version, **settings)
         config = kubeconfig(tmp_path / "k", url, user=user, cluster={"tls-server-name": "x"})
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=here)
         assert ran.code == 0, ran.stderr
         assert set(api.authorizations) == {"Bearer from-the-plugin"}
     seen = json.loads((tmp_path / "seen.json").read_text())
@@ -114,7 +129,7 @@ def test_an_exec_plugin_token_is_sent_and_the_plugin_told_what_kubectl_tells(
 
 
 def test_provide_cluster_info_gives_the_plugin_the_server_and_the_ca(
-    root: Path, tmp_path: Path, api: RecordedApi
+    root: Path, tmp_path: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ca = trustme.CA().cert_pem.bytes()
     extensions = [
@@ -131,7 +146,7 @@ def test_provide_cluster_info_gives_the_plugin_the_server_and_the_ca(
     for url in serve(api):
         user = _plugin(tmp_path, _answer("from-the-plugin", "v1"), "v1", **settings)
         config = kubeconfig(tmp_path / "k", url, user=user, cluster=cluster)
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=monkeypatch)
         assert ran.code == 0, ran.stderr
         assert set(api.authorizations) == {"Bearer from-the-plugin"}
     seen = json.loads((tmp_path / "seen.json").read_text())
@@ -188,6 +203,7 @@ def test_a_plugin_the_kubeconfig_configures_wrongly_is_never_run(
     root: Path,
     tmp_path: Path,
     api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
     api_version: str,
     settings: dict[str, Any],
     expected: str,
@@ -195,7 +211,7 @@ def test_a_plugin_the_kubeconfig_configures_wrongly_is_never_run(
     for url in serve(api):
         user = _plugin(tmp_path, _answer("from-the-plugin", api_version), api_version, **settings)
         config = kubeconfig(tmp_path / "k", url, user=user)
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=monkeypatch)
         assert ran.code == 2, ran.stderr
         plugin = tmp_path / "plugin.sh"
         assert ran.stderr == (
@@ -222,12 +238,17 @@ def test_a_plugin_the_kubeconfig_configures_wrongly_is_never_run(
     ],
 )
 def test_a_plugin_answering_another_api_version_is_refused_without_its_token(
-    root: Path, tmp_path: Path, api: RecordedApi, answer: str, expected: str
+    root: Path,
+    tmp_path: Path,
+    api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
+    answer: str,
+    expected: str,
 ) -> None:
     for url in serve(api):
         user = _plugin(tmp_path, f"echo '{answer}'", "v1", interactiveMode="IfAvailable")
         config = kubeconfig(tmp_path / "k", url, user=user)
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=monkeypatch)
         assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
         assert expected in ran.stderr and "SECRET" not in ran.stderr
         assert (tmp_path / "ran").exists() and api.seen == []
@@ -258,11 +279,20 @@ def test_a_plugin_answering_another_api_version_is_refused_without_its_token(
     ],
 )
 def test_an_exec_plugin_that_answers_wrongly(
-    root: Path, tmp_path: Path, api: RecordedApi, body: str, api_version: str, expected: str
+    root: Path,
+    tmp_path: Path,
+    api: RecordedApi,
+    monkeypatch: pytest.MonkeyPatch,
+    body: str,
+    api_version: str,
+    expected: str,
 ) -> None:
+    # What a plugin prints on its stderr reaches the user only through the process's own
+    # stderr (file descriptor 2, which this process's capture would not see).
+    here = None if ">&2" in body else monkeypatch
     for url in serve(api):
         config = kubeconfig(tmp_path / "k", url, user=_plugin(tmp_path, body, api_version))
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=here)
         assert ran.code == 2 and ran.stderr.count("\n") == 1, ran.stderr
         assert expected in ran.stderr and "SECRET" not in ran.stderr
         assert "\x1b" not in ran.stderr
@@ -270,7 +300,7 @@ def test_an_exec_plugin_that_answers_wrongly(
 
 @pytest.mark.parametrize("command", ["./get-token.sh", "bin/../get-token.sh"])
 def test_a_relative_plugin_command_is_the_file_beside_the_kubeconfig(
-    root: Path, tmp_path: Path, api: RecordedApi, command: str
+    root: Path, tmp_path: Path, api: RecordedApi, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
     """client-go resolves it against the kubeconfig's directory (loader.go, v0.36.3,
     ``ResolveLocalPaths``): a script of the same name in the working directory (a pull
@@ -286,7 +316,7 @@ def test_a_relative_plugin_command_is_the_file_beside_the_kubeconfig(
     user = {"exec": {"apiVersion": f"{GROUP}/v1beta1", "command": command}}
     for url in serve(api):
         config = kubeconfig(beside / "config", url, user=user)
-        ran = _status(root, config)
+        ran = _status(root, config, monkeypatch=monkeypatch)  # run from the project: chdir
         assert ran.code == 0, ran.stderr
         assert set(api.authorizations) == {"Bearer from-beside-the-kubeconfig"}
     assert not (tmp_path / "hijacked").exists()

@@ -1,8 +1,10 @@
 """``trainstack inspect`` against hostile API servers: each ends in one clear error, in bounded
 time and memory, with nothing written and nothing raw printed.
 
-Each case is a real process (what users see: exit status, no traceback) reading a loopback
-server whose node list misbehaves one way.
+Each case reads a loopback server whose node list misbehaves one way: in a real process
+(what users see: exit status, no traceback) where a regression could exhaust memory, crash
+or hang the interpreter (huge, deep, compressed or endless answers; timeouts, deadlines),
+else in this process (:func:`tests.cli_helpers.run`: an internal error raises there).
 """
 
 from __future__ import annotations
@@ -18,10 +20,13 @@ from typing import Any
 
 import pytest
 
-from tests.cli_helpers import run_process
+from tests.cli_helpers import run, run_process
 from tests.live.apiserver import RecordedApi, Route, kubeconfig, serve
 from tests.live.recorded_cluster import NODES, Shape, record_cluster, recorded
 from trainstack.core.limits import MAX_API_PAGES, MAX_API_RESPONSE_BYTES
+
+# Commands run in this process: nothing else a process would print on its stderr.
+pytestmark = pytest.mark.usefixtures("stderr_as_a_process_has_it")
 
 Send = Callable[[Any], None]
 CHUNK = 1 << 20
@@ -135,8 +140,16 @@ def hostile(tmp_path: Path) -> Iterator[tuple[RecordedApi, Path]]:
         yield api, kubeconfig(tmp_path / "aiacc.kubeconfig", url)
 
 
-def _inspect(root: Path, api: RecordedApi, config: Path, send: Send, *args: str) -> Any:
-    """The finished process and the seconds from the node list's request to its end.
+def _inspect(
+    root: Path,
+    api: RecordedApi,
+    config: Path,
+    send: Send,
+    *args: str,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+) -> Any:
+    """The finished process (the command in this process when given ``monkeypatch``) and
+    the seconds from the node list's request to its end.
 
     Timed from the request's arrival at the server, not from the process's start, so
     that how long Python takes to start and import on a loaded machine does not count."""
@@ -148,7 +161,11 @@ def _inspect(root: Path, api: RecordedApi, config: Path, send: Send, *args: str)
 
     api.routes.append(Route(NODES, {}, send=timed))
     record_cluster(api)
-    ran = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config), *args)
+    command = ("inspect", "aiacc", "--kubeconfig", str(config), *args)
+    if monkeypatch is None:
+        ran = run_process(root, *command)
+    else:
+        ran = run(root, *command, monkeypatch=monkeypatch)
     elapsed = time.monotonic() - arrived[0] if arrived else 0.0
     assert ran.code == 2, ran.stderr
     assert "Traceback" not in ran.stderr and ran.stderr.count("error:") == 1
@@ -199,31 +216,35 @@ def test_endless_continue_tokens(root: Path, hostile: tuple[RecordedApi, Path]) 
 
 
 def test_control_characters_of_a_server_are_shown_escaped(
-    root: Path, hostile: tuple[RecordedApi, Path]
+    root: Path, hostile: tuple[RecordedApi, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ran, _ = _inspect(root, *hostile, escapes)
+    ran, _ = _inspect(root, *hostile, escapes, monkeypatch=monkeypatch)
     assert (
         "the API server answered 500 InternalError: etcd\\x1b[2J\\x1b]0;pwned\\x07 "
         "timeout\\r\\nforged line (context 'aiacc-admin'" in ran.stderr
     )
 
 
-def test_a_proxy_error_page(root: Path, hostile: tuple[RecordedApi, Path]) -> None:
-    ran, _ = _inspect(root, *hostile, html)
+def test_a_proxy_error_page(
+    root: Path, hostile: tuple[RecordedApi, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran, _ = _inspect(root, *hostile, html, monkeypatch=monkeypatch)
     assert "the API server answered 502 (text/html), not as the Kubernetes API does" in (ran.stderr)
 
 
-def test_an_error_without_a_content_type(root: Path, hostile: tuple[RecordedApi, Path]) -> None:
-    ran, _ = _inspect(root, *hostile, no_content_type)
+def test_an_error_without_a_content_type(
+    root: Path, hostile: tuple[RecordedApi, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran, _ = _inspect(root, *hostile, no_content_type, monkeypatch=monkeypatch)
     assert "the API server answered 503 (application/octet-stream)" in ran.stderr
 
 
-def test_an_unreachable_server(root: Path, tmp_path: Path) -> None:
+def test_an_unreachable_server(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = kubeconfig(tmp_path / "k.yaml", f"http://127.0.0.1:{port}")
-    ran = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config))
+    ran = run(root, "inspect", "aiacc", "--kubeconfig", str(config), monkeypatch=monkeypatch)
     assert ran.code == 2 and "Traceback" not in ran.stderr
     assert ran.stderr == (
         "error: reading the server's version (/version): cannot reach the API server (context "
@@ -232,20 +253,23 @@ def test_an_unreachable_server(root: Path, tmp_path: Path) -> None:
     assert not (root / "facts").exists()
 
 
-def test_control_characters_in_node_fields(root: Path, hostile: tuple[RecordedApi, Path]) -> None:
+def test_control_characters_in_node_fields(
+    root: Path, hostile: tuple[RecordedApi, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     api, config = hostile
+    inspect = ("inspect", "aiacc", "--kubeconfig", str(config))
     shape = Shape(
         gpu_labels={"node.kubernetes.io/instance-type": "ecs\x1b]0;pwned\x07\x1b[2J"},
         gpu_node_info={"kubeletVersion": "v1.30.7\r\nforged: line", "osImage": "Linux\u202ex"},
     )
     record_cluster(api, shape)
     for output in ("text", "markdown", "json"):
-        ran = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config), "--format", output)
+        ran = run(root, *inspect, "--format", output, monkeypatch=monkeypatch)
         assert ran.code == 0, ran.stderr
         shown = ran.stdout + ran.stderr
         assert not [c for c in shown if c in "\x1b\x07\r\u202e"], output
         assert "\nforged" not in shown
-    text = run_process(root, "inspect", "aiacc", "--kubeconfig", str(config)).stdout
+    text = run(root, *inspect, monkeypatch=monkeypatch).stdout
     assert "4 x ecs\\x1b]0;pwned\\x07\\x1b[2J: 4 x Tesla-V100-SXM2-32GB" in text
     assert "kubelet v1.30.7\\r\\nforged: line," in text and "Linux\\u202ex;" in text
     written = (root / "facts" / "aiacc.json").read_bytes()
