@@ -64,8 +64,9 @@ DOCS_PORT ?= 8000
 docs-serve: docs
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory build/site $(DOCS_PORT)
 
-# pytest-xdist: one worker per CPU, idle workers take queued tests from busy ones
-# (worksteal: a few tests take a minute, most a fraction of a second).
+# pytest-xdist: one worker more than the CPUs (tests/conftest.py: many tests wait more than
+# they compute), idle workers take queued tests from busy ones (worksteal: a few tests take
+# a minute, most a fraction of a second).
 PYTEST_PARALLEL := -n auto --dist worksteal
 # PYTHONDONTWRITEBYTECODE emptied for the tests only: each worker would otherwise rewrite
 # the assertions of every test module again (collection: 14 s of CPU per worker instead of

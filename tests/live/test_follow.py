@@ -227,7 +227,9 @@ def test_the_lines_still_coming_after_the_pod_ended_are_all_shown(
 ) -> None:
     # The first check finds the pod over; only then do the last lines come, each well
     # within the quiet time after the one before, and the server ends the stream itself.
-    monkeypatch.setattr(follow, "QUIET_SECONDS", 1.0)
+    # The default quiet time: 0.05 s between lines can stretch past a second on a loaded
+    # machine (three pytest workers on two CPUs), and the stream's end ends the wait.
+    monkeypatch.setattr(follow, "QUIET_SECONDS", 5.0)
     later = [f"step {n}\n".encode() for n in range(1, 10)]
     log = Held([b"step 0\n"], later=later, pause=0.05)
     pod = PodAnswers(lambda _: (200, _pod(api, "Succeeded")), enough=1)
