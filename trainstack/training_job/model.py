@@ -8,7 +8,6 @@ name is not a value: the chart names everything after ``.Release.Name``.
 from __future__ import annotations
 
 import functools
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StringConstraints, ValidationError, model_validator

@@ -26,7 +26,6 @@ from trainstack.core.errors import Problem, YamlSyntaxError
 from trainstack.core.files import read_source
 from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
-
 _TAG = "tag:yaml.org,2002:"
 _RESOLVED_MAX = 65536
 """Plain texts whose implicit type is remembered (a plan's keys and short values)."""
