@@ -16,7 +16,9 @@ from __future__ import annotations
 import builtins
 import json
 import ssl
+import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -69,6 +71,8 @@ class RecordedApi:
     """(method, path?query, body) of every request, in order."""
     received: list[Request] = field(default_factory=list)
     """Every request with its method, path, query, content type and body, in order."""
+    server_errors: list[str] = field(default_factory=list)
+    """What failed in the server itself while answering (not the client going away)."""
 
     def _text(self, name: str) -> str:
         text = (DATA / name).read_text(encoding="utf-8")
@@ -208,10 +212,27 @@ def _handler(api: RecordedApi) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    """An error while answering goes to the test process's own stderr, and is kept on the
+    api: socketserver prints it to ``sys.stderr``, which is the stderr of a command run
+    in this process (and checked whole) while it runs. A client that went away (a follow
+    stopped, a deadline reached) is no error."""
+
+    api: RecordedApi
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):
+            return
+        self.api.server_errors.append(repr(error))
+        traceback.print_exc(file=sys.__stderr__)
+
+
 def serve(api: RecordedApi, tls: ssl.SSLContext | None = None) -> Iterator[str]:
     """Serve ``api`` on 127.0.0.1 (a free port) while the generator is open; yield its URL
     (``https`` with ``tls``, the server's context)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    server = _Server(("127.0.0.1", 0), _handler(api))
+    server.api = api
     if tls is not None:
         server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

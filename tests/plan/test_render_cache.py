@@ -4,6 +4,7 @@ cold plan byte for byte; an entry that does not verify is refused and made again
 from __future__ import annotations
 
 import os
+import shutil
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -39,12 +40,33 @@ def _change_one_experiment(root: Path) -> None:
     path.write_text(text.replace('"--epochs", "5"', '"--epochs", "6"'))
 
 
-@pytest.fixture
-def warm(tmp_path: Path) -> tuple[Path, Path]:
-    """A project copy and a cache holding its releases' renders and checks."""
-    root, cache = copy_project(tmp_path / "project"), tmp_path / "cache"
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, str | bytes]]:
+    """A project copy and a cache holding its releases' renders and checks, kept pristine
+    in ``saved/``, with the project's cold plan: made once, each test works on a fresh copy
+    put back at the same place (``live/``: where a project is is part of its digests)."""
+    base = tmp_path_factory.mktemp("render-cache")
+    root, cache = copy_project(base / "live" / "project"), base / "live" / "cache"
     _plan(root, cache, "warm")
-    return root, cache
+    cold = _plan(root, cache, "cold", "--no-cache")
+    shutil.rmtree(root / "cold")
+    shutil.copytree(base / "live", base / "saved", symlinks=True)
+    return base / "saved", base / "live", cold
+
+
+@pytest.fixture
+def warm(warmed: tuple[Path, Path, object]) -> tuple[Path, Path]:
+    """The project and its warm cache, as the module's first plan left them."""
+    saved, live, _ = warmed
+    shutil.rmtree(live)
+    shutil.copytree(saved, live, symlinks=True)
+    return live / "project", live / "cache"
+
+
+@pytest.fixture
+def cold(warmed: tuple[Path, Path, dict[str, str | bytes]]) -> dict[str, str | bytes]:
+    """The cold plan of the unchanged project (``--no-cache``)."""
+    return warmed[2]
 
 
 def test_a_replan_after_one_change_renders_one_release_and_equals_a_cold_plan(
@@ -114,10 +136,9 @@ def _fifo(path: Path) -> None:
     ids=["forged", "truncated", "link", "directory", "fifo"],
 )
 def test_an_entry_that_does_not_verify_is_refused_and_rendered_again(
-    warm: tuple[Path, Path], tamper: Callable[[Path], object]
+    warm: tuple[Path, Path], cold: dict[str, str | bytes], tamper: Callable[[Path], object]
 ) -> None:
     root, cache = warm
-    cold = _plan(root, cache, "cold", "--no-cache")
     renders = _entries(cache, RENDERS)
     name = next(iter(renders))
     outside = cache / RENDERS / "elsewhere"
