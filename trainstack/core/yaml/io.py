@@ -27,8 +27,9 @@ from trainstack.core.files import read_source
 from trainstack.core.yaml.scan import check_yaml, locate_scalar
 
 _TAG = "tag:yaml.org,2002:"
-_RESOLVED_MAX = 65536
-"""Plain texts whose implicit type is remembered (a plan's keys and short values)."""
+_RESOLVED_MAX = 4096
+"""Plain texts whose implicit type is remembered: the first met, as a plan's keys are (most
+other values are met once; a bigger memo only held them alive)."""
 _resolved: dict[tuple[str, tuple[bool, bool]], str] = {}
 
 
@@ -55,7 +56,7 @@ class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[mi
         return super().represent_data(data)
 
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
-        if kind is not yaml.ScalarNode or len(value) > 256:
+        if kind is not yaml.ScalarNode or len(value) > 64:
             return super().resolve(kind, value, implicit)
         tag = _resolved.get((value, implicit))
         if tag is None:
