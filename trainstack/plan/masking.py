@@ -27,6 +27,8 @@ DIGEST_KEY_ENV = "TRAINSTACK_SECRET_DIGEST_KEY"
 _SECRET_KINDS = {"Secret": ("data", "stringData")}
 _PLAIN = frozenset({int, bool, type(None)})
 """Values that are never secret nor unknown, and stay as they are (a float may not)."""
+_LEAVES = _PLAIN | {str}
+"""Values never secret (a text may be the unknown value): masked without their path."""
 
 
 def _key_path(path: str, key: Any) -> str:
@@ -63,10 +65,8 @@ class Masker:
             for key, item in value.items():
                 if key in secret_keys:
                     masked[str(key)] = self._mask_section(item, _key_path(path, key))
-                elif type(item) in _PLAIN:  # its path is only ever needed for a secret
-                    masked[str(key)] = item
-                elif type(item) is str:
-                    masked[str(key)] = COMPUTED if item == rpc.UNKNOWN else item
+                elif type(item) in _LEAVES:  # a path is only ever needed for a secret
+                    masked[str(key)] = self.mask(item)
                 else:
                     masked[str(key)] = self.mask(item, _key_path(path, key))
             return masked

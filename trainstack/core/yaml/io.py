@@ -66,14 +66,6 @@ class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[mi
         return tag
 
 
-def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
-    style = "|" if "\n" in text else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-
-_Dumper.add_representer(str, _represent_text)
-
-
 class _Constructor(SafeConstructor):
     """ruamel.yaml's safe constructor, with dates and times kept as the text written.
 
