@@ -314,3 +314,49 @@ with signals.stopping_on_signals():
     status, _, scratch = _run(tmp_path, body, number)
     assert status == 3  # the stop came after the block, not lost
     assert scratch and not Path(scratch).exists()
+
+
+def test_a_signal_while_a_directory_is_made_removes_it_and_stops(tmp_path: Path) -> None:
+    """Made and registered in one held step: a stop landing right after ``mkdir`` (before a
+    registration that came later) left a plan's staging directory behind in CI."""
+    body = """
+import tempfile
+def make():
+    path = Path(tempfile.mkdtemp(prefix="ts-made-"))
+    marker.write_text(str(path))
+    ready()
+    while not signals.signal_arrived():
+        time.sleep(0.01)
+    return path
+with signals.stopping_on_signals():
+    try:
+        with signals.made_and_removed(make, signals._remove_tree):
+            os._exit(4)  # never: the stop is raised as the making ends
+    except signals.Interrupted:
+        os._exit(3)
+"""
+    status, _, made = _run(tmp_path, body, signal.SIGHUP)
+    assert status == 3
+    assert made and not Path(made).exists()
+
+
+def test_a_held_block_waits_while_the_guard_cleans_up(tmp_path: Path) -> None:
+    """Once the guard runs the cleanups, a swap or removal of the main thread (whose stop
+    was lost) must not run beside them: the block waits, and the guard ends the process."""
+    body = """
+signals.install()
+def slow_cleanup():
+    time.sleep(1)
+with signals.on_stop(slow_cleanup):
+    try:
+        ready()
+        time.sleep(30)
+    except BaseException:
+        pass  # the stop's exception lost on the way
+    time.sleep(signals.GRACE_SECONDS * 2)  # the guard is inside slow_cleanup now
+    with signals.deferred():
+        marker.write_text("ran beside the guard's cleanups")
+    time.sleep(30)
+"""
+    status, _, marker = _run(tmp_path, body, signal.SIGTERM)
+    assert (status, marker) == (128 + signal.SIGTERM, "")

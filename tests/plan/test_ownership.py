@@ -118,10 +118,14 @@ def test_leftovers_of_a_dead_plan_are_removed(
     pid = _dead_pid()
     staging = tmp_path / f".{STACK}.trainstack-new-{pid}-abc123"
     shutil.copytree(tmp_path / STACK, staging)
+    killed_at_birth = tmp_path / f".{STACK}.trainstack-new-{pid}-0123ab"
+    killed_at_birth.mkdir()  # SIGKILL before the marker was written: empty, removed
     stranger = tmp_path / f".{STACK}.trainstack-new-{pid}-fff000"
-    stranger.mkdir()  # no marker: not ours, left alone
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("someone's")  # no marker: not ours, left alone
     write_plan(example_plans[STACK], tmp_path)
     assert _leftovers(tmp_path) == [stranger.name]
+    assert (stranger / "notes.txt").read_text() == "someone's"
 
 
 def test_a_swap_cut_between_its_renames_is_undone(

@@ -19,8 +19,10 @@ DEFERRED_WAIT_SECONDS = 5.0
 """How long the guard waits for a :func:`deferred` block (a swap) to end."""
 DEFERRED = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 
-critical = threading.Lock()
-"""Held by the main thread inside a :func:`deferred` block; the guard waits for it."""
+critical = threading.RLock()
+"""Held by the main thread inside a :func:`deferred` block (re-entered by nested ones); the
+guard waits for it, and once the guard holds it a block waits in turn: the guard is ending
+the process, and what the block would do (a swap, a removal) must not race its cleanups."""
 noted: list[int] = []
 """Signals held by the deferred block running now."""
 
@@ -47,21 +49,20 @@ def deferred() -> Iterator[None]:
     def note(signal_number: int, _frame: FrameType | None) -> None:
         noted.append(signal_number)
 
-    outer = not critical.locked()
-    if outer:
-        critical.acquire()
-    previous = {number: signal.signal(number, note) for number in DEFERRED}
+    previous: dict[int, Any] = {}
+    critical.acquire()
     try:
+        for wanted in DEFERRED:  # one by one: a signal cutting this short restores those set
+            previous[wanted] = signal.signal(wanted, note)
         yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
         held = list(dict.fromkeys(noted))
         noted.clear()
-        if outer:
-            critical.release()
+        critical.release()
         for held_number in held:
-            _deliver(held_number, previous[signal.Signals(held_number)])
+            _deliver(held_number, previous[held_number])
 
 
 def _deliver(signal_number: int, handler: Any) -> None:

@@ -175,58 +175,74 @@ def _start_guard(signal_number: int) -> None:
         ).start()
 
 
-@contextlib.contextmanager
-def on_stop(cleanup: Callable[[], None]) -> Iterator[None]:
-    """While inside: ``cleanup`` runs if the guard has to end the process (any thread).
-
-    Entered after a stop began (the main thread still at work while the guard runs), the
-    block never starts: the stop is raised, and what was made for it (a directory) is
-    removed on the way out, or by the guard's second pass."""
+def _register(cleanup: Callable[[], None]) -> int:
     with _registry_lock:
         key = next(_ids)
         _cleanups[key] = cleanup
-    try:
-        raise_if_stopping()
-        yield
-    finally:
+    return key
+
+
+def _forget(key: int | None) -> None:
+    if key is not None:
         with _registry_lock:
             _cleanups.pop(key, None)
 
 
 @contextlib.contextmanager
-def removed_on_stop(path: Path) -> Iterator[Path]:
-    """While inside: the directory ``path`` is removed if the guard ends the process."""
+def on_stop(cleanup: Callable[[], None]) -> Iterator[None]:
+    """While inside: ``cleanup`` runs if the guard has to end the process (any thread).
 
-    def remove() -> None:
-        if not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-
-    with on_stop(remove):
-        yield path
+    Entered after a stop began (the main thread still at work while the guard runs), the
+    block never starts: the stop is raised. For something the block makes, use
+    :func:`made_and_removed`: it makes and registers it in one held step."""
+    key = _register(cleanup)
+    try:
+        raise_if_stopping()
+        yield
+    finally:
+        _forget(key)
 
 
 @contextlib.contextmanager
-def scratch_directory(prefix: str) -> Iterator[Path]:
-    """A new private temporary directory, registered as it is made and forgotten once gone,
-    both with the signals held (:func:`deferred`): a signal during ``rmtree`` cut it short."""
-    path: Path | None = None
+def made_and_removed(make: Callable[[], Path], remove: Callable[[Path], None]) -> Iterator[Path]:
+    """The path ``make`` creates, removed by ``remove`` on every way out: the block's end,
+    an exception, a stop's unwinding, or the guard ending the process (SIGKILL aside).
 
-    def remove() -> None:
-        if path is not None and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
+    Made and registered in one step, and removed and forgotten in one step, each with the
+    signals held (:func:`deferred`): a stop that landed between ``mkdir`` and registering
+    left an empty staging directory behind (CI, SIGHUP), and one that landed inside
+    ``rmtree`` cut the removal short after the guard had forgotten the directory.
+    ``remove`` must accept a path that is already gone."""
+    made: list[Path] = []
 
-    with deferred(), _registry_lock:
-        key = next(_ids)
-        _cleanups[key] = remove
-        path = Path(tempfile.mkdtemp(prefix=prefix))
+    def cleanup() -> None:
+        for path in made:
+            remove(path)
+
+    key: int | None = None
     try:
+        with deferred():
+            key = _register(cleanup)
+            made.append(make())
         raise_if_stopping()
-        yield path
+        yield made[0]
     finally:
         with deferred():
-            remove()
-            with _registry_lock:
-                _cleanups.pop(key, None)
+            try:
+                cleanup()
+            finally:
+                _forget(key)
+
+
+def _remove_tree(path: Path) -> None:
+    if not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def scratch_directory(prefix: str) -> contextlib.AbstractContextManager[Path]:
+    """A new private temporary directory, removed on every way out
+    (:func:`made_and_removed`)."""
+    return made_and_removed(lambda: Path(tempfile.mkdtemp(prefix=prefix)), _remove_tree)
 
 
 def announce(signal_number: int) -> None:

@@ -28,9 +28,9 @@ plan itself, and a plan is re-made in seconds).
 
 For tests, ``TRAINSTACK_TEST_PAUSE_AT=<point>[:<seconds>]`` makes the writer print
 ``paused at <point>`` on stderr and wait there until a signal arrives, at most that long
-(30 s by default; points: ``writing``, ``written``, ``swapping``, ``swapped`` — the last
-one with signals held), so that a test can signal the real process at that very point
-without guessing how long to sleep.
+(30 s by default; points: ``made``, ``writing``, ``written``, ``swapping``, ``swapped`` — the
+first and the last with signals held), so that a test can signal the real process at that
+very point without guessing how long to sleep.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from trainstack.console.held_signals import deferred
 from trainstack.console.safe_text import printable
-from trainstack.console.signals import raise_if_stopping, removed_on_stop, signal_arrived
+from trainstack.console.signals import made_and_removed, raise_if_stopping, signal_arrived
 from trainstack.core.errors import EnvironmentVariableError, OutputError
 from trainstack.core.file_names import check_stack_name, child
 from trainstack.plan.ownership import (
@@ -105,14 +105,13 @@ def replacing(output_dir: Path, stack: str) -> Iterator[Path]:
     try:
         check_replaceable(target)
         clean_leftovers(root, stack, target)
-        staging = root / f".{stack}.trainstack-new-{os.getpid()}-{secrets.token_hex(6)}"
-        staging.mkdir(mode=0o755)
     except OSError as error:
         raise _output_error(error, root) from None
-    # If a stop's guard ends the process (signals.py), the staging directory goes too:
-    # before the swap it holds the unfinished plan, after it the replaced one.
-    with removed_on_stop(staging):
-        try:
+    # The staging directory is removed on every way out, a stop's guard included
+    # (signals.py): before the swap it holds the unfinished plan, after it the replaced one.
+    try:
+        make = functools.partial(_make_staging, root, stack)
+        with made_and_removed(make, _remove_staging) as staging:
             _write_marker(staging)
             yield staging
             checkpoint("swapping")
@@ -123,12 +122,24 @@ def replacing(output_dir: Path, stack: str) -> Iterator[Path]:
                 checkpoint("swapped")
                 if replaced is not None:
                     remove_ours(replaced)
-        except OSError as error:
-            raise _output_error(error, target) from None
-        finally:
-            with deferred():
-                if staging.exists() and not staging.is_symlink():
-                    remove_ours(staging)
+    except OSError as error:
+        raise _output_error(error, target) from None
+
+
+def _make_staging(root: Path, stack: str) -> Path:
+    """A new, empty staging directory (made with the signals held)."""
+    staging = root / f".{stack}.trainstack-new-{os.getpid()}-{secrets.token_hex(6)}"
+    try:
+        staging.mkdir(mode=0o755)
+    except OSError as error:
+        raise _output_error(error, root) from None
+    checkpoint("made")
+    return staging
+
+
+def _remove_staging(staging: Path) -> None:
+    if staging.exists() and not staging.is_symlink():
+        remove_ours(staging)
 
 
 def _output_root(output_dir: Path) -> Path:

@@ -7,6 +7,7 @@ are never followed nor removed: a plan that holds one is not replaced.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -100,14 +101,20 @@ def first_link(directory: Path) -> Path | None:
 
 
 def clean_leftovers(root: Path, stack: str, target: Path) -> None:
-    """Staging and swapped-out directories of plans that died (SIGKILL, a crash)."""
+    """Staging and swapped-out directories of plans that died (SIGKILL, a crash): those with
+    the marker, and empty ones."""
     pattern = re.compile(rf"\.{re.escape(stack)}\.trainstack-(new|old)-(\d+)-[A-Za-z0-9_]+")
     for entry in sorted(os.listdir(root)):
         match = pattern.fullmatch(entry)
         if match is None or _alive(int(match.group(2))):
             continue
         path = root / entry
-        if path.is_symlink() or not path.is_dir() or not (path / MARKER).is_file():
+        if path.is_symlink() or not path.is_dir():
+            continue
+        if not (path / MARKER).is_file():
+            # Killed between making its staging directory and writing the marker: empty.
+            with contextlib.suppress(OSError):
+                path.rmdir()  # fails unless empty: someone's files stay
             continue
         with deferred():
             if match.group(1) == "old" and not os.path.lexists(target):
