@@ -213,19 +213,19 @@ def made_and_removed(make: Callable[[], Path], remove: Callable[[Path], None]) -
     left an empty staging directory behind (CI, SIGHUP), and one that landed inside
     ``rmtree`` cut the removal short after the guard had forgotten the directory.
     ``remove`` must accept a path that is already gone."""
-    made: list[Path] = []
+    path: Path | None = None
 
     def cleanup() -> None:
-        for path in made:
+        if path is not None:
             remove(path)
 
     key: int | None = None
     try:
         with deferred():
             key = _register(cleanup)
-            made.append(make())
+            path = make()
         raise_if_stopping()
-        yield made[0]
+        yield path
     finally:
         with deferred():
             try:
