@@ -105,11 +105,11 @@ def resolve_candidate(
     return _runs(_resolve(candidate, config, stack_file), candidate, config)
 
 
-def check_candidate(candidate: Candidate) -> None:
+def check_candidate(candidate: Candidate) -> TrainingJob:
     """Validate ``candidate``'s own job, as its file writes it (no stack's steps): what
     every experiment file gets, selected or not."""
     where = _where(candidate)
-    _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
+    return _validated(candidate.job, lambda problems: ExperimentError(where, problems), "job")
 
 
 def _where(candidate: Candidate) -> str:
@@ -122,23 +122,24 @@ def _where(candidate: Candidate) -> str:
 def _resolve(candidate: Candidate, config: StackConfig, stack_file: str) -> Experiment:
     spec = candidate.source.spec
     where = _where(candidate)
-    check_candidate(candidate)
-
+    # Each step's values are validated once: a 1,000-experiment plan resolves them all.
     job = candidate.job
+    current = check_candidate(candidate)
     overrides = config.experiments.overrides
     for key in dict.fromkeys([spec.name, candidate.name]):
         if key in overrides:
             job = merged(job, overrides[key])
-            _validated(
+            current = _validated(
                 job,
                 lambda problems: ConfigError(stack_file, problems),
                 f"trainstack:experiments.overrides.{key}",
             )
     pool = _gpu_pool(candidate, config, stack_file)
-    _validated(job, lambda problems: ExperimentError(where, problems), "job")
     # The dialect first: it decides which roles have pod templates of their own to place.
-    job = _in_operator_api(job, config, where)
-    current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
+    spelt = _in_operator_api(job, config, where)
+    if spelt is not job:
+        job = spelt
+        current = _validated(job, lambda problems: ExperimentError(where, problems), "job")
     job = with_placement(job, current, config, pool)
     namespace, team = namespace_and_team(spec, config)
     queued = queueable(job, team, config)

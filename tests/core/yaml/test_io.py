@@ -1,14 +1,23 @@
-"""The two YAML readers: bounded files, each with the semantics of the tool that reads it."""
+"""The two YAML readers: bounded files, each with the semantics of the tool that reads it;
+and the writer: the text PyYAML's safe dumper writes, multi-line strings as literal blocks."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import helm_python
 import pytest
+import yaml
 
 from trainstack.core.errors import YamlSyntaxError
-from trainstack.core.yaml.io import parse_helm_yaml, parse_yaml, read_helm_yaml, read_yaml
+from trainstack.core.yaml.io import (
+    dump_yaml,
+    parse_helm_yaml,
+    parse_yaml,
+    read_helm_yaml,
+    read_yaml,
+)
 
 
 def test_a_non_utf8_byte_is_located(tmp_path: Path) -> None:
@@ -92,3 +101,69 @@ def test_a_helm_error_without_a_line_is_located_by_the_value_it_quotes(
     (problem,) = caught.value.problems
     assert problem.path == "line 2, column 4"
     assert problem.found == "invalid YAML (yaml: cannot decode !!str `x` as a !!int)"
+
+
+class _StockDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """PyYAML's own safe dumper, with the one style dump_yaml adds (literal blocks)."""
+
+
+def _literal_when_multiline(dumper: yaml.SafeDumper, text: str) -> yaml.Node:
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_StockDumper.add_representer(str, _literal_when_multiline)
+
+
+def _stock(document: Any) -> str:
+    return yaml.dump(
+        document,
+        Dumper=_StockDumper,
+        default_flow_style=False,
+        sort_keys=False,
+        allow_unicode=True,
+        width=4096,
+    )
+
+
+SHARED = ["a", "b"]
+LOOP: list[Any] = ["x"]
+LOOP.append(LOOP)
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "data": {"run.sh": "#!/bin/sh\nset -eu\nexec python train.py\n", "empty": ""},
+            "metadata": {"labels": {}, "annotations": {"a": "yes", "b": "null", "c": "0755"}},
+        },
+        # Texts that would read back as another type are quoted; numbers and nulls are not.
+        {"texts": ["1.0", "~", "true", "2026-12-07", "-", " lead", "é", "tab\there"]},
+        {"numbers": [0, -3, 2**70, 1.5, -0.0, 1e17, float("inf"), float("nan")], 7: None},
+        {"flags": [True, False, None], "nested": [[], {}, [[1]], [{"k": [{}]}]]},
+        # A list met twice in one document is written once and then referred to (an
+        # alias), as PyYAML does; so is a list that holds itself.
+        {"first": SHARED, "second": SHARED},
+        LOOP,
+        # Tuples are written as lists by the safe representer.
+        {"pair": (1, "two")},
+        "a single text",
+        None,
+    ],
+)
+def test_dump_writes_what_pyyamls_safe_dumper_writes(document: Any) -> None:
+    assert dump_yaml(document) == _stock(document)
+
+
+def test_dump_writes_aliases_for_a_list_met_twice() -> None:
+    assert dump_yaml({"first": SHARED, "second": SHARED}) == (
+        "first: &id001\n- a\n- b\nsecond: *id001\n"
+    )
+
+
+def test_dump_refuses_what_the_safe_dumper_refuses() -> None:
+    with pytest.raises(yaml.representer.RepresenterError):
+        dump_yaml({"path": Path("/etc")})
