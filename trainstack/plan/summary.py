@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import textwrap
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table
 
-from trainstack.checks.acknowledge import how_to_acknowledge
-from trainstack.checks.pods import role_pods, total_gpus
 from trainstack.config.loader import LoadedDataStack, LoadedStack
-from trainstack.console.terminal import print_warning, stderr_console
 from trainstack.core.yaml.positions import where_written
 from trainstack.cost.estimate import StackCost
 from trainstack.cost.render_plan import (
@@ -29,8 +26,14 @@ from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 from trainstack.plan.summary_data import dataset_lines, file_system_lines
+from trainstack.plan.summary_experiments import (
+    EXPERIMENT_ROWS,
+    experiment_counts,
+    experiments_table,
+)
 from trainstack.plan.summary_jobs import preflight_lines, resource_lines
 from trainstack.plan.summary_transport import transport_lines
+from trainstack.plan.summary_warnings import print_warnings
 
 
 def print_summary(
@@ -64,16 +67,13 @@ def print_summary(
             table.add_row(type_token, str(count))
         out.print(table)
     stack = plan.stack
+    rows_counted, warnings_counted = False, 0
     if isinstance(stack, LoadedDataStack):
         for line in file_system_lines(stack):
             out.print(line, markup=False)
     else:
-        _cluster_summary(plan, stack, out, verbose)
-        for warning in plan.warnings:
-            print_warning(warning.located(plan.files), err)
-            hint = how_to_acknowledge(warning, stack.config, stack.source)
-            if hint:
-                (err or stderr_console()).print(f"  {hint}", markup=False, soft_wrap=True)
+        rows_counted = _cluster_summary(plan, stack, out, verbose)
+        warnings_counted = print_warnings(plan, stack, err, verbose)
     pulls = outside_pulls(plan)
     if not verbose and plan.cost is not None:
         _heading(out, "cost")
@@ -106,6 +106,8 @@ def print_summary(
             out.print(f"  {item}" if verbose else item, markup=False)
     if not verbose:
         details = [
+            *([f"each of the {len(plan.experiments)} experiments"] if rows_counted else []),
+            *([f"{warnings_counted} more warning(s)"] if warnings_counted else []),
             f"{len(counts)} resource types",
             "images",
             "MPI transport",
@@ -144,7 +146,8 @@ def _cost_summary(cost: StackCost, console: Printer, verbose: bool = True) -> No
 
 def _cluster_summary(
     plan: Plan, stack: LoadedStack, console: Printer, verbose: bool = True
-) -> None:
+) -> bool:
+    """The cluster stack's groups; whether the experiments were counted, not listed."""
     config = stack.config
     _heading(console, "capacity")
     for line in pool_lines(config, stack.source, plan.files):
@@ -180,27 +183,11 @@ def _cluster_summary(
     for line in acceleration_lines(config):
         console.print(line, markup=False)
     _heading(console, "experiments")
-    if plan.experiments:
-        experiments = Table(title=f"{len(plan.experiments)} experiment(s)")
-        kinds_by_release: dict[str, list[str]] = defaultdict(list)
-        for rendered in plan.objects:
-            release_name = rendered.release.rpartition("::")[2]
-            kinds_by_release[release_name].append(str(rendered.object.get("kind")))
-        for column in ("experiment", "namespace", "framework", "pods", "GPUs", "objects"):
-            # Names fold onto a second line in a narrow terminal, never end in "…".
-            experiments.add_column(column, overflow="fold")
-        for experiment in plan.experiments:
-            pods = role_pods(experiment.job)
-            objects = kinds_by_release.get(f"{experiment.release_name}-release", [])
-            experiments.add_row(
-                experiment.release_name,
-                experiment.namespace,
-                experiment.job.framework,
-                " + ".join(f"{role.replicas} {role.role}" for role in pods),
-                str(total_gpus(experiment.job)),
-                ", ".join(sorted(objects)),
-            )
-        console.print(experiments)
+    counted = not verbose and len(plan.experiments) > EXPERIMENT_ROWS
+    if counted:
+        console.print(experiment_counts(plan), markup=False)
+    elif plan.experiments:
+        console.print(experiments_table(plan))
         for line in image_lines(plan.experiments) if verbose else ():
             console.print(line, markup=False)
     details = transport_lines(plan, stack) + resource_lines(plan, stack)
@@ -217,6 +204,7 @@ def _cluster_summary(
         for row in access:
             who.add_row(*row)
         console.print(who)
+    return counted
 
 
 _BINDINGS = {
