@@ -19,8 +19,14 @@ def run() -> None:
     signals.end_at_once()
     from trainstack.cli import run as run_command_line
 
-    signals.install()
-    run_command_line()
+    try:
+        signals.install()
+        run_command_line()
+    except (KeyboardInterrupt, signals.Interrupted):
+        # The stop came outside the command's own handling: after the handlers were set
+        # but before the command began, or after it ended. Nothing of it runs there, so
+        # the process ends as it does during the imports (no traceback, 128+N).
+        signals.end_stopped()
 
 
 # Guarded: worker processes the plan starts re-import the main module under another name.

@@ -27,16 +27,22 @@ def ready():
 """
 
 
-def _run(tmp_path: Path, body: str, signal_number: int) -> tuple[int, str, str]:
-    """Run ``body``, signal it once it printed ``ready``; (status, stderr, marker text)."""
-    marker = tmp_path / "marker"
-    process = subprocess.Popen(
-        [sys.executable, "-c", _PRELUDE + body, str(marker)],
+def _python(code: str, *args: str, cwd: Path | None = None) -> subprocess.Popen[str]:
+    """``python -c code args`` with the repository importable, its output piped."""
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def _run(tmp_path: Path, body: str, signal_number: int) -> tuple[int, str, str]:
+    """Run ``body``, signal it once it printed ``ready``; (status, stderr, marker text)."""
+    marker = tmp_path / "marker"
+    process = _python(_PRELUDE + body, str(marker))
     assert process.stdout is not None
     assert process.stdout.readline() == "ready\n"
     process.send_signal(signal_number)
@@ -269,14 +275,7 @@ runpy.run_module("trainstack", run_name="__main__")
 def test_ctrl_c_while_the_command_line_loads_ends_quietly(tmp_path: Path) -> None:
     """``python -m trainstack`` imports its command line after setting the signals: a
     Ctrl-C while that import is under way ends the process with 130, no traceback."""
-    process = subprocess.Popen(
-        [sys.executable, "-c", _LOADING_SLOWLY],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _python(_LOADING_SLOWLY, cwd=tmp_path)
     assert process.stdout is not None
     assert process.stdout.readline() == "loading\n"
     process.send_signal(signal.SIGINT)
@@ -284,6 +283,39 @@ def test_ctrl_c_while_the_command_line_loads_ends_quietly(tmp_path: Path) -> Non
     assert process.returncode == 130
     assert "Traceback" not in stderr
     assert "KeyboardInterrupt" not in stderr
+
+
+_AROUND_THE_COMMAND = """
+import runpy, sys, time
+import trainstack.cli as cli
+def waits(*args):
+    sys.stderr.write("ready\\n"); sys.stderr.flush()
+    time.sleep(30)
+setattr(cli, sys.argv[1], waits)
+sys.argv = ["trainstack", "operators"]
+runpy.run_module("trainstack", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("step", ["tune_garbage_collector", "exit_at_once"])
+def test_a_signal_just_before_or_after_the_command_ends_the_process_without_a_traceback(
+    tmp_path: Path, number: int, step: str
+) -> None:
+    """The executable sets the handlers that unwind a command a moment before the command's
+    own handling begins (the garbage collector's tuning), and they stay set after it ends
+    (the exit): a stop there raised out of the executable, a traceback and status 1 (a
+    plan stopped at a random moment, tests/hostile/test_signals.py, showed it under
+    load). It ends the process as during the imports: 128+N, the line once, and what the
+    command printed is kept."""
+    process = _python(_AROUND_THE_COMMAND, step, cwd=tmp_path)
+    assert process.stderr is not None
+    assert process.stderr.readline() == "ready\n"
+    process.send_signal(number)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + number, stderr
+    assert stderr == ("" if number == signal.SIGINT else f"error: stopped by signal {number}\n")
+    assert bool(stdout) == (step == "exit_at_once"), stdout  # the command ran only then
 
 
 @pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT])

@@ -134,12 +134,17 @@ def end_at_once() -> None:
     C extension's module initialisation, which need not survive it.
     """
     for number in STOPPING:
-        signal.signal(number, _end_now)
+        signal.signal(number, end_stopped)
 
 
-def _end_now(signal_number: int, _frame: FrameType | None) -> None:
-    announce(signal_number)
-    os._exit(128 + signal_number)
+def end_stopped(signal_number: int | None = None, _frame: FrameType | None = None) -> None:
+    """End the process outside a command (its imports, the moments around it): stdout
+    flushed, the line once, 128+N (the stop under way's N, when called, not a handler)."""
+    number = signal_number or _stop or signal.SIGINT
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    announce(number)
+    os._exit(128 + number)
 
 
 def install() -> None:
