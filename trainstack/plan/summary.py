@@ -26,11 +26,7 @@ from trainstack.plan.outside import outside_pulls
 from trainstack.plan.review import review_lines
 from trainstack.plan.summary_cluster import acceleration_lines, image_lines, pool_lines
 from trainstack.plan.summary_data import dataset_lines, file_system_lines
-from trainstack.plan.summary_experiments import (
-    EXPERIMENT_ROWS,
-    experiment_counts,
-    experiments_table,
-)
+from trainstack.plan.summary_experiments import counted, experiment_counts, experiments_table
 from trainstack.plan.summary_jobs import preflight_lines, resource_lines
 from trainstack.plan.summary_transport import transport_lines
 from trainstack.plan.summary_warnings import print_warnings
@@ -67,12 +63,12 @@ def print_summary(
             table.add_row(type_token, str(count))
         out.print(table)
     stack = plan.stack
-    rows_counted, warnings_counted = False, 0
+    warnings_counted = 0
     if isinstance(stack, LoadedDataStack):
         for line in file_system_lines(stack):
             out.print(line, markup=False)
     else:
-        rows_counted = _cluster_summary(plan, stack, out, verbose)
+        _cluster_summary(plan, stack, out, verbose)
         warnings_counted = print_warnings(plan, stack, err, verbose)
     pulls = outside_pulls(plan)
     if not verbose and plan.cost is not None:
@@ -106,7 +102,11 @@ def print_summary(
             out.print(f"  {item}" if verbose else item, markup=False)
     if not verbose:
         details = [
-            *([f"each of the {len(plan.experiments)} experiments"] if rows_counted else []),
+            *(
+                [f"each of the {len(plan.experiments)} experiments"]
+                if counted(plan, verbose)
+                else []
+            ),
             *([f"{warnings_counted} more warning(s)"] if warnings_counted else []),
             f"{len(counts)} resource types",
             "images",
@@ -146,8 +146,7 @@ def _cost_summary(cost: StackCost, console: Printer, verbose: bool = True) -> No
 
 def _cluster_summary(
     plan: Plan, stack: LoadedStack, console: Printer, verbose: bool = True
-) -> bool:
-    """The cluster stack's groups; whether the experiments were counted, not listed."""
+) -> None:
     config = stack.config
     _heading(console, "capacity")
     for line in pool_lines(config, stack.source, plan.files):
@@ -183,8 +182,7 @@ def _cluster_summary(
     for line in acceleration_lines(config):
         console.print(line, markup=False)
     _heading(console, "experiments")
-    counted = not verbose and len(plan.experiments) > EXPERIMENT_ROWS
-    if counted:
+    if counted(plan, verbose):
         console.print(experiment_counts(plan), markup=False)
     elif plan.experiments:
         console.print(experiments_table(plan))
@@ -204,7 +202,6 @@ def _cluster_summary(
         for row in access:
             who.add_row(*row)
         console.print(who)
-    return counted
 
 
 _BINDINGS = {

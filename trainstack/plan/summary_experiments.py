@@ -14,6 +14,11 @@ EXPERIMENT_ROWS = 50
 namespace): a table of 1,000 rows is not read, and ``--verbose`` still prints it."""
 
 
+def counted(plan: Plan, verbose: bool) -> bool:
+    """Whether the summary counts the experiments in one line rather than listing them."""
+    return not verbose and len(plan.experiments) > EXPERIMENT_ROWS
+
+
 def experiments_table(plan: Plan) -> Table:
     """A row per experiment: where it runs, its pods, GPUs and the kinds it renders."""
     table = Table(title=f"{len(plan.experiments)} experiment(s)")
